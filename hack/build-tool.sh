@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# build-tool.sh NAME — builds one test tool into bin/ from its pinned module under
+# test/tools/, once. The build is skipped when bin/NAME exists and was built from the
+# same go.mod, go.sum, flags and Go version (bin/.NAME.stamp records that).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+name=$1
+mkdir -p bin
+ldflags="-s"
+tags=""
+
+case "$name" in
+  kube-apiserver) dir=test/tools/kube; pkg=k8s.io/kubernetes/cmd/kube-apiserver
+                  v=$(awk '$1=="require" && $2=="k8s.io/kubernetes" {print $3}' "$dir/go.mod")
+                  minor=$(echo "$v" | cut -d. -f2)
+                  for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+                    ldflags+=" -X $p.gitVersion=$v -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
+                  done ;;
+  etcd)           dir=test/tools/etcd; pkg=. ;;
+  controller-gen) dir=test/tools/controller-gen; pkg=sigs.k8s.io/controller-tools/cmd/controller-gen ;;
+  # Only the Kubernetes service discovery: the cloud SDKs would double the build time.
+  prometheus)     dir=test/tools/prometheus; pkg=github.com/prometheus/prometheus/cmd/prometheus; tags=remove_all_sd,enable_kubernetes_sd ;;
+  promtool)       dir=test/tools/prometheus; pkg=github.com/prometheus/prometheus/cmd/promtool; tags=remove_all_sd,enable_kubernetes_sd ;;
+  alertmanager)   dir=test/tools/alertmanager; pkg=./cmd/alertmanager ;;
+  *) echo "build-tool.sh: unknown tool $name" >&2; exit 2 ;;
+esac
+
+stamp="bin/.$name.stamp"
+want=$( (cat "$dir/go.mod" "$dir/go.sum" 2>/dev/null; echo "$pkg $tags $ldflags"; go env GOVERSION) | sha256sum | cut -d' ' -f1)
+if [[ -x "bin/$name" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+  exit 0
+fi
+
+echo ">> building $name (the first build takes minutes; it is cached in bin/)" >&2
+start=$(date +%s)
+flags=(-trimpath "-ldflags=$ldflags")
+[[ -n "$tags" ]] && flags+=("-tags=$tags")
+if [[ "$name" == alertmanager ]]; then
+  # Alertmanager's module zip lacks the UI bundle that ui/web.go embeds, so build from a
+  # copy of the module with a placeholder ui/app/dist. The API does not need the UI.
+  version=$(awk '$1=="require" && $2=="github.com/prometheus/alertmanager" {print $3}' "$dir/go.mod")
+  src=$(cd "$dir" && go mod download -json "github.com/prometheus/alertmanager@$version" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  work="$root/bin/.src/alertmanager-$version"
+  rm -rf "$work"; mkdir -p "$(dirname "$work")"
+  cp -r "$src" "$work"; chmod -R u+w "$work"
+  mkdir -p "$work/ui/app/dist"
+  echo '<!doctype html><title>Alertmanager</title><p>The UI is not built into this binary.</p>' > "$work/ui/app/dist/index.html"
+  (cd "$work" && go build "${flags[@]}" -o "$root/bin/alertmanager" "$pkg")
+  rm -rf "$work"
+else
+  (cd "$dir" && go build "${flags[@]}" -o "$root/bin/$name" "$pkg")
+fi
+echo "$want" > "$stamp"
+echo ">> built $name in $(( $(date +%s) - start ))s" >&2

@@ -1,0 +1,88 @@
+package operator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// Options is everything the operator can be told at start.
+type Options struct {
+	// MetricsAddr is the listen address of /metrics ("0" disables it).
+	MetricsAddr string
+	// ProbeAddr is the listen address of /healthz and /readyz ("0" disables it).
+	ProbeAddr string
+
+	// LeaderElection turns leader election on (the default); the lease lives in
+	// LeaderElectionNamespace under LeaderElectionID.
+	LeaderElection          bool
+	LeaderElectionNamespace string
+	LeaderElectionID        string
+
+	// Namespaces limits the namespaces whose objects are watched (empty: all).
+	Namespaces []string
+	// PrometheusInstanceSelector limits the Prometheus objects this operator manages.
+	PrometheusInstanceSelector labels.Selector
+
+	// InstallCRDs makes the operator create or upgrade its CRDs at start.
+	InstallCRDs bool
+
+	// MaxConcurrentReconciles is the number of objects reconciled in parallel per controller.
+	MaxConcurrentReconciles int
+
+	// Workload holds the images and defaults used for the generated pods.
+	Workload WorkloadOptions
+
+	// GracefulShutdown bounds how long runnables get to stop.
+	GracefulShutdown time.Duration
+}
+
+// WorkloadOptions are the operator-level defaults for the pods it generates.
+type WorkloadOptions struct {
+	PrometheusImage     string
+	ConfigReloaderImage string
+	// ReloaderWatchAPI switches the config-reloader sidecar to reading the config Secret and
+	// rule ConfigMaps through the API instead of the kubelet-projected volume.
+	ReloaderWatchAPI bool
+}
+
+// DefaultOptions returns the defaults the flags also use.
+func DefaultOptions() Options {
+	return Options{
+		MetricsAddr:             ":8080",
+		ProbeAddr:               ":8081",
+		LeaderElection:          true,
+		LeaderElectionID:        "lookout-operator",
+		MaxConcurrentReconciles: 2,
+		GracefulShutdown:        30 * time.Second,
+		PrometheusInstanceSelector: labels.Everything(),
+		Workload: WorkloadOptions{
+			PrometheusImage:     "quay.io/prometheus/prometheus",
+			ConfigReloaderImage: "ghcr.io/lookout-operator/config-reloader:latest",
+		},
+	}
+}
+
+// ParseNamespaces splits a comma-separated namespace list, dropping empty entries.
+func ParseNamespaces(s string) []string {
+	var out []string
+	for _, ns := range strings.Split(s, ",") {
+		if ns = strings.TrimSpace(ns); ns != "" {
+			out = append(out, ns)
+		}
+	}
+	return out
+}
+
+// Validate reports options that cannot work together.
+func (o Options) Validate() error {
+	if o.MaxConcurrentReconciles < 1 {
+		return fmt.Errorf("max concurrent reconciles must be at least 1, got %d", o.MaxConcurrentReconciles)
+	}
+	if o.LeaderElection && o.LeaderElectionID == "" {
+		return fmt.Errorf("leader election needs a lease name")
+	}
+	return nil
+}

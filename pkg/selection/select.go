@@ -1,0 +1,151 @@
+package selection
+
+import (
+	"fmt"
+	"sort"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// Object is what selection needs from a monitor or rule: its metadata.
+type Object interface {
+	GetNamespace() string
+	GetName() string
+	GetLabels() map[string]string
+	GetGeneration() int64
+}
+
+// Selector describes one kind's selection on a Prometheus.
+type Selector struct {
+	// Kind names the selected kind in verdicts ("ServiceMonitor").
+	Kind string
+	// Labels is e.g. spec.serviceMonitorSelector: nil selects nothing, empty selects all.
+	Labels *metav1.LabelSelector
+	// Namespaces is e.g. spec.serviceMonitorNamespaceSelector: nil means the Prometheus's
+	// own namespace only, empty means every namespace.
+	Namespaces *metav1.LabelSelector
+	// OwnNamespace is the namespace of the Prometheus object.
+	OwnNamespace string
+}
+
+// Scope is the set of namespaces the operator watches; an empty scope is every namespace.
+type Scope map[string]bool
+
+// NewScope builds a scope from a namespace list.
+func NewScope(namespaces []string) Scope {
+	s := Scope{}
+	for _, ns := range namespaces {
+		s[ns] = true
+	}
+	return s
+}
+
+// Contains reports whether the namespace is watched.
+func (s Scope) Contains(ns string) bool { return len(s) == 0 || s[ns] }
+
+// NamespaceLabels returns the labels of a namespace, and whether it exists.
+type NamespaceLabels func(namespace string) (map[string]string, bool)
+
+// Compiled is a Selector with its label selectors parsed once.
+type Compiled struct {
+	Selector
+	labels     labels.Selector // nil: selects nothing
+	namespaces labels.Selector // nil: own namespace only
+}
+
+// Compile parses the label selectors. An invalid selector is an error of the Prometheus
+// object, not of the monitors.
+func Compile(s Selector) (*Compiled, error) {
+	c := &Compiled{Selector: s}
+	if s.Labels != nil {
+		sel, err := metav1.LabelSelectorAsSelector(s.Labels)
+		if err != nil {
+			return nil, fmt.Errorf("invalid %s selector: %w", s.Kind, err)
+		}
+		c.labels = sel
+	}
+	if s.Namespaces != nil {
+		sel, err := metav1.LabelSelectorAsSelector(s.Namespaces)
+		if err != nil {
+			return nil, fmt.Errorf("invalid %s namespace selector: %w", s.Kind, err)
+		}
+		c.namespaces = sel
+	}
+	return c, nil
+}
+
+// Judge decides for one object. It does not check validity: generation does that and
+// turns an Accepted verdict into InvalidConfiguration.
+func (c *Compiled) Judge(o Object, scope Scope, nsLabels NamespaceLabels) Verdict {
+	v := Verdict{Kind: c.Kind, Namespace: o.GetNamespace(), Name: o.GetName(), Generation: o.GetGeneration()}
+	switch {
+	case !scope.Contains(o.GetNamespace()):
+		v.Reason = NamespaceNotWatched
+		v.Message = fmt.Sprintf("namespace %q is not watched by the operator", o.GetNamespace())
+	case !c.namespaceMatches(o.GetNamespace(), nsLabels):
+		v.Reason = NamespaceNotSelected
+		if c.namespaces == nil {
+			v.Message = fmt.Sprintf("the %s namespace selector is unset, so only namespace %q is selected", c.Kind, c.OwnNamespace)
+		} else {
+			v.Message = fmt.Sprintf("namespace %q does not match the %s namespace selector %q", o.GetNamespace(), c.Kind, c.namespaces.String())
+		}
+	case c.labels == nil:
+		v.Reason = NotSelectedByLabels
+		v.Message = fmt.Sprintf("the %s selector is unset, which selects nothing", c.Kind)
+	case !c.labels.Matches(labels.Set(o.GetLabels())):
+		v.Reason = NotSelectedByLabels
+		v.Message = fmt.Sprintf("labels do not match the %s selector %q", c.Kind, c.labels.String())
+	default:
+		v.Reason = Accepted
+	}
+	return v
+}
+
+// MatchesNamespace reports whether objects of a namespace can be selected at all; the
+// controller uses it to map namespace label changes to Prometheus objects.
+func (c *Compiled) MatchesNamespace(ns string, nsLabels NamespaceLabels) bool {
+	return c.namespaceMatches(ns, nsLabels)
+}
+
+// Matches reports whether the object is selected, without building a verdict.
+func (c *Compiled) Matches(o Object, scope Scope, nsLabels NamespaceLabels) bool {
+	return scope.Contains(o.GetNamespace()) && c.namespaceMatches(o.GetNamespace(), nsLabels) &&
+		c.labels != nil && c.labels.Matches(labels.Set(o.GetLabels()))
+}
+
+func (c *Compiled) namespaceMatches(ns string, nsLabels NamespaceLabels) bool {
+	if c.namespaces == nil {
+		return ns == c.OwnNamespace
+	}
+	if c.namespaces.Empty() {
+		return true
+	}
+	l, ok := nsLabels(ns)
+	if !ok {
+		return false
+	}
+	return c.namespaces.Matches(labels.Set(l))
+}
+
+// Select splits objects into the selected ones (sorted by namespace and name, so the
+// generated configuration is deterministic) and verdicts for all objects.
+func Select[T Object](c *Compiled, objs []T, scope Scope, nsLabels NamespaceLabels) ([]T, []Verdict) {
+	var selected []T
+	verdicts := make([]Verdict, 0, len(objs))
+	for _, o := range objs {
+		v := c.Judge(o, scope, nsLabels)
+		verdicts = append(verdicts, v)
+		if v.Used() {
+			selected = append(selected, o)
+		}
+	}
+	sort.Slice(selected, func(i, j int) bool {
+		if selected[i].GetNamespace() != selected[j].GetNamespace() {
+			return selected[i].GetNamespace() < selected[j].GetNamespace()
+		}
+		return selected[i].GetName() < selected[j].GetName()
+	})
+	sort.Slice(verdicts, func(i, j int) bool { return verdicts[i].Key() < verdicts[j].Key() })
+	return selected, verdicts
+}
