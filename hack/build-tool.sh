@@ -20,9 +20,15 @@ case "$name" in
   etcd)           dir=test/tools/etcd; pkg=. ;;
   controller-gen) dir=test/tools/controller-gen; pkg=sigs.k8s.io/controller-tools/cmd/controller-gen ;;
   # Only the Kubernetes service discovery: the cloud SDKs would double the build time.
-  prometheus)     dir=test/tools/prometheus; pkg=github.com/prometheus/prometheus/cmd/prometheus; tags=remove_all_sd,enable_kubernetes_sd ;;
-  promtool)       dir=test/tools/prometheus; pkg=github.com/prometheus/prometheus/cmd/promtool; tags=remove_all_sd,enable_kubernetes_sd ;;
-  alertmanager)   dir=test/tools/alertmanager; pkg=./cmd/alertmanager ;;
+  prometheus|promtool)
+                  dir=test/tools/prometheus; pkg=github.com/prometheus/prometheus/cmd/$name; tags=remove_all_sd,enable_kubernetes_sd
+                  v=$(awk '$1=="require" && $2=="github.com/prometheus/prometheus" {print $3}' "$dir/go.mod")
+                  # Module v0.316.0 is Prometheus 3.16.0.
+                  v=$(echo "$v" | sed -E 's/^v0\.3([0-9][0-9])\.([0-9]+)$/3.\1.\2/; s/^v0\.3([0-9])\.([0-9]+)$/3.0\1.\2/')
+                  ldflags+=" -X github.com/prometheus/common/version.Version=$v" ;;
+  alertmanager)   dir=test/tools/alertmanager; pkg=./cmd/alertmanager
+                  v=$(awk '$1=="require" && $2=="github.com/prometheus/alertmanager" {print $3}' "$dir/go.mod")
+                  ldflags+=" -X github.com/prometheus/common/version.Version=${v#v}" ;;
   *) echo "build-tool.sh: unknown tool $name" >&2; exit 2 ;;
 esac
 
