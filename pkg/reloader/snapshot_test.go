@@ -1,0 +1,87 @@
+package reloader
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lookout-operator/lookout/pkg/reloader/atomicdir"
+)
+
+func TestSnapshot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "cfg", "prometheus.yaml.gz")
+	rules := filepath.Join(dir, "rules")
+
+	if _, err := takeSnapshot(cfg, []string{rules}); !errors.Is(err, ErrInputMissing) {
+		t.Fatalf("missing input: %v", err)
+	}
+	if _, err := atomicdir.Write(filepath.Dir(cfg), map[string][]byte{"prometheus.yaml.gz": gz(t, "a: 1\n")}); err != nil {
+		t.Fatal(err)
+	}
+	s1, err := takeSnapshot(cfg, []string{rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte("a: 1\n"))
+	if s1.configHash != hex.EncodeToString(sum[:]) || string(s1.config) != "a: 1\n" {
+		t.Fatalf("config hash %s of %q", s1.configHash, s1.config)
+	}
+	// Same decompressed content, other compression: same hashes.
+	if _, err := atomicdir.Write(filepath.Dir(cfg), map[string][]byte{"prometheus.yaml.gz": []byte("a: 1\n")}); err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := takeSnapshot(cfg, []string{rules})
+	if s2.hash != s1.hash {
+		t.Fatal("plain and gzipped forms of one config hash differently")
+	}
+	// A rule file changes the tree hash, not the config hash.
+	if _, err := atomicdir.Write(rules, map[string][]byte{"r.yaml": []byte("groups: []")}); err != nil {
+		t.Fatal(err)
+	}
+	s3, _ := takeSnapshot(cfg, []string{rules})
+	if s3.hash == s2.hash || s3.configHash != s2.configHash {
+		t.Fatal("rule change not reflected as expected")
+	}
+	// Internal kubelet entries, subdirectories and dangling links do not count.
+	if err := os.Mkdir(filepath.Join(rules, "subdir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("nowhere", filepath.Join(rules, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(rules, "..internal"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s4, _ := takeSnapshot(cfg, []string{rules}); s4.hash != s3.hash {
+		t.Fatal("ignored entries changed the hash")
+	}
+	// Moving a file between directories changes the hash.
+	other := filepath.Join(dir, "other")
+	if _, err := atomicdir.Write(other, map[string][]byte{"r.yaml": []byte("groups: []")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := atomicdir.Write(rules, map[string][]byte{}); err != nil {
+		t.Fatal(err)
+	}
+	s5, _ := takeSnapshot(cfg, []string{rules, other})
+	s6, _ := takeSnapshot(cfg, []string{other, rules})
+	if s5.hash == s3.hash || s5.hash == s6.hash {
+		t.Fatal("file location does not reach the hash")
+	}
+}
+
+func TestSnapshotCorrupt(t *testing.T) {
+	t.Parallel()
+	cfg := filepath.Join(t.TempDir(), "c.gz")
+	if err := os.WriteFile(cfg, []byte{0x1f, 0x8b, 1, 2, 3}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := takeSnapshot(cfg, nil); err == nil || errors.Is(err, ErrInputMissing) {
+		t.Fatalf("corrupt input: %v", err)
+	}
+}
