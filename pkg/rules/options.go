@@ -1,0 +1,114 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/promql/parser"
+)
+
+// Prometheus --enable-feature values that change what a rule file may contain.
+const (
+	FeatureExperimentalFunctions = "promql-experimental-functions"
+	FeatureBinopFillModifiers    = "promql-binop-fill-modifiers"
+	FeatureUnquotedUTF8Names     = "promql-unquoted-utf8-names"
+	// FeatureUTF8Names is the Prometheus 2.55 flag that allowed UTF-8 metric and label
+	// names before 3.0 made them the default.
+	FeatureUTF8Names = "utf8-names"
+)
+
+// AllFeatures lists every feature flag that widens what rules may contain. The admission
+// webhook validates with all of them, since it does not know which Prometheus will load the
+// rule; each Prometheus then checks with its own flags.
+var AllFeatures = []string{
+	FeatureExperimentalFunctions,
+	FeatureBinopFillModifiers,
+	FeatureUnquotedUTF8Names,
+	FeatureUTF8Names,
+}
+
+// Options describe the Prometheus that will load the rules.
+type Options struct {
+	// Version is the Prometheus version, as in the Prometheus object's spec.version
+	// ("v3.16.0", "2.45.0"); empty means DefaultVersion.
+	Version string
+	// EnableFeatures are the Prometheus --enable-feature values (spec.enableFeatures).
+	// Unknown values are ignored.
+	EnableFeatures []string
+	// SizeLimit is the most bytes one rule file, its ConfigMap key and header included,
+	// may take; 0 means MaxConfigMapDataBytes.
+	SizeLimit int
+}
+
+// Validator checks PrometheusRule specs for one Prometheus configuration. It is safe for
+// concurrent use.
+type Validator struct {
+	version      Version
+	parser       parser.Parser
+	scheme       model.ValidationScheme
+	experimental bool
+	sizeLimit    int
+}
+
+// NewValidator builds a Validator; it fails only on a version it cannot read.
+func NewValidator(o Options) (*Validator, error) {
+	v, err := ParseVersion(o.Version)
+	if err != nil {
+		return nil, err
+	}
+	feat := map[string]bool{}
+	for _, f := range o.EnableFeatures {
+		feat[f] = true
+	}
+	val := &Validator{
+		version:      v,
+		experimental: feat[FeatureExperimentalFunctions],
+		scheme:       model.LegacyValidation,
+		sizeLimit:    o.SizeLimit,
+	}
+	if val.sizeLimit <= 0 {
+		val.sizeLimit = MaxConfigMapDataBytes
+	}
+	if v.AtLeast(ver(3, 0)) || (feat[FeatureUTF8Names] && v.AtLeast(ver(2, 55))) {
+		val.scheme = model.UTF8Validation
+	}
+	popts := parser.Options{
+		EnableExperimentalFunctions: val.experimental,
+		EnableBinopFillModifiers:    feat[FeatureBinopFillModifiers] && v.AtLeast(ver(3, 10)),
+		EnableUnquotedUTF8Names:     feat[FeatureUnquotedUTF8Names] && v.AtLeast(ver(3, 0)),
+		Functions:                   functionsFor(v),
+	}
+	val.parser = parser.NewParser(popts)
+	return val, nil
+}
+
+// functionsFor returns the parser's function table adjusted for version v: releases
+// before 3.0 still know holt_winters.
+func functionsFor(v Version) map[string]*parser.Function {
+	if v.AtLeast(ver(3, 0)) {
+		return nil // the parser's default table
+	}
+	fns := maps.Clone(parser.Functions)
+	if des, ok := parser.Functions["double_exponential_smoothing"]; ok {
+		hw := *des
+		hw.Name = "holt_winters"
+		hw.Experimental = false
+		fns[hw.Name] = &hw
+	}
+	return fns
+}
+
+// Version returns the Prometheus version the validator checks for.
+func (v *Validator) Version() Version { return v.version }
+
+// permissiveParser accepts everything any supported version accepts. Enforcement uses it
+// to rewrite expressions that were validated with a stricter parser.
+var permissiveParser = parser.NewParser(parser.Options{
+	EnableExperimentalFunctions: true,
+	EnableBinopFillModifiers:    true,
+	EnableUnquotedUTF8Names:     true,
+	Functions:                   functionsFor(ver(2, 0)),
+})
+
+func describeVersion(v Version) string { return fmt.Sprintf("Prometheus %s", v) }
