@@ -1,0 +1,295 @@
+package workload
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/common/model"
+	"k8s.io/apimachinery/pkg/util/version"
+	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// defaultRetention is prometheus-operator's retention when none is given (Prometheus's own
+// default is 15d).
+const defaultRetention = "24h"
+
+// byteSize matches the sizes Prometheus accepts for --storage.tsdb.retention.size
+// (powers of two, a unit is required).
+var byteSize = regexp.MustCompile(`^(0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$`)
+
+// remoteWriteMessages maps spec.remoteWriteReceiverMessageVersions to the protobuf
+// message names Prometheus accepts.
+var remoteWriteMessages = map[monitoringv1.RemoteWriteMessageVersion]string{
+	monitoringv1.RemoteWriteMessageVersion1_0: "prometheus.WriteRequest",
+	monitoringv1.RemoteWriteMessageVersion2_0: "io.prometheus.write.v2.Request",
+}
+
+// arg is one command-line flag: "--name=value", or "--name" when value is empty.
+type arg struct {
+	name, value string
+}
+
+func (a arg) String() string {
+	if a.value == "" {
+		return "--" + a.name
+	}
+	return "--" + a.name + "=" + a.value
+}
+
+// routePrefix is the path Prometheus serves under: spec.routePrefix or "/".
+func routePrefix(p *monitoringv1.Prometheus) string {
+	if p.Spec.RoutePrefix != "" {
+		return p.Spec.RoutePrefix
+	}
+	return "/"
+}
+
+// webPath joins the route prefix and an endpoint ("/-/ready").
+func webPath(p *monitoringv1.Prometheus, endpoint string) string {
+	return path.Join("/", routePrefix(p), endpoint)
+}
+
+// webTLS reports whether Prometheus serves HTTPS.
+func webTLS(p *monitoringv1.Prometheus) bool {
+	return p.Spec.Web != nil && p.Spec.Web.TLSConfig != nil
+}
+
+// prometheusArgs returns the flags derived from the spec, sorted, without additionalArgs.
+func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, error) {
+	s := &p.Spec
+	args := []arg{
+		{"config.file", path.Join(layout.ConfigOutDir, layout.ConfigOutFile)},
+		{"storage.tsdb.path", layout.StorageDir},
+		{"web.enable-lifecycle", ""},
+		{"web.route-prefix", routePrefix(p)},
+		{"web.config.file", path.Join(layout.WebConfigDir, layout.WebConfigFile)},
+	}
+	add := func(name, value string) { args = append(args, arg{name, value}) }
+
+	if !atLeast(v, "3.0.0") {
+		// Prometheus 3 images no longer ship the console templates.
+		add("web.console.templates", "/etc/prometheus/consoles")
+		add("web.console.libraries", "/etc/prometheus/console_libraries")
+	}
+
+	if s.Retention != "" {
+		if _, err := model.ParseDuration(string(s.Retention)); err != nil {
+			return nil, fmt.Errorf("spec.retention %q: %w", s.Retention, err)
+		}
+		add("storage.tsdb.retention.time", string(s.Retention))
+	}
+	if s.RetentionSize != "" {
+		if !byteSize.MatchString(string(s.RetentionSize)) {
+			return nil, fmt.Errorf("spec.retentionSize %q is not a size such as 512MB or 20GiB", s.RetentionSize)
+		}
+		add("storage.tsdb.retention.size", string(s.RetentionSize))
+	}
+	if s.Retention == "" && s.RetentionSize == "" && s.RetentionPercentage == nil {
+		add("storage.tsdb.retention.time", defaultRetention)
+	}
+	if s.WALCompression != nil {
+		if *s.WALCompression {
+			add("storage.tsdb.wal-compression", "")
+		} else {
+			add("no-storage.tsdb.wal-compression", "")
+		}
+	}
+	if s.DisableCompaction {
+		add("storage.tsdb.min-block-duration", "2h")
+		add("storage.tsdb.max-block-duration", "2h")
+	}
+
+	if err := webArgs(p, add); err != nil {
+		return nil, err
+	}
+	if err := queryArgs(s.Query, add); err != nil {
+		return nil, err
+	}
+	if err := logArgs(s.LogLevel, s.LogFormat, func(n, v string) { add("log."+n, v) }); err != nil {
+		return nil, err
+	}
+	features, err := receiverArgs(p, v, add)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range s.EnableFeatures {
+		if f := strings.TrimSpace(string(f)); f != "" {
+			features = append(features, f)
+		}
+	}
+	if len(features) > 0 {
+		slices.Sort(features)
+		add("enable-feature", strings.Join(slices.Compact(features), ","))
+	}
+
+	sort.SliceStable(args, func(i, j int) bool {
+		if args[i].name != args[j].name {
+			return args[i].name < args[j].name
+		}
+		return args[i].value < args[j].value
+	})
+	return args, nil
+}
+
+// webArgs adds the --web.* flags of spec.web, externalUrl, enableAdminAPI and listenLocal.
+func webArgs(p *monitoringv1.Prometheus, add func(name, value string)) error {
+	s := &p.Spec
+	if s.ExternalURL != "" {
+		u, err := url.Parse(s.ExternalURL)
+		if err != nil {
+			return fmt.Errorf("spec.externalUrl %q: %w", s.ExternalURL, err)
+		}
+		if u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
+			return fmt.Errorf("spec.externalUrl %q: scheme must be http or https", s.ExternalURL)
+		}
+		add("web.external-url", s.ExternalURL)
+	}
+	if s.EnableAdminAPI {
+		add("web.enable-admin-api", "")
+	}
+	if s.ListenLocal {
+		add("web.listen-address", "127.0.0.1:"+strconv.Itoa(layout.PrometheusWebPort))
+	}
+	if w := s.Web; w != nil {
+		if t := ptr.Deref(w.PageTitle, ""); t != "" {
+			add("web.page-title", t)
+		}
+		if w.MaxConnections != nil {
+			if *w.MaxConnections < 0 {
+				return fmt.Errorf("spec.web.maxConnections must not be negative, got %d", *w.MaxConnections)
+			}
+			add("web.max-connections", strconv.Itoa(int(*w.MaxConnections)))
+		}
+	}
+	return nil
+}
+
+// queryArgs adds the --query.* flags of spec.query.
+func queryArgs(q *monitoringv1.QuerySpec, add func(name, value string)) error {
+	if q == nil {
+		return nil
+	}
+	if d := ptr.Deref(q.LookbackDelta, ""); d != "" {
+		if _, err := model.ParseDuration(d); err != nil {
+			return fmt.Errorf("spec.query.lookbackDelta %q: %w", d, err)
+		}
+		add("query.lookback-delta", d)
+	}
+	if q.MaxConcurrency != nil {
+		if *q.MaxConcurrency < 1 {
+			return fmt.Errorf("spec.query.maxConcurrency must be at least 1, got %d", *q.MaxConcurrency)
+		}
+		add("query.max-concurrency", strconv.Itoa(int(*q.MaxConcurrency)))
+	}
+	if q.MaxSamples != nil {
+		if *q.MaxSamples < 0 {
+			return fmt.Errorf("spec.query.maxSamples must not be negative, got %d", *q.MaxSamples)
+		}
+		add("query.max-samples", strconv.Itoa(int(*q.MaxSamples)))
+	}
+	if d := ptr.Deref(q.Timeout, ""); d != "" {
+		if _, err := model.ParseDuration(string(d)); err != nil {
+			return fmt.Errorf("spec.query.timeout %q: %w", d, err)
+		}
+		add("query.timeout", string(d))
+	}
+	return nil
+}
+
+// logArgs validates spec.logLevel and spec.logFormat and adds them as "level" and
+// "format"; Prometheus and the config-reloader share both.
+func logArgs(level, format string, add func(name, value string)) error {
+	if level != "" {
+		if !slices.Contains([]string{"debug", "info", "warn", "error"}, level) {
+			return fmt.Errorf("spec.logLevel %q: must be one of debug, info, warn, error", level)
+		}
+		add("level", level)
+	}
+	if format != "" {
+		if format != "logfmt" && format != "json" {
+			return fmt.Errorf("spec.logFormat %q: must be logfmt or json", format)
+		}
+		add("format", format)
+	}
+	return nil
+}
+
+// receiverArgs adds the remote-write and OTLP receiver flags and returns the feature
+// flags they need on older versions.
+func receiverArgs(p *monitoringv1.Prometheus, v *version.Version, add func(name, value string)) ([]string, error) {
+	s := &p.Spec
+	var features []string
+	if s.EnableRemoteWriteReceiver {
+		add("web.enable-remote-write-receiver", "")
+	}
+	if len(s.RemoteWriteReceiverMessageVersions) > 0 {
+		if !atLeast(v, "2.54.0") {
+			return nil, fmt.Errorf("spec.remoteWriteReceiverMessageVersions requires Prometheus v2.54.0 or later, the version is v%s", v)
+		}
+		seen := map[string]bool{}
+		for _, m := range s.RemoteWriteReceiverMessageVersions {
+			msg, ok := remoteWriteMessages[m]
+			if !ok {
+				return nil, fmt.Errorf("spec.remoteWriteReceiverMessageVersions: unknown version %q (want V1.0 or V2.0)", m)
+			}
+			if !seen[msg] {
+				seen[msg] = true
+				add("web.remote-write-receiver.accepted-protobuf-messages", msg)
+			}
+		}
+	}
+	// The OTLP endpoint is on when asked for, or when spec.otlp is configured and the
+	// receiver is not explicitly off.
+	otlp := ptr.Deref(s.EnableOTLPReceiver, s.OTLP != nil)
+	if otlp {
+		switch {
+		case atLeast(v, "3.0.0"):
+			add("web.enable-otlp-receiver", "")
+		case atLeast(v, "2.47.0"):
+			features = append(features, "otlp-write-receiver")
+		default:
+			return nil, fmt.Errorf("the OTLP receiver requires Prometheus v2.47.0 or later, the version is v%s", v)
+		}
+	}
+	return features, nil
+}
+
+// argName is a flag name without leading dashes, and without the "no-" of a negated
+// boolean flag.
+func argName(name string) string {
+	return strings.TrimPrefix(strings.TrimLeft(name, "-"), "no-")
+}
+
+// mergeArgs renders the operator's flags followed by spec.additionalArgs in their order.
+// An additional argument naming a flag the operator sets (also negated) is an error.
+func mergeArgs(ours []arg, extra []monitoringv1.Argument, field string) ([]string, error) {
+	owned := map[string]bool{}
+	out := make([]string, 0, len(ours)+len(extra))
+	for _, a := range ours {
+		owned[argName(a.name)] = true
+		out = append(out, a.String())
+	}
+	for i, e := range extra {
+		name := strings.TrimLeft(strings.TrimSpace(e.Name), "-")
+		if name == "" {
+			return nil, fmt.Errorf("%s[%d]: the argument has no name", field, i)
+		}
+		if strings.ContainsAny(name, "= \t") {
+			return nil, fmt.Errorf("%s[%d]: name %q must not contain '=' or spaces; put the value in value", field, i, e.Name)
+		}
+		if owned[argName(name)] {
+			return nil, fmt.Errorf("%s[%d]: --%s is set by the operator and cannot be overridden; use the matching spec field instead", field, i, name)
+		}
+		out = append(out, arg{name, e.Value}.String())
+	}
+	return out, nil
+}

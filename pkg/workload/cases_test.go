@@ -1,0 +1,255 @@
+package workload
+
+import (
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+)
+
+// buildCase is one spec whose generated StatefulSet is kept as a golden file and sent to
+// the API server in the dry-run test.
+type buildCase struct {
+	name  string
+	p     *monitoringv1.Prometheus
+	opts  func(*Options)
+	in    func(*Input)
+	shard int32
+}
+
+func (c buildCase) input() (Input, Options) {
+	opts := DefaultOptions()
+	if c.opts != nil {
+		c.opts(&opts)
+	}
+	in := Input{Prometheus: c.p, RuleConfigMaps: 1, TLSAssetSecrets: 1}
+	if c.in != nil {
+		c.in(&in)
+	}
+	return in, opts
+}
+
+func buildCases() []buildCase {
+	return []buildCase{
+		{name: "minimal", p: prom()},
+		{name: "v2", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Version = "v2.47.2"
+			p.Spec.EnableOTLPReceiver = ptr.To(true)
+			p.Spec.WALCompression = ptr.To(false)
+			p.Spec.EnableFeatures = []monitoringv1.EnableFeature{"exemplar-storage"}
+		})},
+		{name: "v3-flags", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Version = "v3.5.0"
+			p.Spec.Retention = "15d"
+			p.Spec.RetentionSize = "50GiB"
+			p.Spec.WALCompression = ptr.To(true)
+			p.Spec.DisableCompaction = true
+			p.Spec.ExternalURL = "https://prometheus.example.com/prom"
+			p.Spec.RoutePrefix = "/prom"
+			p.Spec.EnableAdminAPI = true
+			p.Spec.Web = &monitoringv1.PrometheusWebSpec{PageTitle: ptr.To("Cluster metrics"), MaxConnections: ptr.To[int32](512)}
+			p.Spec.Query = &monitoringv1.QuerySpec{
+				LookbackDelta:  ptr.To("2m"),
+				MaxConcurrency: ptr.To[int32](8),
+				MaxSamples:     ptr.To[int32](1000000),
+				Timeout:        ptr.To(monitoringv1.Duration("30s")),
+			}
+			p.Spec.LogLevel = "debug"
+			p.Spec.LogFormat = "json"
+			p.Spec.EnableRemoteWriteReceiver = true
+			p.Spec.RemoteWriteReceiverMessageVersions = []monitoringv1.RemoteWriteMessageVersion{"V2.0", "V1.0"}
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{}
+			p.Spec.EnableFeatures = []monitoringv1.EnableFeature{"promql-experimental-functions", "exemplar-storage", "exemplar-storage"}
+			p.Spec.QueryLogFile = "query.log"
+		})},
+		{name: "storage-pvc", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Storage = &monitoringv1.StorageSpec{VolumeClaimTemplate: monitoringv1.EmbeddedPersistentVolumeClaim{
+				EmbeddedObjectMetadata: monitoringv1.EmbeddedObjectMetadata{Labels: map[string]string{"backup": "daily"}},
+				Spec: corev1.PersistentVolumeClaimSpec{
+					StorageClassName: ptr.To("fast"),
+					Resources:        corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("40Gi")}},
+				},
+			}}
+			p.Spec.PersistentVolumeClaimRetentionPolicy = &appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy{
+				WhenDeleted: appsv1.DeletePersistentVolumeClaimRetentionPolicyType,
+				WhenScaled:  appsv1.RetainPersistentVolumeClaimRetentionPolicyType,
+			}
+		})},
+		{name: "storage-emptydir", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Storage = &monitoringv1.StorageSpec{
+				DisableMountSubPath: true,
+				EmptyDir:            &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory, SizeLimit: ptr.To(resource.MustParse("2Gi"))},
+			}
+		})},
+		{name: "storage-ephemeral", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Storage = &monitoringv1.StorageSpec{Ephemeral: &corev1.EphemeralVolumeSource{
+				VolumeClaimTemplate: &corev1.PersistentVolumeClaimTemplate{Spec: corev1.PersistentVolumeClaimSpec{
+					AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
+					Resources:   corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("5Gi")}},
+				}},
+			}}
+		})},
+		{name: "shards", shard: 2, p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Shards = ptr.To[int32](3)
+			p.Spec.Replicas = ptr.To[int32](2)
+		})},
+		{name: "web-tls", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.RoutePrefix = "/metrics-ui"
+			p.Spec.Web = &monitoringv1.PrometheusWebSpec{WebConfigFileFields: webTLSFields()}
+		})},
+		{name: "listen-local", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.ListenLocal = true
+		})},
+		{name: "listen-local-tls", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.ListenLocal = true
+			p.Spec.Web = &monitoringv1.PrometheusWebSpec{WebConfigFileFields: webTLSFields()}
+		})},
+		{name: "additional-args", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.AdditionalArgs = []monitoringv1.Argument{
+				{Name: "storage.tsdb.no-lockfile"},
+				{Name: "scrape.discovery-reload-interval", Value: "30s"},
+				{Name: "--web.cors.origin", Value: `https?://(a|b)\.example\.com`},
+			}
+		})},
+		{name: "containers-override", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Containers = []corev1.Container{
+				{
+					Name: "prometheus",
+					Env:  []corev1.EnvVar{{Name: "GOMAXPROCS", Value: "2"}},
+					Resources: corev1.ResourceRequirements{
+						Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("4Gi")},
+					},
+					VolumeMounts: []corev1.VolumeMount{{Name: "config-out", MountPath: "/etc/prometheus/config_out", ReadOnly: false}},
+				},
+				{
+					Name:      "config-reloader",
+					Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("50m")}},
+				},
+				{
+					Name:  "oauth-proxy",
+					Image: "quay.io/oauth2-proxy/oauth2-proxy:v7.6.0",
+					Args:  []string{"--upstream=http://localhost:9090"},
+					Ports: []corev1.ContainerPort{{Name: "proxy", ContainerPort: 4180}},
+				},
+			}
+			p.Spec.InitContainers = []corev1.Container{
+				{Name: "init-config-reloader", Env: []corev1.EnvVar{{Name: "EXTRA", Value: "1"}}},
+				{Name: "init-chown", Image: "busybox:1.36", Command: []string{"chown", "-R", "1000:1000", "/prometheus"}},
+			}
+		})},
+		{name: "reloader-api", opts: func(o *Options) { o.ReloaderWatchAPI = true }, p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.AutomountServiceAccountToken = ptr.To(false)
+			p.Spec.ServiceAccountName = "prometheus-k8s"
+		})},
+		{name: "process-signal", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.ReloadStrategy = ptr.To(monitoringv1.ProcessSignalReloadStrategyType)
+		})},
+		{name: "security-context", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.SecurityContext = &corev1.PodSecurityContext{
+				RunAsUser:    ptr.To[int64](65534),
+				RunAsGroup:   ptr.To[int64](65534),
+				FSGroup:      ptr.To[int64](65534),
+				RunAsNonRoot: ptr.To(true),
+			}
+		})},
+		{name: "pod-metadata", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.PodMetadata = &monitoringv1.EmbeddedObjectMetadata{
+				Name:        "ignored",
+				Labels:      map[string]string{"team": "observability", "prometheus": "hijack", "app.kubernetes.io/managed-by": "someone-else"},
+				Annotations: map[string]string{"example.com/scrape": "false", "kubectl.kubernetes.io/default-container": "other"},
+			}
+		})},
+		{name: "topology-spread", shard: 1, p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Shards = ptr.To[int32](2)
+			p.Spec.TopologySpreadConstraints = []monitoringv1.TopologySpreadConstraint{
+				{
+					CoreV1TopologySpreadConstraint: monitoringv1.CoreV1TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: corev1.DoNotSchedule},
+					AdditionalLabelSelectors:       ptr.To(monitoringv1.ShardAndResourceNameLabelSelector),
+				},
+				{
+					CoreV1TopologySpreadConstraint: monitoringv1.CoreV1TopologySpreadConstraint{
+						MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: corev1.ScheduleAnyway,
+						LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"team": "observability"}},
+					},
+					AdditionalLabelSelectors: ptr.To(monitoringv1.ResourceNameLabelSelector),
+				},
+				{
+					CoreV1TopologySpreadConstraint: monitoringv1.CoreV1TopologySpreadConstraint{
+						MaxSkew: 2, TopologyKey: "node.kubernetes.io/instance-type", WhenUnsatisfiable: corev1.ScheduleAnyway,
+						LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "custom"}},
+					},
+				},
+			}
+		})},
+		{name: "scheduling", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Replicas = ptr.To[int32](0)
+			p.Spec.Image = ptr.To("registry.example.com/prometheus:v3.16.0")
+			p.Spec.ImagePullPolicy = corev1.PullAlways
+			p.Spec.ImagePullSecrets = []corev1.LocalObjectReference{{Name: "registry"}}
+			p.Spec.ServiceAccountName = "prometheus"
+			p.Spec.NodeSelector = map[string]string{"kubernetes.io/os": "linux", "pool": "monitoring"}
+			p.Spec.Tolerations = []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "monitoring", Effect: corev1.TaintEffectNoSchedule}}
+			p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
+				PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 100, PodAffinityTerm: corev1.PodAffinityTerm{
+					TopologyKey:   "kubernetes.io/hostname",
+					LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app.kubernetes.io/name": "prometheus"}},
+				}}},
+			}}
+			p.Spec.PriorityClassName = "system-cluster-critical"
+			p.Spec.SchedulerName = "custom-scheduler"
+			p.Spec.HostAliases = []monitoringv1.HostAlias{{IP: "10.0.0.1", Hostnames: []string{"gateway.local"}}}
+			p.Spec.HostNetwork = true
+			p.Spec.DNSConfig = &monitoringv1.PodDNSConfig{Nameservers: []string{"1.1.1.1"}, Options: []monitoringv1.PodDNSConfigOption{{Name: "ndots", Value: ptr.To("2")}, {Name: "edns0"}}}
+			p.Spec.TerminationGracePeriodSeconds = ptr.To[int64](120)
+			p.Spec.MinReadySeconds = ptr.To[int32](30)
+			p.Spec.PodManagementPolicy = ptr.To(monitoringv1.OrderedReadyPodManagement)
+			p.Spec.UpdateStrategy = &monitoringv1.StatefulSetUpdateStrategy{
+				Type:          monitoringv1.RollingUpdateStatefulSetStrategyType,
+				RollingUpdate: &monitoringv1.RollingUpdateStatefulSetStrategy{MaxUnavailable: ptr.To(intstr.FromInt32(1))},
+			}
+			p.Spec.ServiceName = ptr.To("prometheus-k8s-governing")
+			p.Spec.EnableServiceLinks = ptr.To(false)
+			p.Spec.Resources = corev1.ResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("2Gi")},
+			}
+			p.Spec.MaximumStartupDurationSeconds = ptr.To[int32](1800)
+		})},
+		{name: "mounts", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Secrets = []string{"etcd-client", "kube-etcd-client-certs", "etcd-client"}
+			p.Spec.ConfigMaps = []string{"serving-ca.bundle"}
+			p.Spec.Volumes = []corev1.Volume{{Name: "extra", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
+			p.Spec.VolumeMounts = []corev1.VolumeMount{{Name: "extra", MountPath: "/extra"}}
+			p.Spec.ScrapeFailureLogFile = ptr.To("scrape-failures.log")
+		})},
+		{name: "deprecated-image", p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.BaseImage = "mirror.example.com/prometheus"
+			p.Spec.Tag = "v3.4.0-custom"
+			p.Spec.Version = "v3.4.0"
+		})},
+		{name: "many-rule-configmaps", in: func(in *Input) { in.RuleConfigMaps = 5; in.TLSAssetSecrets = 0 }, p: prom()},
+	}
+}
+
+func webTLSFields() monitoringv1.WebConfigFileFields {
+	return monitoringv1.WebConfigFileFields{
+		TLSConfig: &monitoringv1.WebTLSConfig{
+			Cert:           monitoringv1.SecretOrConfigMap{Secret: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "prometheus-tls"}, Key: "tls.crt"}},
+			KeySecret:      corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "prometheus-tls"}, Key: "tls.key"},
+			ClientCA:       monitoringv1.SecretOrConfigMap{ConfigMap: &corev1.ConfigMapKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "client-ca"}, Key: "ca.crt"}},
+			ClientAuthType: ptr.To(monitoringv1.RequireAndVerifyClientCert),
+			MinVersion:     ptr.To("TLS12"),
+			CipherSuites:   []string{"TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"},
+		},
+		HTTPConfig: &monitoringv1.WebHTTPConfig{
+			HTTP2: ptr.To(false),
+			Headers: &monitoringv1.WebHTTPHeaders{
+				XFrameOptions:           "Deny",
+				XContentTypeOptions:     "NoSniff",
+				StrictTransportSecurity: "max-age=31536000",
+			},
+		},
+	}
+}

@@ -1,0 +1,153 @@
+package workload
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// Container names, as prometheus-operator names them (users patch them by name).
+const (
+	PrometheusContainerName = "prometheus"
+	ReloaderContainerName   = "config-reloader"
+	ReloaderInitName        = "init-config-reloader"
+)
+
+// Fixed volume names in the pod.
+const (
+	configVolume      = "config"
+	configOutVolume   = "config-out"
+	tlsAssetsVolume   = "tls-assets"
+	webConfigVolume   = "web-config"
+	logFilesVolume    = "log-files"
+	apiAccessVolume   = "reloader-api-access"
+	defaultPortName   = "web"
+	reloaderPortName  = "reloader-web"
+	reloaderPort      = 8080
+	logDir            = "/var/log/prometheus"
+	storageSubPath    = "prometheus-db"
+	defaultContainerA = "kubectl.kubernetes.io/default-container"
+	// operatedLabel marks the governing Service, as prometheus-operator does.
+	operatedLabel = "operated-prometheus"
+	// PrometheusNameValue is the value of app.kubernetes.io/name on everything built here.
+	PrometheusNameValue = "prometheus"
+	// minSlots is the smallest number of pre-mounted rule ConfigMaps and TLS assets Secrets.
+	minSlots = 4
+	// maxStatefulSetName keeps "<name>-<10 character revision hash>" within a label value.
+	maxStatefulSetName = 52
+)
+
+// selectorLabels are the labels of the StatefulSet selector of one shard. They are a
+// subset of the labels prometheus-operator puts on its pods, and leave out everything that
+// may differ between operators or versions (app.kubernetes.io/managed-by, version), so a
+// StatefulSet created here adopts pods of a StatefulSet another operator created under the
+// same name. The selector is immutable: never add to this set.
+func selectorLabels(name string, shard int32) map[string]string {
+	return map[string]string{
+		layout.NameLabel:           PrometheusNameValue,
+		layout.InstanceLabel:       name,
+		layout.PrometheusNameLabel: name,
+		layout.OperatorNameLabel:   name,
+		layout.ShardLabel:          strconv.Itoa(int(shard)),
+	}
+}
+
+// objectLabels are the labels of the StatefulSet and its pods.
+func objectLabels(name string, shard int32) map[string]string {
+	l := selectorLabels(name, shard)
+	l[layout.ManagedByLabel] = layout.ManagedByValue
+	return l
+}
+
+// Selector is the label selector matching the pods of every shard of p, as reported in
+// status.selector for the scale subresource.
+func Selector(p *monitoringv1.Prometheus) string {
+	l := selectorLabels(p.Name, 0)
+	delete(l, layout.ShardLabel)
+	return labels.SelectorFromSet(l).String()
+}
+
+// ServiceName is the governing Service of p's StatefulSets: spec.serviceName or
+// prometheus-operated.
+func ServiceName(p *monitoringv1.Prometheus) string {
+	if s := ptr.Deref(p.Spec.ServiceName, ""); s != "" {
+		return s
+	}
+	return layout.GoverningServiceName
+}
+
+// ManagesGoverningService reports whether the controller creates prometheus-operated for
+// p; when spec.serviceName is set the user provides the Service.
+func ManagesGoverningService(p *monitoringv1.Prometheus) bool {
+	return ptr.Deref(p.Spec.ServiceName, "") == ""
+}
+
+// storageVolumeName is the name of the TSDB volume or volume claim template.
+func storageVolumeName(p *monitoringv1.Prometheus) string {
+	if s := p.Spec.Storage; s != nil && s.EmptyDir == nil && s.Ephemeral == nil && s.VolumeClaimTemplate.Name != "" {
+		return s.VolumeClaimTemplate.Name
+	}
+	return "prometheus-" + p.Name + "-db"
+}
+
+// portName is the name of the Prometheus container port and of the governing Service port.
+func portName(p *monitoringv1.Prometheus) string {
+	if p.Spec.PortName != "" {
+		return p.Spec.PortName
+	}
+	return defaultPortName
+}
+
+// Slots is the number of rule ConfigMaps (or TLS assets Secrets) the pod pre-mounts as
+// optional volumes when n of them exist: at least 4, then the next power of two. Growing
+// within the same slot count leaves the pod template unchanged, so pods do not roll.
+func Slots(n int) int {
+	s := minSlots
+	for s < n {
+		s *= 2
+	}
+	return s
+}
+
+// ruleSlotDir is the mount directory of the n-th rule ConfigMap slot.
+func ruleSlotDir(name string, n int) string {
+	return path.Join(layout.RulesDir, layout.RuleConfigMapName(name, n))
+}
+
+// volumeName turns prefix and name into a valid volume name (a DNS-1123 label): lower
+// case, invalid characters replaced by '-', and names longer than 63 characters shortened
+// with a hash suffix of the original so they stay unique. Two names that only differ in
+// replaced characters collide; validate reports that.
+func volumeName(prefix, name string) string {
+	s := strings.ToLower(name)
+	if prefix != "" {
+		s = prefix + "-" + s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	out := strings.Trim(b.String(), "-")
+	if len(out) <= 63 {
+		return out
+	}
+	sum := sha256.Sum256([]byte(s))
+	suffix := hex.EncodeToString(sum[:])[:8]
+	if len(out) > 63-9 {
+		out = strings.TrimRight(out[:63-9], "-")
+	}
+	return fmt.Sprintf("%s-%s", out, suffix)
+}

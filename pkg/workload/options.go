@@ -1,0 +1,59 @@
+package workload
+
+import (
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// DefaultPrometheusVersion is the Prometheus version assumed when spec.version is empty.
+const DefaultPrometheusVersion = "v3.16.0"
+
+// DefaultReloaderWatchInterval is how often the config-reloader re-reads its inputs even
+// without a change notification.
+const DefaultReloaderWatchInterval = 3 * time.Minute
+
+// Options are the operator-level settings the builders need. The controller fills them
+// from the operator's flags (operator.WorkloadOptions).
+type Options struct {
+	// PrometheusBaseImage is the Prometheus image without tag, used when neither
+	// spec.image nor spec.baseImage is set ("quay.io/prometheus/prometheus").
+	PrometheusBaseImage string
+	// ConfigReloaderImage is the full image of the config-reloader sidecar and init
+	// container.
+	ConfigReloaderImage string
+	// ConfigReloaderResources are the resources of the config-reloader containers.
+	ConfigReloaderResources corev1.ResourceRequirements
+	// ReloaderWatchAPI makes the config-reloader read the config Secret and the rule
+	// ConfigMaps through the API instead of kubelet-projected volumes.
+	ReloaderWatchAPI bool
+	// ReloaderWatchInterval is passed as --watch-interval to the sidecar; zero means
+	// DefaultReloaderWatchInterval.
+	ReloaderWatchInterval time.Duration
+}
+
+// DefaultOptions returns the options the operator uses when no flag overrides them.
+func DefaultOptions() Options {
+	return Options{
+		PrometheusBaseImage: "quay.io/prometheus/prometheus",
+		ConfigReloaderImage: "ghcr.io/lookout-operator/config-reloader:latest",
+		ConfigReloaderResources: corev1.ResourceRequirements{
+			Requests: corev1.ResourceList{
+				corev1.ResourceCPU:    resource.MustParse("10m"),
+				corev1.ResourceMemory: resource.MustParse("50Mi"),
+			},
+			Limits: corev1.ResourceList{
+				corev1.ResourceMemory: resource.MustParse("50Mi"),
+			},
+		},
+		ReloaderWatchInterval: DefaultReloaderWatchInterval,
+	}
+}
+
+func (o Options) watchInterval() time.Duration {
+	if o.ReloaderWatchInterval <= 0 {
+		return DefaultReloaderWatchInterval
+	}
+	return o.ReloaderWatchInterval
+}

@@ -1,0 +1,120 @@
+package workload
+
+import (
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/version"
+	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// podTemplate builds the pod of one shard, without the storage volume and spec.volumes
+// (the StatefulSet builder appends those).
+func podTemplate(p *monitoringv1.Prometheus, opts Options, v *version.Version, shard int32, ruleSlots, tlsSlots int, storageMount corev1.VolumeMount) (corev1.PodTemplateSpec, error) {
+	s := &p.Spec
+	image, err := Image(p, opts)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	promArgs, err := prometheusArgs(p, v)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	args, err := mergeArgs(promArgs, s.AdditionalArgs, "spec.additionalArgs")
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	volumes, mounts, err := podVolumes(p, opts, ruleSlots, tlsSlots)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	mounts = append(mounts, storageMount)
+	for _, m := range s.VolumeMounts {
+		mounts = append(mounts, *m.DeepCopy())
+	}
+	startup, readiness, liveness, err := probes(p)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+
+	prometheus := corev1.Container{
+		Name:                     PrometheusContainerName,
+		Image:                    image,
+		ImagePullPolicy:          s.ImagePullPolicy,
+		Args:                     args,
+		VolumeMounts:             mounts,
+		StartupProbe:             startup,
+		ReadinessProbe:           readiness,
+		LivenessProbe:            liveness,
+		Resources:                *s.Resources.DeepCopy(),
+		TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError,
+		SecurityContext:          containerSecurityContext(),
+	}
+	if !s.ListenLocal {
+		prometheus.Ports = []corev1.ContainerPort{{Name: portName(p), ContainerPort: layout.PrometheusWebPort, Protocol: corev1.ProtocolTCP}}
+	}
+	reloader, err := reloaderContainer(p, opts, shard, ruleSlots, false)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	initReloader, err := reloaderContainer(p, opts, shard, ruleSlots, true)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	containers, err := mergeContainers([]corev1.Container{prometheus, reloader}, s.Containers, "spec.containers")
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	initContainers, err := mergeContainers([]corev1.Container{initReloader}, s.InitContainers, "spec.initContainers")
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	spread, err := topologySpread(p, shard)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	grace := ptr.Deref(s.TerminationGracePeriodSeconds, defaultTerminationGracePeriod)
+	if grace < 0 {
+		return corev1.PodTemplateSpec{}, errNegative("spec.terminationGracePeriodSeconds", grace)
+	}
+
+	pod := corev1.PodSpec{
+		InitContainers:                initContainers,
+		Containers:                    containers,
+		Volumes:                       volumes,
+		ServiceAccountName:            s.ServiceAccountName,
+		AutomountServiceAccountToken:  ptr.To(ptr.Deref(s.AutomountServiceAccountToken, true)),
+		SecurityContext:               podSecurityContext(p),
+		TerminationGracePeriodSeconds: ptr.To(grace),
+		NodeSelector:                  copyMap(s.NodeSelector),
+		Affinity:                      s.Affinity.DeepCopy(),
+		TopologySpreadConstraints:     spread,
+		SchedulerName:                 s.SchedulerName,
+		PriorityClassName:             s.PriorityClassName,
+		HostAliases:                   hostAliases(s.HostAliases),
+		HostNetwork:                   s.HostNetwork,
+		DNSPolicy:                     dnsPolicy(p),
+		DNSConfig:                     dnsConfig(s.DNSConfig),
+		EnableServiceLinks:            copyBool(s.EnableServiceLinks),
+		HostUsers:                     copyBool(s.HostUsers),
+	}
+	for _, t := range s.Tolerations {
+		pod.Tolerations = append(pod.Tolerations, *t.DeepCopy())
+	}
+	for _, ref := range s.ImagePullSecrets {
+		pod.ImagePullSecrets = append(pod.ImagePullSecrets, ref)
+	}
+	if reloadSignal(p) {
+		// The reloader signals the Prometheus process, so it must see it.
+		pod.ShareProcessNamespace = ptr.To(true)
+	}
+	return corev1.PodTemplateSpec{ObjectMeta: podMetadata(p, shard), Spec: pod}, nil
+}
+
+func copyBool(b *bool) *bool {
+	if b == nil {
+		return nil
+	}
+	return ptr.To(*b)
+}

@@ -1,0 +1,76 @@
+package workload
+
+import (
+	"fmt"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// ReloaderRoleName names the Role and RoleBinding of the config-reloader in API-watch mode.
+func ReloaderRoleName(p *monitoringv1.Prometheus) string {
+	return fmt.Sprintf("prometheus-%s-config-reloader", p.Name)
+}
+
+// ReloaderRole lets the pod's service account read exactly what the config-reloader
+// watches in API-watch mode: the config Secret and every pre-mounted rule ConfigMap slot.
+// list and watch are granted per name, so the reloader must list and watch with a
+// metadata.name field selector. The controller creates it only with Options.ReloaderWatchAPI.
+func ReloaderRole(in Input) (*rbacv1.Role, error) {
+	p := in.Prometheus
+	if p == nil {
+		return nil, fmt.Errorf("no Prometheus given")
+	}
+	if in.RuleConfigMaps < 0 {
+		return nil, fmt.Errorf("negative number of rule ConfigMaps (%d)", in.RuleConfigMaps)
+	}
+	slots := Slots(in.RuleConfigMaps)
+	configMaps := make([]string, 0, slots)
+	for n := range slots {
+		configMaps = append(configMaps, layout.RuleConfigMapName(p.Name, n))
+	}
+	verbs := []string{"get", "list", "watch"}
+	return &rbacv1.Role{
+		TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      ReloaderRoleName(p),
+			Namespace: p.Namespace,
+			Labels:    roleLabels(p),
+		},
+		Rules: []rbacv1.PolicyRule{
+			{APIGroups: []string{""}, Resources: []string{"secrets"}, ResourceNames: []string{layout.ConfigSecretName(p.Name)}, Verbs: verbs},
+			{APIGroups: []string{""}, Resources: []string{"configmaps"}, ResourceNames: configMaps, Verbs: verbs},
+		},
+	}, nil
+}
+
+// ReloaderRoleBinding binds ReloaderRole to the pod's service account (spec.serviceAccountName,
+// or default).
+func ReloaderRoleBinding(p *monitoringv1.Prometheus) *rbacv1.RoleBinding {
+	sa := p.Spec.ServiceAccountName
+	if sa == "" {
+		sa = "default"
+	}
+	return &rbacv1.RoleBinding{
+		TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      ReloaderRoleName(p),
+			Namespace: p.Namespace,
+			Labels:    roleLabels(p),
+		},
+		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: ReloaderRoleName(p)},
+		Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: sa, Namespace: p.Namespace}},
+	}
+}
+
+func roleLabels(p *monitoringv1.Prometheus) map[string]string {
+	return map[string]string{
+		layout.ManagedByLabel:    layout.ManagedByValue,
+		layout.NameLabel:         PrometheusNameValue,
+		layout.InstanceLabel:     p.Name,
+		layout.OperatorNameLabel: p.Name,
+	}
+}

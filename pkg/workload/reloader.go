@@ -1,0 +1,135 @@
+package workload
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"path"
+	"strconv"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// Environment variables the config-reloader expands into the generated config.
+const (
+	PodNameEnv = "POD_NAME"
+	ShardEnv   = "SHARD"
+)
+
+// reloadURL is where the sidecar triggers a reload: 127.0.0.1 over HTTP, localhost over
+// HTTPS (server certificates name hosts, rarely loopback addresses).
+func prometheusLocalURL(p *monitoringv1.Prometheus, endpoint string) string {
+	u := url.URL{
+		Scheme: "http",
+		Host:   net.JoinHostPort("127.0.0.1", strconv.Itoa(layout.PrometheusWebPort)),
+		Path:   webPath(p, endpoint),
+	}
+	if webTLS(p) {
+		u.Scheme = "https"
+		u.Host = net.JoinHostPort("localhost", strconv.Itoa(layout.PrometheusWebPort))
+	}
+	return u.String()
+}
+
+// reloadSignal reports whether spec.reloadStrategy asks for a process signal.
+func reloadSignal(p *monitoringv1.Prometheus) bool {
+	return ptr.Deref(p.Spec.ReloadStrategy, monitoringv1.HTTPReloadStrategyType) == monitoringv1.ProcessSignalReloadStrategyType
+}
+
+// reloaderArgs are the flags of the config-reloader; init renders once and exits.
+func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init bool) ([]string, error) {
+	args := []string{
+		"--config-file=" + path.Join(layout.ConfigDir, layout.ConfigCompressedKey),
+		"--config-envsubst-file=" + path.Join(layout.ConfigOutDir, layout.ConfigOutFile),
+	}
+	for n := range ruleSlots {
+		args = append(args, "--watched-dir="+ruleSlotDir(p.Name, n))
+	}
+	if opts.ReloaderWatchAPI {
+		args = append(args, fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, layout.ConfigSecretName(p.Name), layout.ConfigDir))
+		for n := range ruleSlots {
+			args = append(args, fmt.Sprintf("--watch-configmap=%s/%s=%s", p.Namespace, layout.RuleConfigMapName(p.Name, n), ruleSlotDir(p.Name, n)))
+		}
+	}
+	if init {
+		args = append(args, "--watch-interval=0")
+	} else {
+		method := "http"
+		if reloadSignal(p) {
+			method = "signal"
+		}
+		listen := ":" + strconv.Itoa(reloaderPort)
+		if p.Spec.ListenLocal {
+			listen = "127.0.0.1" + listen
+		}
+		args = append(args,
+			"--watch-interval="+opts.watchInterval().String(),
+			"--reload-url="+prometheusLocalURL(p, "/-/reload"),
+			"--runtimeinfo-url="+prometheusLocalURL(p, "/api/v1/status/runtimeinfo"),
+			"--reload-method="+method,
+			"--listen-address="+listen,
+		)
+	}
+	if err := logArgs(p.Spec.LogLevel, p.Spec.LogFormat, func(n, v string) { args = append(args, "--log-"+n+"="+v) }); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
+// reloaderEnv is the environment of both reloader containers.
+func reloaderEnv(shard int32) []corev1.EnvVar {
+	return []corev1.EnvVar{
+		{Name: PodNameEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}},
+		{Name: ShardEnv, Value: strconv.Itoa(int(shard))},
+	}
+}
+
+// reloaderMounts are the volume mounts of both reloader containers: the config it reads,
+// the directory it writes, and the rule directories it watches (and, in API-watch mode,
+// fills).
+func reloaderMounts(p *monitoringv1.Prometheus, opts Options, ruleSlots int) []corev1.VolumeMount {
+	readOnly := !opts.ReloaderWatchAPI
+	mounts := []corev1.VolumeMount{
+		{Name: configVolume, MountPath: layout.ConfigDir, ReadOnly: readOnly},
+		{Name: configOutVolume, MountPath: layout.ConfigOutDir},
+	}
+	for n := range ruleSlots {
+		mounts = append(mounts, corev1.VolumeMount{Name: ruleSlotVolume(p.Name, n), MountPath: ruleSlotDir(p.Name, n), ReadOnly: readOnly})
+	}
+	if needsAPIAccessVolume(p, opts) {
+		mounts = append(mounts, corev1.VolumeMount{Name: apiAccessVolume, MountPath: layout.ServiceAccountDir, ReadOnly: true})
+	}
+	return mounts
+}
+
+// reloaderContainer builds the sidecar (init false) or the init container (init true).
+func reloaderContainer(p *monitoringv1.Prometheus, opts Options, shard int32, ruleSlots int, init bool) (corev1.Container, error) {
+	if opts.ConfigReloaderImage == "" {
+		return corev1.Container{}, fmt.Errorf("the operator has no config-reloader image")
+	}
+	args, err := reloaderArgs(p, opts, ruleSlots, init)
+	if err != nil {
+		return corev1.Container{}, err
+	}
+	c := corev1.Container{
+		Name:                     ReloaderContainerName,
+		Image:                    opts.ConfigReloaderImage,
+		ImagePullPolicy:          p.Spec.ImagePullPolicy,
+		Args:                     args,
+		Env:                      reloaderEnv(shard),
+		Resources:                *opts.ConfigReloaderResources.DeepCopy(),
+		VolumeMounts:             reloaderMounts(p, opts, ruleSlots),
+		TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError,
+		SecurityContext:          containerSecurityContext(),
+	}
+	if init {
+		c.Name = ReloaderInitName
+	} else if !p.Spec.ListenLocal {
+		c.Ports = []corev1.ContainerPort{{Name: reloaderPortName, ContainerPort: reloaderPort, Protocol: corev1.ProtocolTCP}}
+	}
+	return c, nil
+}

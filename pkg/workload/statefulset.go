@@ -1,0 +1,218 @@
+package workload
+
+import (
+	"fmt"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// defaultTerminationGracePeriod leaves Prometheus time to flush its head block.
+const defaultTerminationGracePeriod = 600
+
+// Input is what the controller hands the StatefulSet builder for one Prometheus.
+type Input struct {
+	// Prometheus is the object reconciled; the builders never modify it.
+	Prometheus *monitoringv1.Prometheus
+	// RuleConfigMaps is how many rule ConfigMaps the controller wrote, named
+	// layout.RuleConfigMapName(name, 0..RuleConfigMaps-1).
+	RuleConfigMaps int
+	// TLSAssetSecrets is how many TLS assets Secrets the controller wrote, named
+	// layout.TLSAssetsSecretName(name, 0..TLSAssetSecrets-1).
+	TLSAssetSecrets int
+}
+
+// Shards is the number of shards of p: spec.shards, 1 when unset or 0.
+func Shards(p *monitoringv1.Prometheus) (int32, error) {
+	s := ptr.Deref(p.Spec.Shards, 1)
+	if s < 0 {
+		return 0, fmt.Errorf("spec.shards must not be negative, got %d", s)
+	}
+	return max(s, 1), nil
+}
+
+// Replicas is the number of replicas of each shard: spec.replicas, 1 when unset.
+func Replicas(p *monitoringv1.Prometheus) (int32, error) {
+	r := ptr.Deref(p.Spec.Replicas, 1)
+	if r < 0 {
+		return 0, fmt.Errorf("spec.replicas must not be negative, got %d", r)
+	}
+	return r, nil
+}
+
+// StatefulSetNames are the names of the StatefulSets p should have, shard 0 first; the
+// controller deletes any other StatefulSet it owns.
+func StatefulSetNames(p *monitoringv1.Prometheus) ([]string, error) {
+	n, err := Shards(p)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, n)
+	for s := range n {
+		names = append(names, layout.StatefulSetName(p.Name, int(s)))
+	}
+	return names, nil
+}
+
+// StatefulSets builds the StatefulSet of every shard, shard 0 first.
+func StatefulSets(in Input, opts Options) ([]*appsv1.StatefulSet, error) {
+	if in.Prometheus == nil {
+		return nil, fmt.Errorf("no Prometheus given")
+	}
+	n, err := Shards(in.Prometheus)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*appsv1.StatefulSet, 0, n)
+	for s := range n {
+		sts, err := StatefulSet(in, opts, s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sts)
+	}
+	return out, nil
+}
+
+// StatefulSet builds the StatefulSet of one shard, with the hash of its content in the
+// layout.InputHashAnnotation annotation. Owner references are the controller's job. An
+// error means the spec cannot become a valid StatefulSet; its message names the field.
+func StatefulSet(in Input, opts Options, shard int32) (*appsv1.StatefulSet, error) {
+	p := in.Prometheus
+	if p == nil {
+		return nil, fmt.Errorf("no Prometheus given")
+	}
+	sts, err := buildStatefulSet(p, opts, in, shard)
+	if err != nil {
+		return nil, fmt.Errorf("prometheus %s/%s shard %d: %w", p.Namespace, p.Name, shard, err)
+	}
+	return sts, nil
+}
+
+func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard int32) (*appsv1.StatefulSet, error) {
+	shards, err := Shards(p)
+	if err != nil {
+		return nil, err
+	}
+	if shard < 0 || shard >= shards {
+		return nil, fmt.Errorf("shard %d does not exist, spec.shards is %d", shard, shards)
+	}
+	replicas, err := Replicas(p)
+	if err != nil {
+		return nil, err
+	}
+	if in.RuleConfigMaps < 0 || in.TLSAssetSecrets < 0 {
+		return nil, fmt.Errorf("negative number of rule ConfigMaps (%d) or TLS assets Secrets (%d)", in.RuleConfigMaps, in.TLSAssetSecrets)
+	}
+	name := layout.StatefulSetName(p.Name, int(shard))
+	if len(name) > maxStatefulSetName {
+		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter Prometheus name", name, len(name), maxStatefulSetName)
+	}
+	v, err := promVersion(p)
+	if err != nil {
+		return nil, err
+	}
+	ruleSlots, tlsSlots := Slots(in.RuleConfigMaps), Slots(in.TLSAssetSecrets)
+	// The pod is useless if Prometheus rejects its web config, so fail here too.
+	if _, err := WebConfig(p); err != nil {
+		return nil, err
+	}
+
+	storageVol, claim, storageMount, err := storage(p)
+	if err != nil {
+		return nil, err
+	}
+	template, err := podTemplate(p, opts, v, shard, ruleSlots, tlsSlots, storageMount)
+	if err != nil {
+		return nil, err
+	}
+
+	sts := &appsv1.StatefulSet{
+		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      name,
+			Namespace: p.Namespace,
+			Labels:    objectLabels(p.Name, shard),
+		},
+		Spec: appsv1.StatefulSetSpec{
+			Replicas:            ptr.To(replicas),
+			Selector:            &metav1.LabelSelector{MatchLabels: selectorLabels(p.Name, shard)},
+			Template:            template,
+			ServiceName:         ServiceName(p),
+			PodManagementPolicy: appsv1.ParallelPodManagement,
+			UpdateStrategy:      appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType},
+			MinReadySeconds:     ptr.Deref(p.Spec.MinReadySeconds, 0),
+		},
+	}
+	if pmp := p.Spec.PodManagementPolicy; pmp != nil && *pmp != "" {
+		switch *pmp {
+		case monitoringv1.ParallelPodManagement, monitoringv1.OrderedReadyPodManagement:
+			sts.Spec.PodManagementPolicy = appsv1.PodManagementPolicyType(*pmp)
+		default:
+			return nil, fmt.Errorf("spec.podManagementPolicy %q: must be Parallel or OrderedReady", *pmp)
+		}
+	}
+	if err := updateStrategy(p, &sts.Spec); err != nil {
+		return nil, err
+	}
+	if r := p.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
+		sts.Spec.PersistentVolumeClaimRetentionPolicy = r.DeepCopy()
+	}
+	if sts.Spec.MinReadySeconds < 0 {
+		return nil, fmt.Errorf("spec.minReadySeconds must not be negative, got %d", sts.Spec.MinReadySeconds)
+	}
+
+	// Storage and the user's volumes come last, as prometheus-operator orders them.
+	podSpec := &sts.Spec.Template.Spec
+	if storageVol != nil {
+		podSpec.Volumes = append(podSpec.Volumes, *storageVol)
+	}
+	if claim != nil {
+		sts.Spec.VolumeClaimTemplates = []corev1.PersistentVolumeClaim{*claim}
+	}
+	for _, vol := range p.Spec.Volumes {
+		podSpec.Volumes = append(podSpec.Volumes, *vol.DeepCopy())
+	}
+
+	if err := validate(sts); err != nil {
+		return nil, err
+	}
+	hash, err := Hash(sts)
+	if err != nil {
+		return nil, err
+	}
+	sts.Annotations = map[string]string{layout.InputHashAnnotation: hash}
+	return sts, nil
+}
+
+// updateStrategy converts spec.updateStrategy (RollingUpdate by default).
+func updateStrategy(p *monitoringv1.Prometheus, spec *appsv1.StatefulSetSpec) error {
+	u := p.Spec.UpdateStrategy
+	if u == nil {
+		return nil
+	}
+	switch u.Type {
+	case monitoringv1.RollingUpdateStatefulSetStrategyType, "":
+		spec.UpdateStrategy = appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType}
+		if r := u.RollingUpdate; r != nil && r.MaxUnavailable != nil {
+			spec.UpdateStrategy.RollingUpdate = &appsv1.RollingUpdateStatefulSetStrategy{MaxUnavailable: ptr.To(*r.MaxUnavailable)}
+		}
+	case monitoringv1.OnDeleteStatefulSetStrategyType:
+		if u.RollingUpdate != nil {
+			return fmt.Errorf("spec.updateStrategy.rollingUpdate is only allowed with type RollingUpdate")
+		}
+		spec.UpdateStrategy = appsv1.StatefulSetUpdateStrategy{Type: appsv1.OnDeleteStatefulSetStrategyType}
+	default:
+		return fmt.Errorf("spec.updateStrategy.type %q: must be RollingUpdate or OnDelete", u.Type)
+	}
+	return nil
+}
+
+func errNegative[T int32 | int64](field string, v T) error {
+	return fmt.Errorf("%s must not be negative, got %d", field, v)
+}

@@ -1,0 +1,217 @@
+package workload
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// Reasons of the Available condition.
+const (
+	ReasonAllReplicasAvailable = "AllReplicasAvailable"
+	ReasonNoReplicasRequested  = "NoReplicasRequested"
+	ReasonSomePodsNotReady     = "SomePodsNotReady"
+	ReasonNoPodReady           = "NoPodReady"
+)
+
+// maxPodsInMessage bounds how many unavailable pods the Available message names.
+const maxPodsInMessage = 3
+
+// Status computes the status of p from its live StatefulSets and, when the controller
+// has them, its pods (used only to explain which pods are not ready). It fills replicas,
+// updatedReplicas, availableReplicas, unavailableReplicas, shards, shardStatuses,
+// selector, paused and the Available condition: True when every expected replica is
+// available, Degraded when some are, False when none is. The controller adds Reconciled.
+// now is the transition time of a condition whose status changed; an unchanged status
+// keeps the time p.Status has.
+func Status(p *monitoringv1.Prometheus, sets []appsv1.StatefulSet, pods []corev1.Pod, now metav1.Time) monitoringv1.PrometheusStatus {
+	shards := max(ptr.Deref(p.Spec.Shards, 1), 1)
+	replicas := max(ptr.Deref(p.Spec.Replicas, 1), 0)
+
+	byShard := map[int32]*appsv1.StatefulSet{}
+	for i := range sets {
+		s := &sets[i]
+		shard, ok := shardOf(p, s)
+		if ok {
+			byShard[shard] = s
+		}
+	}
+	ids := make([]int32, 0, len(byShard)+int(shards))
+	for n := range shards {
+		ids = append(ids, n)
+	}
+	for n := range byShard {
+		if n >= shards {
+			ids = append(ids, n)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+
+	st := monitoringv1.PrometheusStatus{
+		Paused:   p.Spec.Paused,
+		Shards:   shards,
+		Selector: Selector(p),
+	}
+	var available int32
+	var problems []string
+	for _, n := range ids {
+		ss := monitoringv1.ShardStatus{ShardID: strconv.Itoa(int(n))}
+		s := byShard[n]
+		if s != nil {
+			want := max(s.Status.Replicas, ptr.Deref(s.Spec.Replicas, 1))
+			ss.Replicas = s.Status.Replicas
+			ss.UpdatedReplicas = s.Status.UpdatedReplicas
+			ss.AvailableReplicas = s.Status.AvailableReplicas
+			ss.UnavailableReplicas = max(want-s.Status.AvailableReplicas, 0)
+		}
+		st.Replicas += ss.Replicas
+		st.UpdatedReplicas += ss.UpdatedReplicas
+		st.AvailableReplicas += ss.AvailableReplicas
+		st.UnavailableReplicas += ss.UnavailableReplicas
+		st.ShardStatuses = append(st.ShardStatuses, ss)
+
+		if n >= shards {
+			continue // a shard being removed; it no longer counts towards availability
+		}
+		available += min(ss.AvailableReplicas, replicas)
+		name := layout.StatefulSetName(p.Name, int(n))
+		switch {
+		case s == nil && replicas > 0:
+			problems = append(problems, fmt.Sprintf("shard %d: StatefulSet %s not found", n, name))
+		case s != nil && ss.AvailableReplicas < replicas:
+			msg := fmt.Sprintf("shard %d (StatefulSet %s): %d/%d available", n, name, ss.AvailableReplicas, replicas)
+			if why := unreadyPods(p, n, pods); why != "" {
+				msg += " (" + why + ")"
+			}
+			problems = append(problems, msg)
+		}
+	}
+
+	expected := replicas * shards
+	cond := monitoringv1.Condition{
+		Type:               monitoringv1.Available,
+		ObservedGeneration: p.Generation,
+	}
+	switch {
+	case expected == 0:
+		cond.Status, cond.Reason, cond.Message = monitoringv1.ConditionTrue, ReasonNoReplicasRequested, "spec.replicas is 0: no pods requested"
+	case available >= expected:
+		cond.Status, cond.Reason = monitoringv1.ConditionTrue, ReasonAllReplicasAvailable
+		cond.Message = fmt.Sprintf("%d/%d replicas available", available, expected)
+	case available == 0:
+		cond.Status, cond.Reason = monitoringv1.ConditionFalse, ReasonNoPodReady
+		cond.Message = fmt.Sprintf("0/%d replicas available: %s", expected, strings.Join(problems, "; "))
+	default:
+		cond.Status, cond.Reason = monitoringv1.ConditionDegraded, ReasonSomePodsNotReady
+		cond.Message = fmt.Sprintf("%d/%d replicas available: %s", available, expected, strings.Join(problems, "; "))
+	}
+	cond.LastTransitionTime = now
+	for _, c := range p.Status.Conditions {
+		if c.Type == monitoringv1.Available && c.Status == cond.Status && !c.LastTransitionTime.IsZero() {
+			cond.LastTransitionTime = c.LastTransitionTime
+		}
+	}
+	st.Conditions = []monitoringv1.Condition{cond}
+	return st
+}
+
+// shardOf returns the shard of a StatefulSet of p, from its name or, for names this
+// package does not generate, its labels.
+func shardOf(p *monitoringv1.Prometheus, s *appsv1.StatefulSet) (int32, bool) {
+	if s.Namespace != "" && p.Namespace != "" && s.Namespace != p.Namespace {
+		return 0, false
+	}
+	if s.Name == layout.StatefulSetName(p.Name, 0) {
+		return 0, true
+	}
+	if rest, ok := strings.CutPrefix(s.Name, layout.StatefulSetName(p.Name, 0)+"-shard-"); ok {
+		if n, err := strconv.ParseInt(rest, 10, 32); err == nil && n > 0 {
+			return int32(n), true
+		}
+	}
+	if s.Labels[layout.OperatorNameLabel] == p.Name {
+		if n, err := strconv.ParseInt(s.Labels[layout.ShardLabel], 10, 32); err == nil && n >= 0 {
+			return int32(n), true
+		}
+	}
+	return 0, false
+}
+
+// unreadyPods names up to maxPodsInMessage pods of the shard that are not ready, with the
+// reason their first waiting or failing container gives.
+func unreadyPods(p *monitoringv1.Prometheus, shard int32, pods []corev1.Pod) string {
+	var out []string
+	more := 0
+	names := make([]int, 0, len(pods))
+	for i := range pods {
+		names = append(names, i)
+	}
+	sort.Slice(names, func(a, b int) bool { return pods[names[a]].Name < pods[names[b]].Name })
+	for _, i := range names {
+		pod := &pods[i]
+		if pod.Labels[layout.OperatorNameLabel] != p.Name || pod.Labels[layout.ShardLabel] != strconv.Itoa(int(shard)) {
+			continue
+		}
+		if p.Namespace != "" && pod.Namespace != "" && pod.Namespace != p.Namespace {
+			continue
+		}
+		if podReady(pod) {
+			continue
+		}
+		if len(out) == maxPodsInMessage {
+			more++
+			continue
+		}
+		out = append(out, "pod "+pod.Name+": "+podProblem(pod))
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("%d more pods not ready", more))
+	}
+	return strings.Join(out, ", ")
+}
+
+func podReady(pod *corev1.Pod) bool {
+	if pod.DeletionTimestamp != nil {
+		return false
+	}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// podProblem says why a pod is not ready, as precisely as its status allows.
+func podProblem(pod *corev1.Pod) string {
+	if pod.DeletionTimestamp != nil {
+		return "terminating"
+	}
+	statuses := append(append([]corev1.ContainerStatus(nil), pod.Status.InitContainerStatuses...), pod.Status.ContainerStatuses...)
+	for _, cs := range statuses {
+		if w := cs.State.Waiting; w != nil && w.Reason != "" {
+			return fmt.Sprintf("container %s is waiting: %s", cs.Name, w.Reason)
+		}
+		if t := cs.State.Terminated; t != nil && t.ExitCode != 0 {
+			return fmt.Sprintf("container %s terminated: %s (exit code %d)", cs.Name, t.Reason, t.ExitCode)
+		}
+	}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse {
+			return "not scheduled: " + c.Reason
+		}
+	}
+	if pod.Status.Phase != "" && pod.Status.Phase != corev1.PodRunning {
+		return "phase " + string(pod.Status.Phase)
+	}
+	return "not ready"
+}

@@ -1,0 +1,128 @@
+package workload
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// ruleSlotVolume is the volume name of the n-th rule ConfigMap slot; it is the ConfigMap
+// name, as prometheus-operator names it, when that is a valid volume name.
+func ruleSlotVolume(name string, n int) string {
+	return volumeName("", layout.RuleConfigMapName(name, n))
+}
+
+// needsAPIAccessVolume reports whether the reloader needs its own projected service
+// account token: it reads the API but the pod does not mount the token.
+func needsAPIAccessVolume(p *monitoringv1.Prometheus, opts Options) bool {
+	return opts.ReloaderWatchAPI && !ptr.Deref(p.Spec.AutomountServiceAccountToken, true)
+}
+
+// usesLogDir reports whether a log file given as a bare file name is written to the
+// log-files emptyDir.
+func usesLogDir(file string) bool {
+	return file != "" && !strings.ContainsRune(file, '/') && filepath.Dir(file) == "."
+}
+
+// podVolumes returns the volumes the operator adds (storage and spec.volumes excluded)
+// and the mounts of the prometheus container (storage and spec.volumeMounts excluded).
+func podVolumes(p *monitoringv1.Prometheus, opts Options, ruleSlots, tlsSlots int) ([]corev1.Volume, []corev1.VolumeMount, error) {
+	memory := &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}
+
+	configSource := corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: layout.ConfigSecretName(p.Name)}}
+	if opts.ReloaderWatchAPI {
+		configSource = corev1.VolumeSource{EmptyDir: memory.DeepCopy()}
+	}
+
+	tlsSources := make([]corev1.VolumeProjection, 0, tlsSlots)
+	for n := range tlsSlots {
+		tlsSources = append(tlsSources, corev1.VolumeProjection{Secret: &corev1.SecretProjection{
+			LocalObjectReference: corev1.LocalObjectReference{Name: layout.TLSAssetsSecretName(p.Name, n)},
+			Optional:             ptr.To(true),
+		}})
+	}
+
+	webSources, err := webConfigSources(p)
+	if err != nil {
+		return nil, nil, err
+	}
+
+	volumes := []corev1.Volume{
+		{Name: configVolume, VolumeSource: configSource},
+		{Name: tlsAssetsVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: tlsSources}}},
+		{Name: configOutVolume, VolumeSource: corev1.VolumeSource{EmptyDir: memory.DeepCopy()}},
+		{Name: webConfigVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: webSources}}},
+	}
+	mounts := []corev1.VolumeMount{
+		{Name: configOutVolume, MountPath: layout.ConfigOutDir, ReadOnly: true},
+		{Name: tlsAssetsVolume, MountPath: layout.TLSAssetsDir, ReadOnly: true},
+		{Name: webConfigVolume, MountPath: layout.WebConfigDir, ReadOnly: true},
+	}
+
+	for n := range ruleSlots {
+		src := corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: layout.RuleConfigMapName(p.Name, n)},
+			Optional:             ptr.To(true),
+		}}
+		if opts.ReloaderWatchAPI {
+			src = corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}
+		}
+		volumes = append(volumes, corev1.Volume{Name: ruleSlotVolume(p.Name, n), VolumeSource: src})
+		mounts = append(mounts, corev1.VolumeMount{Name: ruleSlotVolume(p.Name, n), MountPath: ruleSlotDir(p.Name, n), ReadOnly: true})
+	}
+
+	seen := map[string]bool{}
+	for _, s := range p.Spec.Secrets {
+		if s == "" || seen["s/"+s] {
+			continue
+		}
+		seen["s/"+s] = true
+		name := volumeName("secret", s)
+		volumes = append(volumes, corev1.Volume{Name: name, VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: s}}})
+		mounts = append(mounts, corev1.VolumeMount{Name: name, MountPath: path.Join(layout.SecretsDir, s), ReadOnly: true})
+	}
+	for _, c := range p.Spec.ConfigMaps {
+		if c == "" || seen["c/"+c] {
+			continue
+		}
+		seen["c/"+c] = true
+		name := volumeName("configmap", c)
+		volumes = append(volumes, corev1.Volume{Name: name, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: c},
+		}}})
+		mounts = append(mounts, corev1.VolumeMount{Name: name, MountPath: path.Join(layout.ConfigMapsDir, c), ReadOnly: true})
+	}
+
+	if usesLogDir(p.Spec.QueryLogFile) || usesLogDir(ptr.Deref(p.Spec.ScrapeFailureLogFile, "")) {
+		volumes = append(volumes, corev1.Volume{Name: logFilesVolume, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
+		mounts = append(mounts, corev1.VolumeMount{Name: logFilesVolume, MountPath: logDir})
+	}
+
+	if needsAPIAccessVolume(p, opts) {
+		volumes = append(volumes, apiAccessVolumeSource())
+	}
+	return volumes, mounts, nil
+}
+
+// apiAccessVolumeSource mirrors what the kubelet injects for a service account token, for
+// the reloader alone when the pod does not automount one.
+func apiAccessVolumeSource() corev1.Volume {
+	return corev1.Volume{Name: apiAccessVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{
+		Sources: []corev1.VolumeProjection{
+			{ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: ptr.To[int64](3607)}},
+			{ConfigMap: &corev1.ConfigMapProjection{
+				LocalObjectReference: corev1.LocalObjectReference{Name: "kube-root-ca.crt"},
+				Items:                []corev1.KeyToPath{{Key: "ca.crt", Path: "ca.crt"}},
+			}},
+			{DownwardAPI: &corev1.DownwardAPIProjection{Items: []corev1.DownwardAPIVolumeFile{
+				{Path: "namespace", FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.namespace"}},
+			}}},
+		},
+	}}}
+}

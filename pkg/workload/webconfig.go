@@ -1,0 +1,177 @@
+package workload
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/exporter-toolkit/web"
+	yamlv2 "go.yaml.in/yaml/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// Files of the web TLS credentials inside the web-config volume, which projects the web
+// config Secret and the Secrets/ConfigMaps spec.web.tlsConfig references.
+const (
+	webCertFile     = "tls/server.crt"
+	webKeyFile      = "tls/server.key"
+	webClientCAFile = "tls/client-ca.crt"
+)
+
+// webConfigFile is the web configuration file format of Prometheus (exporter-toolkit).
+type webConfigFile struct {
+	TLSServerConfig  *webTLSServerConfig  `json:"tls_server_config,omitempty"`
+	HTTPServerConfig *webHTTPServerConfig `json:"http_server_config,omitempty"`
+}
+
+type webTLSServerConfig struct {
+	CertFile                 string   `json:"cert_file"`
+	KeyFile                  string   `json:"key_file"`
+	ClientAuthType           string   `json:"client_auth_type,omitempty"`
+	ClientCAFile             string   `json:"client_ca_file,omitempty"`
+	MinVersion               string   `json:"min_version,omitempty"`
+	MaxVersion               string   `json:"max_version,omitempty"`
+	CipherSuites             []string `json:"cipher_suites,omitempty"`
+	PreferServerCipherSuites *bool    `json:"prefer_server_cipher_suites,omitempty"`
+	CurvePreferences         []string `json:"curve_preferences,omitempty"`
+}
+
+type webHTTPServerConfig struct {
+	HTTP2   *bool             `json:"http2,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// WebConfig returns the content of web-config.yaml for p, which the controller stores
+// under layout.WebConfigFile in the Secret layout.WebConfigSecretName(p.Name). The pod
+// always mounts that Secret, so the controller writes it even when spec.web is empty (the
+// content is then "{}"). The result is checked with Prometheus's own web config parser.
+func WebConfig(p *monitoringv1.Prometheus) ([]byte, error) {
+	var f webConfigFile
+	if w := p.Spec.Web; w != nil {
+		if t := w.TLSConfig; t != nil {
+			if err := t.Validate(); err != nil {
+				return nil, fmt.Errorf("spec.web.tlsConfig: %w", err)
+			}
+			tls := &webTLSServerConfig{
+				CertFile:                 inWebConfigDir(webCertFile),
+				KeyFile:                  inWebConfigDir(webKeyFile),
+				MinVersion:               ptr.Deref(t.MinVersion, ""),
+				MaxVersion:               ptr.Deref(t.MaxVersion, ""),
+				CipherSuites:             t.CipherSuites,
+				PreferServerCipherSuites: t.PreferServerCipherSuites,
+				CurvePreferences:         t.CurvePreferences,
+			}
+			if f := ptr.Deref(t.CertFile, ""); f != "" {
+				tls.CertFile = f
+			}
+			if f := ptr.Deref(t.KeyFile, ""); f != "" {
+				tls.KeyFile = f
+			}
+			if t.ClientCA != (monitoringv1.SecretOrConfigMap{}) {
+				tls.ClientCAFile = inWebConfigDir(webClientCAFile)
+			}
+			if f := ptr.Deref(t.ClientCAFile, ""); f != "" {
+				tls.ClientCAFile = f
+			}
+			if t.ClientAuthType != nil {
+				tls.ClientAuthType = string(*t.ClientAuthType)
+			}
+			f.TLSServerConfig = tls
+		}
+		if h := w.HTTPConfig; h != nil {
+			hc := &webHTTPServerConfig{HTTP2: h.HTTP2}
+			if hd := h.Headers; hd != nil {
+				hc.Headers = map[string]string{}
+				set := func(k, v string) {
+					if v != "" {
+						hc.Headers[k] = v
+					}
+				}
+				set("Content-Security-Policy", hd.ContentSecurityPolicy)
+				// The API spells these values Deny, SameOrigin and NoSniff; Prometheus
+				// accepts them in lower case only.
+				set("X-Frame-Options", strings.ToLower(hd.XFrameOptions))
+				set("X-Content-Type-Options", strings.ToLower(hd.XContentTypeOptions))
+				set("X-XSS-Protection", hd.XXSSProtection)
+				set("Strict-Transport-Security", hd.StrictTransportSecurity)
+				if len(hc.Headers) == 0 {
+					hc.Headers = nil
+				}
+			}
+			if hc.HTTP2 != nil || hc.Headers != nil {
+				f.HTTPServerConfig = hc
+			}
+		}
+	}
+	out, err := yaml.Marshal(f)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the web config: %w", err)
+	}
+	var check web.Config
+	if err := yamlv2.UnmarshalStrict(out, &check); err != nil {
+		return nil, fmt.Errorf("spec.web: Prometheus would reject the web config: %w", err)
+	}
+	return out, nil
+}
+
+func inWebConfigDir(file string) string { return path.Join(layout.WebConfigDir, file) }
+
+// webConfigSources are the projections of the web-config volume: the generated file, and
+// the TLS certificate, key and client CA spec.web.tlsConfig takes from Secrets or
+// ConfigMaps.
+func webConfigSources(p *monitoringv1.Prometheus) ([]corev1.VolumeProjection, error) {
+	sources := []corev1.VolumeProjection{{Secret: &corev1.SecretProjection{
+		LocalObjectReference: corev1.LocalObjectReference{Name: layout.WebConfigSecretName(p.Name)},
+		Items:                []corev1.KeyToPath{{Key: layout.WebConfigFile, Path: layout.WebConfigFile}},
+	}}}
+	if !webTLS(p) {
+		return sources, nil
+	}
+	t := p.Spec.Web.TLSConfig
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("spec.web.tlsConfig: %w", err)
+	}
+	add := func(field string, sc monitoringv1.SecretOrConfigMap, file string) error {
+		switch {
+		case sc.Secret != nil:
+			return addSecretKey(&sources, field+".secret", *sc.Secret, file)
+		case sc.ConfigMap != nil:
+			if sc.ConfigMap.Name == "" || sc.ConfigMap.Key == "" {
+				return fmt.Errorf("%s.configMap needs a name and a key", field)
+			}
+			sources = append(sources, corev1.VolumeProjection{ConfigMap: &corev1.ConfigMapProjection{
+				LocalObjectReference: corev1.LocalObjectReference{Name: sc.ConfigMap.Name},
+				Items:                []corev1.KeyToPath{{Key: sc.ConfigMap.Key, Path: file}},
+			}})
+		}
+		return nil
+	}
+	if err := add("spec.web.tlsConfig.cert", t.Cert, webCertFile); err != nil {
+		return nil, err
+	}
+	if t.KeySecret != (corev1.SecretKeySelector{}) {
+		if err := addSecretKey(&sources, "spec.web.tlsConfig.keySecret", t.KeySecret, webKeyFile); err != nil {
+			return nil, err
+		}
+	}
+	if err := add("spec.web.tlsConfig.client_ca", t.ClientCA, webClientCAFile); err != nil {
+		return nil, err
+	}
+	return sources, nil
+}
+
+func addSecretKey(sources *[]corev1.VolumeProjection, field string, s corev1.SecretKeySelector, file string) error {
+	if s.Name == "" || s.Key == "" {
+		return fmt.Errorf("%s needs a name and a key", field)
+	}
+	*sources = append(*sources, corev1.VolumeProjection{Secret: &corev1.SecretProjection{
+		LocalObjectReference: corev1.LocalObjectReference{Name: s.Name},
+		Items:                []corev1.KeyToPath{{Key: s.Key, Path: file}},
+	}})
+	return nil
+}
