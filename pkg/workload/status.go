@@ -37,12 +37,15 @@ func Status(p *monitoringv1.Prometheus, sets []appsv1.StatefulSet, pods []corev1
 	shards := max(ptr.Deref(p.Spec.Shards, 1), 1)
 	replicas := max(ptr.Deref(p.Spec.Replicas, 1), 0)
 
+	// A StatefulSet named like a shard wins over one only labelled with it.
 	byShard := map[int32]*appsv1.StatefulSet{}
+	named := map[int32]bool{}
 	for i := range sets {
 		s := &sets[i]
-		shard, ok := shardOf(p, s)
-		if ok {
+		shard, byName, ok := shardOf(p, s)
+		if ok && !named[shard] {
 			byShard[shard] = s
+			named[shard] = byName
 		}
 	}
 	ids := make([]int32, 0, len(byShard)+int(shards))
@@ -124,26 +127,26 @@ func Status(p *monitoringv1.Prometheus, sets []appsv1.StatefulSet, pods []corev1
 	return st
 }
 
-// shardOf returns the shard of a StatefulSet of p, from its name or, for names this
-// package does not generate, its labels.
-func shardOf(p *monitoringv1.Prometheus, s *appsv1.StatefulSet) (int32, bool) {
+// shardOf returns the shard of a StatefulSet of p from its name, or, for names this
+// package does not generate, from its labels (byName false).
+func shardOf(p *monitoringv1.Prometheus, s *appsv1.StatefulSet) (shard int32, byName, ok bool) {
 	if s.Namespace != "" && p.Namespace != "" && s.Namespace != p.Namespace {
-		return 0, false
+		return 0, false, false
 	}
 	if s.Name == layout.StatefulSetName(p.Name, 0) {
-		return 0, true
+		return 0, true, true
 	}
-	if rest, ok := strings.CutPrefix(s.Name, layout.StatefulSetName(p.Name, 0)+"-shard-"); ok {
+	if rest, found := strings.CutPrefix(s.Name, layout.StatefulSetName(p.Name, 0)+"-shard-"); found {
 		if n, err := strconv.ParseInt(rest, 10, 32); err == nil && n > 0 {
-			return int32(n), true
+			return int32(n), true, true
 		}
 	}
 	if s.Labels[layout.OperatorNameLabel] == p.Name {
 		if n, err := strconv.ParseInt(s.Labels[layout.ShardLabel], 10, 32); err == nil && n >= 0 {
-			return int32(n), true
+			return int32(n), false, true
 		}
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // unreadyPods names up to maxPodsInMessage pods of the shard that are not ready, with the

@@ -1,0 +1,286 @@
+package workload
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+func build(t *testing.T, p *monitoringv1.Prometheus, opts Options, rules, tls int) *appsv1.StatefulSet {
+	t.Helper()
+	sts, err := StatefulSet(Input{Prometheus: p, RuleConfigMaps: rules, TLSAssetSecrets: tls}, opts, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sts
+}
+
+func jsonOf(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Adding rule ConfigMaps or TLS assets Secrets within the pre-mounted slots must leave the
+// StatefulSet byte-identical, so the controller writes nothing and no pod rolls.
+func TestGrowingWithinSlotsKeepsThePodTemplate(t *testing.T) {
+	for _, api := range []bool{false, true} {
+		opts := DefaultOptions()
+		opts.ReloaderWatchAPI = api
+		base := build(t, prom(), opts, 1, 1)
+		for n := 0; n <= 4; n++ {
+			for _, sts := range []*appsv1.StatefulSet{build(t, prom(), opts, n, 1), build(t, prom(), opts, 1, n)} {
+				if !bytes.Equal(jsonOf(t, base.Spec.Template), jsonOf(t, sts.Spec.Template)) {
+					t.Errorf("api=%v n=%d: the pod template changed", api, n)
+				}
+				if !bytes.Equal(jsonOf(t, base), jsonOf(t, sts)) || !UpToDate(base, sts) {
+					t.Errorf("api=%v n=%d: the StatefulSet or its hash changed", api, n)
+				}
+			}
+		}
+		// Past the slots the template must grow, or the property above is vacuous.
+		more := build(t, prom(), opts, 5, 1)
+		if bytes.Equal(jsonOf(t, base.Spec.Template), jsonOf(t, more.Spec.Template)) {
+			t.Errorf("api=%v: 5 rule ConfigMaps did not add slots", api)
+		}
+		if got := len(more.Spec.Template.Spec.Volumes) - len(base.Spec.Template.Spec.Volumes); got != 4 {
+			t.Errorf("api=%v: 5 rule ConfigMaps added %d volumes, want 4", api, got)
+		}
+	}
+}
+
+func TestSlots(t *testing.T) {
+	for n, want := range map[int]int{0: 4, 1: 4, 2: 4, 4: 4, 5: 8, 8: 8, 9: 16, 100: 128} {
+		if got := Slots(n); got != want {
+			t.Errorf("Slots(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+// The same input gives the same bytes and hash however often it is built, maps are
+// emitted sorted, and the input is never modified.
+func TestDeterminism(t *testing.T) {
+	for _, c := range buildCases() {
+		t.Run(c.name, func(t *testing.T) {
+			in, opts := c.input()
+			before := in.Prometheus.DeepCopy()
+			first, err := StatefulSet(in, opts, c.shard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 20 {
+				in2 := in
+				in2.Prometheus = before.DeepCopy()
+				again, err := StatefulSet(in2, opts, c.shard)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(jsonOf(t, first), jsonOf(t, again)) {
+					t.Fatal("two builds of the same input differ")
+				}
+			}
+			if !equality.Semantic.DeepEqual(before, in.Prometheus) {
+				t.Fatal("the builder modified its input")
+			}
+			h, err := Hash(first)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h != first.Annotations[layout.InputHashAnnotation] {
+				t.Fatal("the hash annotation is not the hash of the StatefulSet")
+			}
+		})
+	}
+}
+
+func TestHashFollowsTheSpec(t *testing.T) {
+	a := build(t, prom(), DefaultOptions(), 1, 1)
+	b := build(t, prom(func(p *monitoringv1.Prometheus) { p.Spec.Retention = "2d" }), DefaultOptions(), 1, 1)
+	if UpToDate(a, b) {
+		t.Error("changing spec.retention kept the hash")
+	}
+	// Annotations other than the hash and labels count; the hash annotation does not.
+	c := a.DeepCopy()
+	c.Annotations[layout.InputHashAnnotation] = "something else"
+	if h, _ := Hash(c); h != a.Annotations[layout.InputHashAnnotation] {
+		t.Error("the hash depends on its own annotation")
+	}
+	c.Labels["extra"] = "1"
+	if h, _ := Hash(c); h == a.Annotations[layout.InputHashAnnotation] {
+		t.Error("the hash ignores labels")
+	}
+	// A live object without the annotation (or from another operator) is not up to date.
+	live := a.DeepCopy()
+	delete(live.Annotations, layout.InputHashAnnotation)
+	if UpToDate(live, a) {
+		t.Error("a live object without hash is up to date")
+	}
+}
+
+func TestNeedsRecreate(t *testing.T) {
+	withPVC := func(size string) *monitoringv1.Prometheus {
+		return prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Storage = &monitoringv1.StorageSpec{}
+			p.Spec.Storage.VolumeClaimTemplate.Spec.Resources.Requests = corev1.ResourceList{corev1.ResourceStorage: resource.MustParse(size)}
+		})
+	}
+	desired := build(t, withPVC("10Gi"), DefaultOptions(), 1, 1)
+
+	// What the API server returns: defaulted claim templates.
+	live := desired.DeepCopy()
+	live.Spec.VolumeClaimTemplates[0].Spec.VolumeMode = ptr.To(corev1.PersistentVolumeFilesystem)
+	live.Spec.VolumeClaimTemplates[0].Status.Phase = corev1.ClaimPending
+	live.Spec.RevisionHistoryLimit = ptr.To[int32](10)
+	if re, field := NeedsRecreate(live, desired); re {
+		t.Errorf("defaulted fields ask for a re-creation (%s)", field)
+	}
+
+	bigger := build(t, withPVC("20Gi"), DefaultOptions(), 1, 1)
+	if re, field := NeedsRecreate(live, bigger); !re || field != "spec.volumeClaimTemplates[0].spec" {
+		t.Errorf("resized claim: %v %q", re, field)
+	}
+	if re, _ := NeedsRecreate(live, build(t, prom(), DefaultOptions(), 1, 1)); !re {
+		t.Error("dropping the claim template does not ask for a re-creation")
+	}
+	other := live.DeepCopy()
+	other.Spec.Selector.MatchLabels[layout.ManagedByLabel] = "prometheus-operator"
+	if re, field := NeedsRecreate(other, desired); !re || field != "spec.selector" {
+		t.Errorf("prometheus-operator's selector: %v %q", re, field)
+	}
+	ordered := build(t, prom(func(p *monitoringv1.Prometheus) {
+		p.Spec.PodManagementPolicy = ptr.To(monitoringv1.OrderedReadyPodManagement)
+	}), DefaultOptions(), 1, 1)
+	if re, field := NeedsRecreate(build(t, prom(), DefaultOptions(), 1, 1), ordered); !re || field != "spec.podManagementPolicy" {
+		t.Errorf("pod management policy: %v %q", re, field)
+	}
+}
+
+// Every pod label of an upstream-created StatefulSet that is in our selector has the value
+// we select on, so after an orphaning delete the new StatefulSet adopts the old pods.
+func TestSelectorAdoptsUpstreamPods(t *testing.T) {
+	upstreamPodLabels := map[string]string{
+		"app.kubernetes.io/name":       "prometheus",
+		"app.kubernetes.io/managed-by": "prometheus-operator",
+		"app.kubernetes.io/instance":   "k8s",
+		"app.kubernetes.io/version":    "3.5.0",
+		"prometheus":                   "k8s",
+		"operator.prometheus.io/shard": "0",
+		"operator.prometheus.io/name":  "k8s",
+	}
+	sts := build(t, prom(), DefaultOptions(), 1, 1)
+	for k, v := range sts.Spec.Selector.MatchLabels {
+		if upstreamPodLabels[k] != v {
+			t.Errorf("selector %s=%s does not match an upstream pod", k, v)
+		}
+	}
+	for k, v := range sts.Spec.Selector.MatchLabels {
+		if sts.Spec.Template.Labels[k] != v {
+			t.Errorf("selector %s=%s does not match our own pods", k, v)
+		}
+	}
+}
+
+func TestMergeSemantics(t *testing.T) {
+	p := prom(func(p *monitoringv1.Prometheus) {
+		p.Spec.Containers = []corev1.Container{{
+			Name: "config-reloader",
+			Args: []string{"--only-this"},
+			Env:  []corev1.EnvVar{{Name: "SHARD", Value: "7"}, {Name: "EXTRA", Value: "x"}},
+		}}
+	})
+	sts := build(t, p, DefaultOptions(), 1, 1)
+	c := sts.Spec.Template.Spec.Containers[1]
+	if c.Name != ReloaderContainerName {
+		t.Fatalf("container order changed: %s", c.Name)
+	}
+	if strings.Join(c.Args, " ") != "--only-this" {
+		t.Errorf("args are replaced by the patch, got %v", c.Args)
+	}
+	env := map[string]string{}
+	for _, e := range c.Env {
+		env[e.Name] = e.Value
+	}
+	if env["SHARD"] != "7" || env["EXTRA"] != "x" || len(c.Env) != 3 {
+		t.Errorf("env is merged by name, got %+v", c.Env)
+	}
+	if c.Image != DefaultOptions().ConfigReloaderImage {
+		t.Errorf("unpatched fields are kept, image %q", c.Image)
+	}
+}
+
+func TestImage(t *testing.T) {
+	opts := DefaultOptions()
+	cases := []struct {
+		mut  func(*monitoringv1.Prometheus)
+		want string
+	}{
+		{func(*monitoringv1.Prometheus) {}, "quay.io/prometheus/prometheus:" + DefaultPrometheusVersion},
+		{func(p *monitoringv1.Prometheus) { p.Spec.Version = "v3.1.0" }, "quay.io/prometheus/prometheus:v3.1.0"},
+		{func(p *monitoringv1.Prometheus) { p.Spec.Image = ptr.To("my/prom:x"); p.Spec.Tag = "ignored" }, "my/prom:x"},
+		{func(p *monitoringv1.Prometheus) { p.Spec.BaseImage = "b/p"; p.Spec.Version = "v3.0.0" }, "b/p:v3.0.0"},
+		{func(p *monitoringv1.Prometheus) { p.Spec.Tag = "t1"; p.Spec.Version = "v3.0.0" }, "quay.io/prometheus/prometheus:t1"},
+		{func(p *monitoringv1.Prometheus) { p.Spec.Tag = "t1"; p.Spec.SHA = "abc" }, "quay.io/prometheus/prometheus@sha256:abc"},
+		{func(p *monitoringv1.Prometheus) { p.Spec.SHA = "sha256:abc" }, "quay.io/prometheus/prometheus@sha256:abc"},
+	}
+	for _, c := range cases {
+		p := prom(c.mut)
+		got, err := Image(p, opts)
+		if err != nil || got != c.want {
+			t.Errorf("Image = %q, %v; want %q", got, err, c.want)
+		}
+	}
+}
+
+func TestNamesAndSelector(t *testing.T) {
+	p := prom(func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To[int32](3) })
+	names, err := StatefulSetNames(p)
+	if err != nil || strings.Join(names, ",") != "prometheus-k8s,prometheus-k8s-shard-1,prometheus-k8s-shard-2" {
+		t.Errorf("names %v %v", names, err)
+	}
+	if n, _ := Shards(prom(func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To[int32](0) })); n != 1 {
+		t.Errorf("0 shards is 1 shard, got %d", n)
+	}
+	want := "app.kubernetes.io/instance=k8s,app.kubernetes.io/name=prometheus,operator.prometheus.io/name=k8s,prometheus=k8s"
+	if got := Selector(p); got != want {
+		t.Errorf("Selector = %q, want %q", got, want)
+	}
+	if ServiceName(p) != "prometheus-operated" || !ManagesGoverningService(p) {
+		t.Error("default governing service")
+	}
+	p.Spec.ServiceName = ptr.To("mine")
+	if ServiceName(p) != "mine" || ManagesGoverningService(p) {
+		t.Error("spec.serviceName")
+	}
+}
+
+func TestVolumeName(t *testing.T) {
+	long := strings.Repeat("x", 80)
+	cases := map[string]string{
+		volumeName("secret", "etcd-certs"):     "secret-etcd-certs",
+		volumeName("configmap", "ca.bundle"):   "configmap-ca-bundle",
+		volumeName("secret", "UPPER_case"):     "secret-upper-case",
+		volumeName("", "prometheus-k8s-rules"): "prometheus-k8s-rules",
+	}
+	for got, want := range cases {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+	a, b := volumeName("secret", long+"a"), volumeName("secret", long+"b")
+	if len(a) > 63 || len(b) > 63 || a == b {
+		t.Errorf("long names: %q %q", a, b)
+	}
+}
