@@ -87,9 +87,13 @@ func TestStatefulSetErrors(t *testing.T) {
 			nil, `spec.logLevel "verbose"`},
 		{"bad log format", func(p *monitoringv1.Prometheus) { p.Spec.LogFormat = "xml" },
 			nil, `spec.logFormat "xml"`},
-		{"bad lookback delta", func(p *monitoringv1.Prometheus) { p.Spec.Query = &monitoringv1.QuerySpec{LookbackDelta: ptr.To("soon")} },
+		{"bad lookback delta", func(p *monitoringv1.Prometheus) {
+			p.Spec.Query = &monitoringv1.QuerySpec{LookbackDelta: ptr.To("soon")}
+		},
 			nil, `spec.query.lookbackDelta "soon"`},
-		{"zero max concurrency", func(p *monitoringv1.Prometheus) { p.Spec.Query = &monitoringv1.QuerySpec{MaxConcurrency: ptr.To[int32](0)} },
+		{"zero max concurrency", func(p *monitoringv1.Prometheus) {
+			p.Spec.Query = &monitoringv1.QuerySpec{MaxConcurrency: ptr.To[int32](0)}
+		},
 			nil, "spec.query.maxConcurrency must be at least 1"},
 		{"bad external URL scheme", func(p *monitoringv1.Prometheus) { p.Spec.ExternalURL = "ftp://example.com" },
 			nil, "scheme must be http or https"},
