@@ -13,28 +13,28 @@ import (
 // These cover the error paths of the protocol; the main paths run against a real
 // Prometheus in prometheus_test.go.
 
-func runtimeInfoHandler(success bool, last time.Time) http.HandlerFunc {
+// runtimeInfoHandler reports a last load at offset from the time of the request.
+func runtimeInfoHandler(success bool, offset time.Duration) http.HandlerFunc {
 	return func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintf(w, `{"status":"success","data":{"reloadConfigSuccess":%t,"lastConfigTime":%q}}`,
-			success, last.UTC().Format(time.RFC3339))
+			success, time.Now().Add(offset).UTC().Format(time.RFC3339))
 	}
 }
 
 func TestHTTPTriggerErrors(t *testing.T) {
 	t.Parallel()
-	now := time.Now()
 	for _, tc := range []struct {
 		name    string
 		reload  http.HandlerFunc
 		info    http.HandlerFunc
 		wantErr string
 	}{
-		{"ok", func(http.ResponseWriter, *http.Request) {}, runtimeInfoHandler(true, now.Add(time.Second)), ""},
+		{"ok", func(http.ResponseWriter, *http.Request) {}, runtimeInfoHandler(true, 0), ""},
 		{"reload 500", func(w http.ResponseWriter, _ *http.Request) {
 			http.Error(w, "failed to reload config: bad", http.StatusInternalServerError)
-		}, runtimeInfoHandler(true, now), "failed to reload config: bad"},
-		{"reported failure", func(http.ResponseWriter, *http.Request) {}, runtimeInfoHandler(false, now), "reload failed"},
-		{"stale load time", func(http.ResponseWriter, *http.Request) {}, runtimeInfoHandler(true, now.Add(-time.Hour)), "predates"},
+		}, runtimeInfoHandler(true, 0), "failed to reload config: bad"},
+		{"reported failure", func(http.ResponseWriter, *http.Request) {}, runtimeInfoHandler(false, 0), "reload failed"},
+		{"stale load time", func(http.ResponseWriter, *http.Request) {}, runtimeInfoHandler(true, -time.Hour), "predates"},
 		{"runtimeinfo 404", func(http.ResponseWriter, *http.Request) {}, http.NotFound, "404"},
 		{"runtimeinfo garbage", func(http.ResponseWriter, *http.Request) {}, func(w http.ResponseWriter, _ *http.Request) {
 			fmt.Fprint(w, "<html>")
