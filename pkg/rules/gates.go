@@ -18,6 +18,10 @@ var (
 	gateGroupLabels   = fieldGate{"labels", ver(3, 0)}           // API docs: "requires Prometheus >= 3.0.0"
 )
 
+// fillModifiersSince is the first release with the fill(), fill_left() and fill_right()
+// binary operator modifiers (behind a feature flag), #17644.
+var fillModifiersSince = ver(3, 10)
+
 // funcGate describes when a PromQL function or aggregation operator appeared, and when it
 // stopped needing the promql-experimental-functions feature flag.
 type funcGate struct {

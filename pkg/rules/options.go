@@ -75,7 +75,7 @@ func NewValidator(o Options) (*Validator, error) {
 	}
 	popts := parser.Options{
 		EnableExperimentalFunctions: val.experimental,
-		EnableBinopFillModifiers:    feat[FeatureBinopFillModifiers] && v.AtLeast(ver(3, 10)),
+		EnableBinopFillModifiers:    feat[FeatureBinopFillModifiers] && v.AtLeast(fillModifiersSince),
 		EnableUnquotedUTF8Names:     feat[FeatureUnquotedUTF8Names] && v.AtLeast(ver(3, 0)),
 		Functions:                   functionsFor(v),
 	}

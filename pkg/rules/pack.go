@@ -20,16 +20,18 @@ func Pack(files map[string][]byte, limit int) (configMaps []map[string]string, t
 }
 
 // PackStable is Pack that keeps every file in the ConfigMap it was in before, given the data
-// of the current ConfigMaps in order, whenever it still fits there; new files and files
-// that no longer fit take the first ConfigMap with room, in key order, and new ConfigMaps
-// are added at the end. That way adding, changing or removing one file moves no other file:
+// of the current ConfigMaps in order, whenever it still fits there (files that did not grow
+// are kept first, so a file that grew is the one to move); new files and files that no
+// longer fit take the first ConfigMap with room, in key order, and new ConfigMaps are added
+// at the end. That way adding, changing or removing one file moves no other file:
 // a file moving between ConfigMaps can briefly be missing from, or duplicated in, the
 // mounted rule directories while the kubelet updates them one by one.
 //
-// A ConfigMap left empty is replaced by the last one, so the number of ConfigMaps never
-// grows when files are removed. When keeping files in place would need more ConfigMaps than
-// both before and a fresh Pack, the fresh Pack is returned instead, so fragmentation cannot
-// grow unbounded.
+// A ConfigMap left empty is replaced by the last one, so removing files moves at most the
+// files of one ConfigMap. When keeping files in place would need more ConfigMaps than
+// before and a fresh Pack needs fewer, the fresh Pack is returned instead: free space
+// scattered over the ConfigMaps is reclaimed when the count would otherwise grow, so it
+// cannot grow without bound.
 func PackStable(files map[string][]byte, limit int, previous []map[string]string) (configMaps []map[string]string, tooLarge []string) {
 	if limit <= 0 {
 		limit = MaxConfigMapDataBytes
@@ -44,20 +46,39 @@ func PackStable(files map[string][]byte, limit int, previous []map[string]string
 		}
 	}
 
+	// Keep files where they were: per previous ConfigMap, first the files that did not
+	// grow, then the ones that did, in key order, while they fit.
 	bins := make([]bin, len(previous))
 	var pending []string
+	grown := make([][]string, len(previous))
 	for _, k := range keys {
 		s := size(k)
 		if s > limit {
 			tooLarge = append(tooLarge, k)
 			continue
 		}
-		if i, ok := prevBin[k]; ok && bins[i].used+s <= limit {
+		i, ok := prevBin[k]
+		switch {
+		case !ok:
+			pending = append(pending, k)
+		case s > len(k)+len(previous[i][k]):
+			grown[i] = append(grown[i], k)
+		case bins[i].used+s <= limit:
 			bins[i].add(k, s)
-			continue
+		default:
+			pending = append(pending, k)
 		}
-		pending = append(pending, k)
 	}
+	for i, ks := range grown {
+		for _, k := range ks {
+			if s := size(k); bins[i].used+s <= limit {
+				bins[i].add(k, s)
+			} else {
+				pending = append(pending, k)
+			}
+		}
+	}
+	slices.Sort(pending)
 	for _, k := range pending {
 		s := size(k)
 		placed := false

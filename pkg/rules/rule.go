@@ -14,16 +14,21 @@ import (
 )
 
 // validateRule checks one rule: its durations and version-gated fields here, everything
-// else with rulefmt's own rule validation, then the parsed expression. ok is false when a
-// duration cannot be parsed.
+// else with rulefmt's own rule validation, then the parsed expression. An alert's labels
+// and annotations are checked here with rulefmt's rules and messages, because rulefmt
+// re-parses every template of every rule; checkTemplate remembers valid ones. ok is false
+// when a duration cannot be parsed.
 func (v *Validator) validateRule(at location, r *monitoringv1.Rule) (ps []Problem, ok bool) {
 	ok = true
 	rf := rulefmt.Rule{
-		Record:      r.Record,
-		Alert:       r.Alert,
-		Expr:        r.Expr.String(),
-		Labels:      r.Labels,
-		Annotations: r.Annotations,
+		Record: r.Record,
+		Alert:  r.Alert,
+		Expr:   r.Expr.String(),
+	}
+	if r.Alert == "" {
+		rf.Labels, rf.Annotations = r.Labels, r.Annotations
+	} else {
+		ps = append(ps, v.checkAlertLabels(at, r)...)
 	}
 	if r.For != nil {
 		d, err := model.ParseDuration(string(*r.For))
@@ -51,7 +56,7 @@ func (v *Validator) validateRule(at location, r *monitoringv1.Rule) (ps []Proble
 		if err == nil {
 			continue
 		}
-		for _, f := range classify(withHint(err.Error()), r) {
+		for _, f := range classify(v.withHint(err.Error()), r) {
 			ps = append(ps, at.problem(f.field, f.message))
 		}
 	}
@@ -59,6 +64,26 @@ func (v *Validator) validateRule(at location, r *monitoringv1.Rule) (ps []Proble
 		ps = append(ps, v.checkExpr(at, rec.expr)...)
 	}
 	return ps, ok
+}
+
+// checkAlertLabels checks an alert's label names and values, annotation names and the
+// templates of both, with the messages rulefmt uses.
+func (v *Validator) checkAlertLabels(at location, r *monitoringv1.Rule) []Problem {
+	ps := v.checkLabels(at, r.Labels)
+	for _, k := range slices.Sorted(maps.Keys(r.Labels)) {
+		if err := checkTemplate(r.Alert, r.Labels[k]); err != nil {
+			ps = append(ps, at.problem(labelField("labels", k), "invalid template: "+err.Error()))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.Annotations)) {
+		if !v.scheme.IsValidLabelName(k) {
+			ps = append(ps, at.problem(labelField("annotations", k), "invalid annotation name: "+k))
+		}
+		if err := checkTemplate(r.Alert, r.Annotations[k]); err != nil {
+			ps = append(ps, at.problem(labelField("annotations", k), "invalid template: "+err.Error()))
+		}
+	}
+	return ps
 }
 
 // recordingParser keeps the expression rulefmt parsed, so that it is parsed only once.
@@ -164,11 +189,17 @@ func (v *Validator) checkFunction(name string) string {
 }
 
 // withHint adds what to do to parser messages about functions a version lacks.
-func withHint(msg string) string {
+func (v *Validator) withHint(msg string) string {
 	if !strings.HasPrefix(msg, "could not parse expression") {
 		return msg
 	}
-	if strings.HasSuffix(msg, " is not enabled") {
+	switch {
+	case strings.HasSuffix(msg, "binop fill modifiers are experimental and not enabled"):
+		if !v.version.AtLeast(fillModifiersSince) {
+			return fmt.Sprintf("%s: they need Prometheus %s or later and the %s feature flag", msg, fillModifiersSince, FeatureBinopFillModifiers)
+		}
+		return msg + ": they need the " + FeatureBinopFillModifiers + " feature flag"
+	case strings.HasSuffix(msg, " is not enabled"):
 		return msg + ": it needs the " + FeatureExperimentalFunctions + " feature flag"
 	}
 	for name, g := range functionGates {

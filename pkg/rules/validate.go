@@ -109,7 +109,7 @@ func (v *Validator) checkGate(at location, field string, g fieldGate) (Problem, 
 		g.field, g.since, v.version)), false
 }
 
-// checkLabels checks group label names and values the way rulefmt checks rule labels.
+// checkLabels checks label names and values the way rulefmt does.
 func (v *Validator) checkLabels(at location, labels map[string]string) []Problem {
 	var ps []Problem
 	for _, k := range slices.Sorted(maps.Keys(labels)) {
@@ -126,6 +126,9 @@ func (v *Validator) checkLabels(at location, labels map[string]string) []Problem
 // checkSize reports a spec whose rule file cannot fit in one ConfigMap, whatever the
 // object's namespace, name and UID.
 func (v *Validator) checkSize(spec monitoringv1.PrometheusRuleSpec) (Problem, bool) {
+	if renderedSizeBound(spec)+maxFileOverhead <= v.sizeLimit {
+		return Problem{}, true // certainly fits: no need to render
+	}
 	body, err := renderBody(spec)
 	if err != nil {
 		return Problem{Path: "spec", GroupIndex: -1, RuleIndex: -1, Message: err.Error()}, false
