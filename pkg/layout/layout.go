@@ -21,6 +21,9 @@ const (
 	ConfigMapsDir = "/etc/prometheus/configmaps"
 	// ServiceAccountDir is where Kubernetes projects the pod's service account token.
 	ServiceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount"
+	// LogDir is a writable emptyDir for spec.queryLogFile and spec.scrapeFailureLogFile
+	// given as bare file names: the config names them LogDir/<file>.
+	LogDir = "/var/log/prometheus"
 )
 
 // File names.

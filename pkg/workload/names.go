@@ -24,18 +24,18 @@ const (
 
 // Fixed volume names in the pod.
 const (
-	configVolume      = "config"
-	configOutVolume   = "config-out"
-	tlsAssetsVolume   = "tls-assets"
-	webConfigVolume   = "web-config"
-	logFilesVolume    = "log-files"
-	apiAccessVolume   = "reloader-api-access"
-	defaultPortName   = "web"
-	reloaderPortName  = "reloader-web"
-	reloaderPort      = 8080
-	logDir            = "/var/log/prometheus"
-	storageSubPath    = "prometheus-db"
-	defaultContainerA = "kubectl.kubernetes.io/default-container"
+	configVolume               = "config"
+	configOutVolume            = "config-out"
+	tlsAssetsVolume            = "tls-assets"
+	webConfigVolume            = "web-config"
+	logFilesVolume             = "log-files"
+	apiAccessVolume            = "reloader-api-access"
+	defaultPortName            = "web"
+	reloaderPortName           = "reloader-web"
+	reloaderPort               = 8080
+	logDir                     = "/var/log/prometheus"
+	storageSubPath             = "prometheus-db"
+	defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
 	// operatedLabel marks the governing Service, as prometheus-operator does.
 	operatedLabel = "operated-prometheus"
 	// PrometheusNameValue is the value of app.kubernetes.io/name on everything built here.

@@ -53,7 +53,7 @@ func podMetadata(p *monitoringv1.Prometheus, shard int32) metav1.ObjectMeta {
 	for k, v := range objectLabels(p.Name, shard) {
 		labels[k] = v
 	}
-	annotations[defaultContainerA] = PrometheusContainerName
+	annotations[defaultContainerAnnotation] = PrometheusContainerName
 	return metav1.ObjectMeta{Labels: labels, Annotations: annotations}
 }
 

@@ -20,7 +20,7 @@ const (
 	ShardEnv   = "SHARD"
 )
 
-// reloadURL is where the sidecar triggers a reload: 127.0.0.1 over HTTP, localhost over
+// prometheusLocalURL is endpoint on Prometheus as the sidecar reaches it: 127.0.0.1 over HTTP, localhost over
 // HTTPS (server certificates name hosts, rarely loopback addresses).
 func prometheusLocalURL(p *monitoringv1.Prometheus, endpoint string) string {
 	u := url.URL{

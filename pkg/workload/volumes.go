@@ -3,7 +3,6 @@ package workload
 import (
 	"path"
 	"path/filepath"
-	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -24,10 +23,11 @@ func needsAPIAccessVolume(p *monitoringv1.Prometheus, opts Options) bool {
 	return opts.ReloaderWatchAPI && !ptr.Deref(p.Spec.AutomountServiceAccountToken, true)
 }
 
-// usesLogDir reports whether a log file given as a bare file name is written to the
-// log-files emptyDir.
+// usesLogDir reports whether a log file is given without directory, and so is written
+// to the log-files emptyDir at layout.LogDir (the config generator must use that path
+// for it).
 func usesLogDir(file string) bool {
-	return file != "" && !strings.ContainsRune(file, '/') && filepath.Dir(file) == "."
+	return file != "" && filepath.Dir(file) == "."
 }
 
 // podVolumes returns the volumes the operator adds (storage and spec.volumes excluded)
@@ -101,7 +101,7 @@ func podVolumes(p *monitoringv1.Prometheus, opts Options, ruleSlots, tlsSlots in
 
 	if usesLogDir(p.Spec.QueryLogFile) || usesLogDir(ptr.Deref(p.Spec.ScrapeFailureLogFile, "")) {
 		volumes = append(volumes, corev1.Volume{Name: logFilesVolume, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
-		mounts = append(mounts, corev1.VolumeMount{Name: logFilesVolume, MountPath: logDir})
+		mounts = append(mounts, corev1.VolumeMount{Name: logFilesVolume, MountPath: layout.LogDir})
 	}
 
 	if needsAPIAccessVolume(p, opts) {
