@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"io"
+	"net"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+
+	"github.com/lookout-operator/lookout/pkg/reloader"
+	"github.com/lookout-operator/lookout/pkg/reloader/apiwatch"
+)
+
+// hooks let tests observe a run in process.
+type hooks struct {
+	// observe receives every check result.
+	observe func(reloader.Result)
+	// listening receives the address of the metrics server.
+	listening func(net.Addr)
+}
+
+// run is the whole program; it returns the exit code.
+func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
+	c, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "config-reloader: %v\n", err)
+		return exitUsage
+	}
+	if c.version {
+		fmt.Fprintln(stderr, version)
+		return exitOK
+	}
+	log, err := newLogger(stderr, c.logLevel, c.logFormat)
+	if err != nil {
+		fmt.Fprintf(stderr, "config-reloader: %v\n", err)
+		return exitUsage
+	}
+	klog.SetSlogLogger(log.With("component", "client-go"))
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics, err := reloader.NewMetrics(reg)
+	if err != nil {
+		return fatalf(stderr, "%v", err)
+	}
+	rl, err := reloader.New(reloader.Options{
+		ConfigFile:    c.configFile,
+		ConfigOutFile: c.configOutFile,
+		WatchedDirs:   c.watchedDirs,
+		WatchInterval: c.watchInterval,
+		DelayInterval: c.delayInterval,
+		RetryInterval: c.retryInterval,
+		ReloadTimeout: c.reloadTimeout,
+		Trigger:       trigger(c),
+		Metrics:       metrics,
+		Logger:        log,
+		Observe:       h.observe,
+	})
+	if err != nil {
+		return fatalf(stderr, "%v", err)
+	}
+	var mirror *apiwatch.Mirror
+	if len(c.targets) > 0 {
+		if mirror, err = newMirror(c, reg, log); err != nil {
+			return fatalf(stderr, "%v", err)
+		}
+	}
+
+	if c.watchInterval == 0 {
+		return renderOnce(ctx, rl, mirror, log)
+	}
+	return watch(ctx, c, rl, mirror, reg, log, h)
+}
+
+// renderOnce is the init container: fetch the API objects, render, exit.
+func renderOnce(ctx context.Context, rl *reloader.Reloader, mirror *apiwatch.Mirror, log *slog.Logger) int {
+	if mirror != nil {
+		if err := mirror.Once(ctx); err != nil {
+			log.Error("reading the watched objects failed", "err", err)
+			return exitError
+		}
+	}
+	if err := rl.RenderOnce(ctx); err != nil {
+		log.Error("rendering the config failed", "err", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// watch is the sidecar: serve metrics, mirror the API objects, reload on changes.
+func watch(ctx context.Context, c config, rl *reloader.Reloader, mirror *apiwatch.Mirror,
+	reg *prometheus.Registry, log *slog.Logger, h hooks) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var served <-chan error
+	if c.listenAddress != "" {
+		l, err := net.Listen("tcp", c.listenAddress)
+		if err != nil {
+			log.Error("listening for metrics", "address", c.listenAddress, "err", err)
+			return exitError
+		}
+		if h.listening != nil {
+			h.listening(l.Addr())
+		}
+		served = serve(ctx, l, reg, log)
+	}
+	mirrored := make(chan error, 1)
+	if mirror != nil {
+		go func() { mirrored <- mirror.Run(ctx) }()
+		// Start from the API's state rather than from what an earlier run left in the
+		// directories, unless the API server cannot be reached for a while.
+		wait := time.NewTimer(c.reloadTimeout)
+		select {
+		case <-mirror.Synced():
+		case <-wait.C:
+			log.Warn("API objects not synced yet; starting with the files on disk", "waited", c.reloadTimeout.String())
+		case <-ctx.Done():
+		}
+		wait.Stop()
+	}
+	log.Info("config-reloader started", "version", version, "config_file", c.configFile,
+		"watched_dirs", c.watchedDirs, "api_objects", len(c.targets), "reload_method", c.reloadMethod)
+	reloaded := make(chan error, 1)
+	go func() { reloaded <- rl.Run(ctx) }()
+
+	code := exitOK
+	select {
+	case <-ctx.Done():
+	case err := <-reloaded:
+		reloaded <- err
+		log.Error("reloader stopped", "err", err)
+		code = exitError
+	case err := <-served:
+		log.Error("metrics server stopped", "err", err)
+		code = exitError
+	case err := <-mirrored:
+		mirrored <- err
+		log.Error("API watch stopped", "err", err)
+		code = exitError
+	}
+	cancel()
+	if err := <-reloaded; err != nil {
+		code = exitError
+	}
+	if mirror != nil {
+		<-mirrored
+	}
+	if served != nil {
+		<-served
+	}
+	log.Info("config-reloader stopped")
+	return code
+}
+
+// trigger builds the reload trigger the flags ask for.
+func trigger(c config) reloader.Trigger {
+	if c.reloadMethod == "signal" {
+		return &reloader.SignalTrigger{ProcessName: c.processName, RuntimeInfoURL: c.runtimeInfoURL}
+	}
+	return &reloader.HTTPTrigger{ReloadURL: c.reloadURL, RuntimeInfoURL: c.runtimeInfoURL}
+}
+
+// newMirror connects to the API server for --watch-secret/--watch-configmap.
+func newMirror(c config, reg *prometheus.Registry, log *slog.Logger) (*apiwatch.Mirror, error) {
+	var cfg *rest.Config
+	var err error
+	if c.kubeconfig != "" {
+		cfg, err = clientcmd.BuildConfigFromFlags("", c.kubeconfig)
+	} else {
+		cfg, err = rest.InClusterConfig()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("API client configuration: %w", err)
+	}
+	m, err := apiwatch.NewMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	return apiwatch.New(cfg, c.targets, apiwatch.Options{
+		Logger:    log,
+		Metrics:   m,
+		UserAgent: "lookout-config-reloader/" + version,
+	})
+}
