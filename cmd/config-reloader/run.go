@@ -5,8 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"io"
+	"log/slog"
 	"net"
 	"time"
 
