@@ -51,12 +51,12 @@ type WorkloadOptions struct {
 // DefaultOptions returns the defaults the flags also use.
 func DefaultOptions() Options {
 	return Options{
-		MetricsAddr:             ":8080",
-		ProbeAddr:               ":8081",
-		LeaderElection:          true,
-		LeaderElectionID:        "lookout-operator",
-		MaxConcurrentReconciles: 2,
-		GracefulShutdown:        30 * time.Second,
+		MetricsAddr:                ":8080",
+		ProbeAddr:                  ":8081",
+		LeaderElection:             true,
+		LeaderElectionID:           "lookout-operator",
+		MaxConcurrentReconciles:    2,
+		GracefulShutdown:           30 * time.Second,
 		PrometheusInstanceSelector: labels.Everything(),
 		Workload: WorkloadOptions{
 			PrometheusImage:     "quay.io/prometheus/prometheus",

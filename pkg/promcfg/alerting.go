@@ -1,0 +1,120 @@
+package promcfg
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/common/model"
+)
+
+// renderAlerting renders the alerting section from spec.alerting and the replica label.
+// additional holds the parsed additionalAlertRelabelConfigs and additionalAlertManagerConfigs.
+func renderAlerting(p *monitoringv1.Prometheus, v Version, rec *recorder, extraRelabel []any, extraAMs []any, warn *[]string) (M, error) {
+	s := &p.Spec
+	replica := defaultReplicaLabel
+	if s.ReplicaExternalLabelName != nil {
+		replica = *s.ReplicaExternalLabelName
+	}
+	var relabels []any
+	if replica != "" {
+		relabels = append(relabels, relabelRule{Action: "labeldrop", Regex: regexp.QuoteMeta(replica)}.yaml())
+	}
+	relabels = append(relabels, extraRelabel...)
+
+	var ams []any
+	sdRole := "endpoints"
+	portMeta := "__meta_kubernetes_endpoint_port_name"
+	if s.ServiceDiscoveryRole != nil && *s.ServiceDiscoveryRole == monitoringv1.EndpointSliceRole {
+		sdRole, portMeta = "endpointslice", "__meta_kubernetes_endpointslice_port_name"
+	}
+	if s.Alerting != nil {
+		for i := range s.Alerting.Alertmanagers {
+			am, err := renderAlertmanager(p, &s.Alerting.Alertmanagers[i], v, rec, sdRole, portMeta, warn)
+			if err != nil {
+				return nil, fmt.Errorf("spec.alerting.alertmanagers[%d]: %w", i, err)
+			}
+			ams = append(ams, am)
+		}
+	}
+	ams = append(ams, extraAMs...)
+	m := M{}
+	m.Set("alert_relabel_configs", relabels)
+	m.Set("alertmanagers", ams)
+	return m, nil
+}
+
+func renderAlertmanager(p *monitoringv1.Prometheus, am *monitoringv1.AlertmanagerEndpoints, v Version, rec *recorder, sdRole, portMeta string, warn *[]string) (M, error) {
+	if am.Name == "" {
+		return nil, fmt.Errorf("name is required")
+	}
+	ns := p.Namespace
+	if am.Namespace != nil && *am.Namespace != "" {
+		ns = *am.Namespace
+	}
+	m := M{}
+	prefix := "/"
+	if am.PathPrefix != nil && *am.PathPrefix != "" {
+		prefix = *am.PathPrefix
+	}
+	m.Set("path_prefix", prefix)
+	scheme := "http"
+	if am.Scheme != nil && *am.Scheme != "" {
+		scheme = strings.ToLower(string(*am.Scheme))
+	}
+	m.Set("scheme", scheme)
+	if am.Timeout != nil {
+		if _, err := parsePositiveDuration(string(*am.Timeout)); err != nil {
+			return nil, fmt.Errorf("timeout: %w", err)
+		}
+		m.Set("timeout", string(*am.Timeout))
+	}
+	if am.APIVersion != nil && strings.EqualFold(string(*am.APIVersion), "v1") {
+		// Alertmanager 0.27 and Prometheus 3 removed API v1; v2 works with every
+		// Alertmanager a supported Prometheus can talk to.
+		*warn = append(*warn, fmt.Sprintf("spec.alerting.alertmanagers %s: apiVersion V1 is no longer served by Alertmanager; using v2", am.Name))
+	}
+	m.Set("api_version", "v2")
+	if am.EnableHttp2 != nil {
+		m.Set("enable_http2", *am.EnableHttp2)
+	}
+	m.Set("kubernetes_sd_configs", []M{kubernetesSD(sdRole, []string{ns}, false, nil)})
+	client := httpClient{
+		Authorization:   am.Authorization,
+		BasicAuth:       am.BasicAuth,
+		BearerTokenFile: am.BearerTokenFile,
+		TLS:             am.TLSConfig,
+		Proxy:           am.ProxyConfig,
+	}
+	if err := client.render(&m, rec, p.Namespace, v); err != nil {
+		return nil, err
+	}
+	if am.Sigv4 != nil {
+		s4, err := renderSigv4(rec, p.Namespace, am.Sigv4)
+		if err != nil {
+			return nil, fmt.Errorf("sigv4: %w", err)
+		}
+		m.Set("sigv4", s4)
+	}
+	rules := []M{relabelRule{Action: "keep", SourceLabels: []string{"__meta_kubernetes_service_name"}, Regex: regexp.QuoteMeta(am.Name)}.yaml()}
+	switch {
+	case am.Port.StrVal != "":
+		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{portMeta}, Regex: regexp.QuoteMeta(am.Port.StrVal)}.yaml())
+	case am.Port.IntVal != 0:
+		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{"__meta_kubernetes_pod_container_port_number"}, Regex: fmt.Sprint(am.Port.IntVal)}.yaml())
+	default:
+		return nil, fmt.Errorf("port is required")
+	}
+	ur, err := userRelabelings(am.RelabelConfigs, "relabelings", model.UTF8Validation)
+	if err != nil {
+		return nil, err
+	}
+	m.Set("relabel_configs", append(rules, ur...))
+	ar, err := userRelabelings(am.AlertRelabelConfigs, "alertRelabelings", model.UTF8Validation)
+	if err != nil {
+		return nil, err
+	}
+	m.Set("alert_relabel_configs", ar)
+	return m, nil
+}

@@ -1,0 +1,195 @@
+package promcfg
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+)
+
+// AssetKind is Secret or ConfigMap.
+type AssetKind string
+
+const (
+	SecretAsset    AssetKind = "Secret"
+	ConfigMapAsset AssetKind = "ConfigMap"
+)
+
+// AssetRef names one key of a Secret or ConfigMap.
+type AssetRef struct {
+	Kind      AssetKind
+	Namespace string
+	Name      string
+	Key       string
+}
+
+func (r AssetRef) String() string {
+	return fmt.Sprintf("%s %s/%s key %q", strings.ToLower(string(r.Kind)), r.Namespace, r.Name, r.Key)
+}
+
+// ErrNotFound is wrapped by Assets.Get when the object or key does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Assets resolves Secret and ConfigMap keys. Implementations live in pkg/assets (API-backed
+// for the controller, file-backed for `render`).
+type Assets interface {
+	// Get returns the value of a key, or an error naming what is missing.
+	Get(ref AssetRef) ([]byte, error)
+	// Version returns an opaque version of the object (its resourceVersion), "" when it
+	// does not exist. Generation uses it to know when a cached rendering is stale.
+	Version(kind AssetKind, namespace, name string) string
+}
+
+// assetDep is one object a rendering read, with the version it had.
+type assetDep struct {
+	kind            AssetKind
+	namespace, name string
+	version         string
+}
+
+// recorder wraps Assets for one monitor's rendering: it records every object read and
+// collects the TLS files the rendering needs.
+type recorder struct {
+	inner     Assets
+	deps      []assetDep
+	tlsAssets map[string][]byte
+}
+
+func newRecorder(a Assets) *recorder { return &recorder{inner: a} }
+
+func (r *recorder) get(ref AssetRef) ([]byte, error) {
+	if r.inner == nil {
+		return nil, fmt.Errorf("%s: %w", ref, ErrNotFound)
+	}
+	found := false
+	for _, d := range r.deps {
+		if d.kind == ref.Kind && d.namespace == ref.Namespace && d.name == ref.Name {
+			found = true
+			break
+		}
+	}
+	if !found {
+		r.deps = append(r.deps, assetDep{ref.Kind, ref.Namespace, ref.Name, r.inner.Version(ref.Kind, ref.Namespace, ref.Name)})
+	}
+	return r.inner.Get(ref)
+}
+
+func (r *recorder) secret(ns string, sel corev1.SecretKeySelector) (string, error) {
+	if sel.Name == "" || sel.Key == "" {
+		return "", fmt.Errorf("secret reference needs a name and a key")
+	}
+	v, err := r.get(AssetRef{SecretAsset, ns, sel.Name, sel.Key})
+	return string(v), err
+}
+
+func (r *recorder) configMap(ns string, sel corev1.ConfigMapKeySelector) (string, error) {
+	if sel.Name == "" || sel.Key == "" {
+		return "", fmt.Errorf("configmap reference needs a name and a key")
+	}
+	v, err := r.get(AssetRef{ConfigMapAsset, ns, sel.Name, sel.Key})
+	return string(v), err
+}
+
+// tlsFile resolves a Secret or ConfigMap key into a file under the tls-assets mount and
+// returns its path in the pod.
+func (r *recorder) tlsFile(ns string, s monitoringv1.SecretOrConfigMap) (string, error) {
+	var (
+		ref AssetRef
+		opt *bool
+	)
+	switch {
+	case s.Secret != nil && s.ConfigMap != nil:
+		return "", fmt.Errorf("cannot specify both secret and configMap")
+	case s.Secret != nil:
+		ref, opt = AssetRef{SecretAsset, ns, s.Secret.Name, s.Secret.Key}, s.Secret.Optional
+	case s.ConfigMap != nil:
+		ref, opt = AssetRef{ConfigMapAsset, ns, s.ConfigMap.Name, s.ConfigMap.Key}, s.ConfigMap.Optional
+	default:
+		return "", nil
+	}
+	if ref.Name == "" || ref.Key == "" {
+		return "", fmt.Errorf("%s reference needs a name and a key", strings.ToLower(string(ref.Kind)))
+	}
+	data, err := r.get(ref)
+	if err != nil {
+		if opt != nil && *opt && errors.Is(err, ErrNotFound) {
+			return "", nil
+		}
+		return "", err
+	}
+	return r.addTLSAsset(ref, data), nil
+}
+
+// tlsKey resolves a Secret key holding a private key into a tls-assets file.
+func (r *recorder) tlsKey(ns string, sel *corev1.SecretKeySelector) (string, error) {
+	if sel == nil {
+		return "", nil
+	}
+	if sel.Name == "" || sel.Key == "" {
+		return "", fmt.Errorf("secret reference needs a name and a key")
+	}
+	ref := AssetRef{SecretAsset, ns, sel.Name, sel.Key}
+	data, err := r.get(ref)
+	if err != nil {
+		return "", err
+	}
+	return r.addTLSAsset(ref, data), nil
+}
+
+// TLSAssetFileName is the file name of a referenced key in the tls-assets Secrets:
+// "<secret|configmap>_<namespace>_<name>_<key>", as prometheus-operator names them.
+func TLSAssetFileName(ref AssetRef) string {
+	return fmt.Sprintf("%s_%s_%s_%s", strings.ToLower(string(ref.Kind)), ref.Namespace, ref.Name, ref.Key)
+}
+
+func (r *recorder) addTLSAsset(ref AssetRef, data []byte) string {
+	name := TLSAssetFileName(ref)
+	if r.tlsAssets == nil {
+		r.tlsAssets = map[string][]byte{}
+	}
+	r.tlsAssets[name] = data
+	return layout.TLSAssetsDir + "/" + name
+}
+
+// stale reports whether any object read has changed since.
+func depsStale(a Assets, deps []assetDep) bool {
+	for _, d := range deps {
+		if a == nil || a.Version(d.kind, d.namespace, d.name) != d.version {
+			return true
+		}
+	}
+	return false
+}
+
+// SplitTLSAssets distributes TLS files over Secrets of at most maxBytes of data each,
+// deterministically (sorted by name). A single file larger than maxBytes is an error.
+func SplitTLSAssets(files map[string][]byte, maxBytes int) ([]map[string][]byte, error) {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []map[string][]byte
+	cur, size := map[string][]byte{}, 0
+	for _, n := range names {
+		sz := len(n) + len(files[n])
+		if sz > maxBytes {
+			return nil, fmt.Errorf("TLS asset %s is %d bytes, more than the %d bytes a Secret can hold", n, sz, maxBytes)
+		}
+		if size+sz > maxBytes && len(cur) > 0 {
+			out = append(out, cur)
+			cur, size = map[string][]byte{}, 0
+		}
+		cur[n] = files[n]
+		size += sz
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out, nil
+}

@@ -1,0 +1,79 @@
+package promcfg_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"testing"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lookout-operator/lookout/pkg/promcfg"
+)
+
+// benchMonitors builds n ServiceMonitors with three endpoints each, spread over 50
+// namespaces, with typical settings (interval, path, relabelings, metric relabelings).
+func benchMonitors(n int) []*monitoringv1.ServiceMonitor {
+	out := make([]*monitoringv1.ServiceMonitor, n)
+	for i := range out {
+		out[i] = &monitoringv1.ServiceMonitor{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("svc-%05d", i), Namespace: fmt.Sprintf("ns-%02d", i%50), UID: types.UID(fmt.Sprint(i)), Generation: 1},
+			Spec: monitoringv1.ServiceMonitorSpec{
+				Selector: metav1.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("svc-%05d", i)}},
+				Endpoints: []monitoringv1.Endpoint{
+					{Port: "web", Interval: "30s"},
+					{Port: "metrics", Path: "/internal/metrics", RelabelConfigs: []monitoringv1.RelabelConfig{rl("replace", []string{"__meta_kubernetes_pod_node_name"}, "", "node", "")}},
+					{Port: "admin", MetricRelabelConfigs: []monitoringv1.RelabelConfig{rl("drop", []string{"__name__"}, "go_.*", "", "")}},
+				},
+			},
+		}
+	}
+	return out
+}
+
+func gzipSize(b []byte) int {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = w.Write(b)
+	_ = w.Close()
+	return buf.Len()
+}
+
+// BenchmarkGenerate measures a cold generation (render and validate every monitor) and a
+// warm one after a single monitor changed (what the controller does on one event).
+func BenchmarkGenerate(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		sms := benchMonitors(n)
+		p := prom()
+		in := promcfg.Input{Prometheus: p, ServiceMonitors: sms, Assets: testAssets()}
+		b.Run(fmt.Sprintf("cold/monitors=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			var res *promcfg.Result
+			for i := 0; i < b.N; i++ {
+				var err error
+				promcfg.ResetValidationCache()
+				if res, err = promcfg.NewGenerator().Generate(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(res.Config)), "config-bytes")
+			b.ReportMetric(float64(gzipSize(res.Config)), "gzip-bytes")
+		})
+		b.Run(fmt.Sprintf("one-change/monitors=%d", n), func(b *testing.B) {
+			g := promcfg.NewGenerator()
+			if _, err := g.Generate(in); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				sms[i%n].Generation++
+				if _, err := g.Generate(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,280 @@
+package promcfg
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/alecthomas/units"
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/common/model"
+)
+
+// scrapeFields are the per-job settings ServiceMonitor and PodMonitor endpoints share,
+// together with the monitor-level limits and protocols.
+type scrapeFields struct {
+	Interval, Timeout        monitoringv1.Duration
+	Path                     string
+	Scheme                   *monitoringv1.Scheme
+	Params                   map[string][]string
+	HonorLabels              bool
+	HonorTimestamps          *bool
+	TrackTimestampsStaleness *bool
+
+	SampleLimit, TargetLimit, LabelLimit, LabelNameLengthLimit, LabelValueLengthLimit, KeepDroppedTargets *int64
+	BodySizeLimit                                                                                         *monitoringv1.ByteSize
+
+	ScrapeProtocols        []monitoringv1.ScrapeProtocol
+	FallbackScrapeProtocol *monitoringv1.ScrapeProtocol
+	NativeHistograms       monitoringv1.NativeHistogramConfig
+	ExtraScrapeMetrics     *bool
+}
+
+// renderScrapeTiming appends honor_*, interval, timeout, protocols, path, params and
+// scheme, in the order Prometheus documents them.
+func (sc *scrapeContext) renderScrapeTiming(m *M, f *scrapeFields, warn *[]string, where string) error {
+	honorLabels := f.HonorLabels && !sc.spec.OverrideHonorLabels
+	m.SetAlways("honor_labels", honorLabels)
+	switch {
+	case sc.spec.OverrideHonorTimestamps:
+		m.SetAlways("honor_timestamps", false)
+	case f.HonorTimestamps != nil:
+		m.SetAlways("honor_timestamps", *f.HonorTimestamps)
+	}
+	if f.TrackTimestampsStaleness != nil {
+		if sc.version.Supports(featTrackTimestampsStaleness) {
+			m.SetAlways("track_timestamps_staleness", *f.TrackTimestampsStaleness)
+		} else {
+			*warn = append(*warn, unsupportedWarning(where, featTrackTimestampsStaleness, sc.version))
+		}
+	}
+	return nil
+}
+
+func (sc *scrapeContext) renderScrapeSettings(m *M, f *scrapeFields, warn *[]string, where string) error {
+	var interval, timeout model.Duration
+	if f.Interval != "" {
+		d, err := model.ParseDuration(string(f.Interval))
+		if err != nil || d <= 0 {
+			return fmt.Errorf("invalid interval %q: must be a positive Prometheus duration such as 30s", f.Interval)
+		}
+		interval = d
+		m.Set("scrape_interval", string(f.Interval))
+	}
+	if f.Timeout != "" {
+		d, err := model.ParseDuration(string(f.Timeout))
+		if err != nil || d <= 0 {
+			return fmt.Errorf("invalid scrapeTimeout %q: must be a positive Prometheus duration such as 10s", f.Timeout)
+		}
+		timeout = d
+		m.Set("scrape_timeout", string(f.Timeout))
+	}
+	if timeout != 0 {
+		effInterval := interval
+		if effInterval == 0 {
+			effInterval = sc.globalInterval()
+		}
+		if timeout > effInterval {
+			return fmt.Errorf("scrapeTimeout %s is greater than the scrape interval %s", timeout, effInterval)
+		}
+	}
+	if len(f.ScrapeProtocols) > 0 {
+		if !sc.version.Supports(featScrapeProtocols) {
+			*warn = append(*warn, unsupportedWarning(where, featScrapeProtocols, sc.version))
+		} else {
+			ps, err := sc.protocols(f.ScrapeProtocols)
+			if err != nil {
+				return err
+			}
+			m.Set("scrape_protocols", ps)
+		}
+	}
+	if f.FallbackScrapeProtocol != nil {
+		if !sc.version.Supports(featFallbackScrapeProtocol) {
+			*warn = append(*warn, unsupportedWarning(where, featFallbackScrapeProtocol, sc.version))
+		} else {
+			ps, err := sc.protocols([]monitoringv1.ScrapeProtocol{*f.FallbackScrapeProtocol})
+			if err != nil {
+				return fmt.Errorf("fallbackScrapeProtocol: %w", err)
+			}
+			m.Set("fallback_scrape_protocol", ps[0])
+		}
+	}
+	if f.Path != "" {
+		if !strings.HasPrefix(f.Path, "/") {
+			return fmt.Errorf("path %q must start with /", f.Path)
+		}
+		m.Set("metrics_path", f.Path)
+	}
+	if len(f.Params) > 0 {
+		keys := make([]string, 0, len(f.Params))
+		for k := range f.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		params := M{}
+		for _, k := range keys {
+			params.SetAlways(k, f.Params[k])
+		}
+		m.Set("params", params)
+	}
+	if f.Scheme != nil && *f.Scheme != "" {
+		s := strings.ToLower(string(*f.Scheme))
+		if s != "http" && s != "https" {
+			return fmt.Errorf("scheme %q must be HTTP or HTTPS", *f.Scheme)
+		}
+		m.Set("scheme", s)
+	}
+	return nil
+}
+
+func (sc *scrapeContext) protocols(in []monitoringv1.ScrapeProtocol) ([]string, error) {
+	out := make([]string, 0, len(in))
+	for _, p := range in {
+		switch p {
+		case monitoringv1.PrometheusProto, monitoringv1.PrometheusText0_0_4, monitoringv1.OpenMetricsText0_0_1, monitoringv1.OpenMetricsText1_0_0:
+		case monitoringv1.PrometheusText1_0_0:
+			if !sc.version.AtLeast(Version{3, 0, 0}) {
+				return nil, fmt.Errorf("scrape protocol %s needs Prometheus v3.0.0 or newer (have %s)", p, sc.version)
+			}
+		default:
+			return nil, fmt.Errorf("unknown scrape protocol %q", p)
+		}
+		out = append(out, string(p))
+	}
+	return out, nil
+}
+
+// globalInterval is the scrape interval jobs inherit.
+func (sc *scrapeContext) globalInterval() model.Duration {
+	if sc.spec.ScrapeInterval != "" {
+		if d, err := model.ParseDuration(string(sc.spec.ScrapeInterval)); err == nil {
+			return d
+		}
+	}
+	return model.Duration(defaultScrapeInterval)
+}
+
+// renderLimits appends the limits: the effective value is the smaller of the monitor's
+// and the Prometheus's enforced one (the enforced one alone when the monitor sets none).
+func (sc *scrapeContext) renderLimits(m *M, f *scrapeFields, warn *[]string, where string) error {
+	s := sc.spec
+	limits := []struct {
+		key       string
+		own       *int64
+		enforced  *int64
+		feature   *Feature
+		fieldName string
+	}{
+		{"sample_limit", f.SampleLimit, s.EnforcedSampleLimit, nil, "sampleLimit"},
+		{"target_limit", f.TargetLimit, s.EnforcedTargetLimit, nil, "targetLimit"},
+		{"label_limit", f.LabelLimit, s.EnforcedLabelLimit, nil, "labelLimit"},
+		{"label_name_length_limit", f.LabelNameLengthLimit, s.EnforcedLabelNameLengthLimit, nil, "labelNameLengthLimit"},
+		{"label_value_length_limit", f.LabelValueLengthLimit, s.EnforcedLabelValueLengthLimit, nil, "labelValueLengthLimit"},
+		{"keep_dropped_targets", f.KeepDroppedTargets, s.EnforcedKeepDroppedTargets, &featKeepDroppedTargets, "keepDroppedTargets"},
+	}
+	for _, l := range limits {
+		if l.own != nil && *l.own < 0 {
+			return fmt.Errorf("%s must not be negative, got %d", l.fieldName, *l.own)
+		}
+		v := effectiveLimit(l.own, l.enforced)
+		if v == nil {
+			continue
+		}
+		if l.feature != nil && !sc.version.Supports(*l.feature) {
+			*warn = append(*warn, unsupportedWarning(where, *l.feature, sc.version))
+			continue
+		}
+		m.Set(l.key, *v)
+	}
+	body, err := effectiveBodySize(f.BodySizeLimit, s.EnforcedBodySizeLimit)
+	if err != nil {
+		return err
+	}
+	m.Set("body_size_limit", body)
+	return nil
+}
+
+func effectiveLimit(own, enforced *int64) *int64 {
+	switch {
+	case enforced == nil || *enforced <= 0:
+		return own
+	case own == nil || *own <= 0 || *own > *enforced:
+		return enforced
+	}
+	return own
+}
+
+func effectiveBodySize(own *monitoringv1.ByteSize, enforced monitoringv1.ByteSize) (string, error) {
+	var ownB, enfB units.Base2Bytes
+	var err error
+	if own != nil && *own != "" {
+		if ownB, err = units.ParseBase2Bytes(string(*own)); err != nil {
+			return "", fmt.Errorf("invalid bodySizeLimit %q: %w", *own, err)
+		}
+	}
+	if enforced != "" {
+		if enfB, err = units.ParseBase2Bytes(string(enforced)); err != nil {
+			return "", fmt.Errorf("invalid spec.enforcedBodySizeLimit %q: %w", enforced, err)
+		}
+	}
+	switch {
+	case enfB > 0 && (ownB == 0 || ownB > enfB):
+		return string(enforced), nil
+	case ownB > 0:
+		return string(*own), nil
+	}
+	return "", nil
+}
+
+// renderHistograms appends the native-histogram settings the version understands.
+func (sc *scrapeContext) renderHistograms(m *M, f *scrapeFields, warn *[]string, where string) error {
+	nh := f.NativeHistograms
+	if nh.ScrapeNativeHistograms != nil {
+		if sc.version.Supports(featScrapeNativeHistograms) {
+			m.SetAlways("scrape_native_histograms", *nh.ScrapeNativeHistograms)
+		} else {
+			*warn = append(*warn, unsupportedWarning(where, featScrapeNativeHistograms, sc.version))
+		}
+	}
+	if nh.ScrapeClassicHistograms != nil {
+		switch {
+		case sc.version.Supports(featAlwaysScrapeClassic):
+			m.SetAlways("always_scrape_classic_histograms", *nh.ScrapeClassicHistograms)
+		default:
+			m.SetAlways("scrape_classic_histograms", *nh.ScrapeClassicHistograms)
+		}
+	}
+	if nh.NativeHistogramBucketLimit != nil {
+		if *nh.NativeHistogramBucketLimit < 0 {
+			return fmt.Errorf("nativeHistogramBucketLimit must not be negative")
+		}
+		m.Set("native_histogram_bucket_limit", *nh.NativeHistogramBucketLimit)
+	}
+	if nh.NativeHistogramMinBucketFactor != nil {
+		if sc.version.Supports(featNativeHistogramMinFactor) {
+			v := nh.NativeHistogramMinBucketFactor.AsApproximateFloat64()
+			if v < 0 {
+				return fmt.Errorf("nativeHistogramMinBucketFactor must not be negative")
+			}
+			m.Set("native_histogram_min_bucket_factor", v)
+		} else {
+			*warn = append(*warn, unsupportedWarning(where, featNativeHistogramMinFactor, sc.version))
+		}
+	}
+	if nh.ConvertClassicHistogramsToNHCB != nil {
+		if sc.version.Supports(featConvertClassicToNHCB) {
+			m.SetAlways("convert_classic_histograms_to_nhcb", *nh.ConvertClassicHistogramsToNHCB)
+		} else {
+			*warn = append(*warn, unsupportedWarning(where, featConvertClassicToNHCB, sc.version))
+		}
+	}
+	if f.ExtraScrapeMetrics != nil {
+		if sc.version.Supports(featExtraScrapeMetrics) {
+			m.SetAlways("extra_scrape_metrics", *f.ExtraScrapeMetrics)
+		} else {
+			*warn = append(*warn, unsupportedWarning(where, featExtraScrapeMetrics, sc.version))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,319 @@
+package promcfg
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lookout-operator/lookout/pkg/selection"
+)
+
+// Input is everything one Prometheus's configuration is generated from. The monitors are
+// the selected ones (see pkg/selection); they must not be modified while generating.
+type Input struct {
+	Prometheus      *monitoringv1.Prometheus
+	ServiceMonitors []*monitoringv1.ServiceMonitor
+	PodMonitors     []*monitoringv1.PodMonitor
+	Assets          Assets
+	// RuleFiles are the rule_files globs, one per mounted rule ConfigMap directory (see
+	// pkg/workload); Prometheus allows a wildcard only in the last path element.
+	RuleFiles []string
+}
+
+// Result is a generated configuration.
+type Result struct {
+	// Config is prometheus.yaml, before the reloader expands $(POD_NAME) and $(SHARD).
+	Config []byte
+	// Hash is the hex SHA-256 of Config; the config-reloader reports the same hash.
+	Hash string
+	// TLSAssets are the files referenced under the tls-assets mount.
+	TLSAssets map[string][]byte
+	// Verdicts says, for every monitor given, whether it was used or why not.
+	Verdicts []selection.Verdict
+	// Warnings lists settings left out (for instance unsupported by the version).
+	Warnings []string
+	// Jobs is the number of scrape jobs.
+	Jobs int
+}
+
+// Generator renders configurations for one Prometheus object and caches each monitor's
+// rendered and validated jobs, so that regenerating after a change to one monitor costs
+// one monitor's rendering plus the assembly. It is safe for concurrent use.
+type Generator struct {
+	mu      sync.Mutex
+	entries map[string]*entry
+	// validatedHeaders remembers header+additional-config combinations that loaded.
+	validatedHeaders map[[32]byte]bool
+	// Workers is the number of goroutines rendering monitors (default GOMAXPROCS).
+	Workers int
+}
+
+type entry struct {
+	uid        types.UID
+	generation int64
+	ctxHash    uint64
+	deps       []assetDep
+
+	jobs      []byte
+	jobNames  []string
+	tlsAssets map[string][]byte
+	warnings  []string
+	err       error
+	seen      bool
+}
+
+// NewGenerator returns an empty generator.
+func NewGenerator() *Generator {
+	return &Generator{entries: map[string]*entry{}, validatedHeaders: map[[32]byte]bool{}}
+}
+
+// monitor is a ServiceMonitor or a PodMonitor.
+type monitor struct {
+	kind string
+	sm   *monitoringv1.ServiceMonitor
+	pm   *monitoringv1.PodMonitor
+}
+
+func (m monitor) meta() (ns, name string, uid types.UID, gen int64) {
+	if m.sm != nil {
+		return m.sm.Namespace, m.sm.Name, m.sm.UID, m.sm.Generation
+	}
+	return m.pm.Namespace, m.pm.Name, m.pm.UID, m.pm.Generation
+}
+
+func (m monitor) key() string {
+	ns, name, _, _ := m.meta()
+	return m.kind + "/" + ns + "/" + name
+}
+
+// Generate renders the configuration. An error means the Prometheus object itself cannot
+// be turned into configuration (its own fields, a missing additionalScrapeConfigs Secret);
+// an invalid monitor is not an error, it gets an InvalidConfiguration verdict instead.
+func (g *Generator) Generate(in Input) (*Result, error) {
+	p := in.Prometheus
+	if p == nil {
+		return nil, errors.New("no Prometheus given")
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+
+	v, err := ParseVersion(p.Spec.Version)
+	if err != nil {
+		return nil, fmt.Errorf("spec.version: %w", err)
+	}
+	if !v.AtLeast(MinimumVersion) {
+		return nil, fmt.Errorf("spec.version %s is older than %s, the oldest Prometheus Lookout supports", v, MinimumVersion)
+	}
+	if p.Spec.ShardingStrategy != nil && p.Spec.ShardingStrategy.Mode != nil && *p.Spec.ShardingStrategy.Mode == monitoringv1.TopologyShardingStrategyMode {
+		return nil, errors.New("spec.shardingStrategy mode Topology is not supported by Lookout; use the default Address mode")
+	}
+	sc, err := newScrapeContext(p, v)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{TLSAssets: map[string][]byte{}}
+	hdrRec := newRecorder(in.Assets)
+	header, globalOnly, extraJobs, err := renderHeader(p, v, sc, in.RuleFiles, hdrRec, &res.Warnings)
+	if err != nil {
+		return nil, err
+	}
+	for k, val := range hdrRec.tlsAssets {
+		res.TLSAssets[k] = val
+	}
+	if err := g.validateHeader(header, extraJobs); err != nil {
+		return nil, err
+	}
+
+	// Render what is stale, in parallel.
+	mons := make([]monitor, 0, len(in.ServiceMonitors)+len(in.PodMonitors))
+	for _, sm := range in.ServiceMonitors {
+		mons = append(mons, monitor{kind: monitoringv1.ServiceMonitorsKind, sm: sm})
+	}
+	for _, pm := range in.PodMonitors {
+		mons = append(mons, monitor{kind: monitoringv1.PodMonitorsKind, pm: pm})
+	}
+	for _, e := range g.entries {
+		e.seen = false
+	}
+	todo := make([]int, 0)
+	ents := make([]*entry, len(mons))
+	for i, m := range mons {
+		e := g.entries[m.key()]
+		_, _, uid, gen := m.meta()
+		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.ctxHash != sc.hash || depsStale(in.Assets, e.deps) {
+			todo = append(todo, i)
+			continue
+		}
+		ents[i] = e
+	}
+	g.renderAll(sc, in.Assets, globalOnly, mons, todo, ents)
+
+	// Assemble.
+	extraNames := map[string]bool{}
+	for _, j := range extraJobs {
+		if name, ok := j.(M).Get("job_name"); ok {
+			if s, ok := name.(string); ok {
+				extraNames[s] = true
+			}
+		}
+	}
+	size := len(header) + 32
+	for i, m := range mons {
+		e := ents[i]
+		e.seen = true
+		g.entries[m.key()] = e
+		size += len(e.jobs)
+	}
+	b := bytes.NewBuffer(make([]byte, 0, size+4096))
+	b.Write(header)
+	wroteKey := false
+	for i, m := range mons {
+		e := ents[i]
+		ns, name, _, gen := m.meta()
+		verdict := selection.Verdict{Kind: m.kind, Namespace: ns, Name: name, Generation: gen, Reason: selection.Accepted}
+		for _, jn := range e.jobNames {
+			if extraNames[jn] {
+				e = &entry{err: fmt.Errorf("job name %q is also used by additionalScrapeConfigs", jn)}
+				break
+			}
+		}
+		if e.err != nil {
+			verdict.Reason = selection.InvalidConfiguration
+			verdict.Message = e.err.Error()
+			res.Verdicts = append(res.Verdicts, verdict)
+			continue
+		}
+		res.Verdicts = append(res.Verdicts, verdict)
+		res.Warnings = append(res.Warnings, e.warnings...)
+		if len(e.jobs) > 0 && !wroteKey {
+			b.WriteString("scrape_configs:\n")
+			wroteKey = true
+		}
+		b.Write(e.jobs)
+		res.Jobs += len(e.jobNames)
+		for k, val := range e.tlsAssets {
+			res.TLSAssets[k] = val
+		}
+	}
+	if len(extraJobs) > 0 {
+		if !wroteKey {
+			b.WriteString("scrape_configs:\n")
+		}
+		for _, j := range extraJobs {
+			b.Write(EncodeListItem(j.(M)))
+		}
+		res.Jobs += len(extraJobs)
+	}
+	for k, e := range g.entries {
+		if !e.seen {
+			delete(g.entries, k)
+		}
+	}
+	res.Config = b.Bytes()
+	sum := sha256.Sum256(res.Config)
+	res.Hash = hex.EncodeToString(sum[:])
+	sort.Strings(res.Warnings)
+	return res, nil
+}
+
+// renderAll renders the monitors listed in todo into ents, spreading work over workers.
+func (g *Generator) renderAll(sc *scrapeContext, assets Assets, globalOnly []byte, mons []monitor, todo []int, ents []*entry) {
+	workers := g.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers > len(todo) {
+		workers = len(todo)
+	}
+	if workers <= 1 {
+		for _, i := range todo {
+			ents[i] = renderMonitor(sc, assets, globalOnly, mons[i])
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				ents[i] = renderMonitor(sc, assets, globalOnly, mons[i])
+			}
+		}()
+	}
+	for _, i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// renderMonitor renders and validates one monitor's jobs.
+func renderMonitor(sc *scrapeContext, assets Assets, globalOnly []byte, m monitor) *entry {
+	_, _, uid, gen := m.meta()
+	e := &entry{uid: uid, generation: gen, ctxHash: sc.hash}
+	rec := newRecorder(assets)
+	var (
+		jobs []M
+		err  error
+	)
+	if m.sm != nil {
+		jobs, e.warnings, err = sc.renderServiceMonitor(m.sm, rec)
+	} else {
+		jobs, e.warnings, err = sc.renderPodMonitor(m.pm, rec)
+	}
+	e.deps = rec.deps
+	if err != nil {
+		e.err = err
+		return e
+	}
+	var b strings.Builder
+	for _, j := range jobs {
+		b.Write(EncodeListItem(j))
+		if name, ok := j.Get("job_name"); ok {
+			e.jobNames = append(e.jobNames, name.(string))
+		}
+	}
+	e.jobs = []byte(b.String())
+	if err := validateShapes(globalOnly, jobs); err != nil {
+		e.err = err
+		e.jobs, e.jobNames = nil, nil
+		return e
+	}
+	e.tlsAssets = rec.tlsAssets
+	return e
+}
+
+// validateHeader loads everything but the monitors' jobs once per distinct content.
+func (g *Generator) validateHeader(header []byte, extraJobs []any) error {
+	var b strings.Builder
+	b.Write(header)
+	if len(extraJobs) > 0 {
+		b.WriteString("scrape_configs:\n")
+		for _, j := range extraJobs {
+			b.Write(EncodeListItem(j.(M)))
+		}
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	if g.validatedHeaders[sum] {
+		return nil
+	}
+	if err := Validate([]byte(b.String())); err != nil {
+		return fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)
+	}
+	if len(g.validatedHeaders) > 64 {
+		g.validatedHeaders = map[[32]byte]bool{}
+	}
+	g.validatedHeaders[sum] = true
+	return nil
+}

@@ -1,0 +1,268 @@
+package promcfg
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"time"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/common/model"
+)
+
+const (
+	defaultScrapeInterval     = 30 * time.Second
+	defaultEvaluationInterval = "30s"
+	defaultPromLabel          = "prometheus"
+	defaultReplicaLabel       = "prometheus_replica"
+	// PodNameEnvVar is expanded by the config-reloader into each pod's name.
+	PodNameEnvVar = "$(POD_NAME)"
+	// LogDir is where relative query and scrape-failure log files are written.
+	LogDir = "/var/log/prometheus"
+)
+
+// renderGlobal renders the global section.
+func renderGlobal(p *monitoringv1.Prometheus, v Version, warn *[]string) (M, error) {
+	s := &p.Spec
+	g := M{}
+	interval := "30s"
+	if s.ScrapeInterval != "" {
+		if _, err := parsePositiveDuration(string(s.ScrapeInterval)); err != nil {
+			return nil, fmt.Errorf("spec.scrapeInterval: %w", err)
+		}
+		interval = string(s.ScrapeInterval)
+	}
+	g.Set("scrape_interval", interval)
+	if s.ScrapeTimeout != "" {
+		t, err := parsePositiveDuration(string(s.ScrapeTimeout))
+		if err != nil {
+			return nil, fmt.Errorf("spec.scrapeTimeout: %w", err)
+		}
+		i, _ := parsePositiveDuration(interval)
+		if t > i {
+			return nil, fmt.Errorf("spec.scrapeTimeout %s is greater than spec.scrapeInterval %s", s.ScrapeTimeout, interval)
+		}
+		g.Set("scrape_timeout", string(s.ScrapeTimeout))
+	}
+	if len(s.ScrapeProtocols) > 0 {
+		if !v.Supports(featScrapeProtocols) {
+			*warn = append(*warn, unsupportedWarning("spec.scrapeProtocols", featScrapeProtocols, v))
+		} else {
+			sc := &scrapeContext{version: v}
+			ps, err := sc.protocols(s.ScrapeProtocols)
+			if err != nil {
+				return nil, fmt.Errorf("spec.scrapeProtocols: %w", err)
+			}
+			g.Set("scrape_protocols", ps)
+		}
+	}
+	eval := defaultEvaluationInterval
+	if s.EvaluationInterval != "" {
+		if _, err := parsePositiveDuration(string(s.EvaluationInterval)); err != nil {
+			return nil, fmt.Errorf("spec.evaluationInterval: %w", err)
+		}
+		eval = string(s.EvaluationInterval)
+	}
+	g.Set("evaluation_interval", eval)
+	if s.RuleQueryOffset != nil {
+		if _, err := model.ParseDuration(string(*s.RuleQueryOffset)); err != nil {
+			return nil, fmt.Errorf("spec.ruleQueryOffset: %w", err)
+		}
+		if v.Supports(featRuleQueryOffset) {
+			g.Set("rule_query_offset", string(*s.RuleQueryOffset))
+		} else {
+			*warn = append(*warn, unsupportedWarning("spec.ruleQueryOffset", featRuleQueryOffset, v))
+		}
+	}
+	if s.QueryLogFile != "" {
+		g.Set("query_log_file", logFilePath(s.QueryLogFile))
+	}
+	if s.ScrapeFailureLogFile != nil && *s.ScrapeFailureLogFile != "" {
+		if v.Supports(featScrapeFailureLogFile) {
+			g.Set("scrape_failure_log_file", logFilePath(*s.ScrapeFailureLogFile))
+		} else {
+			*warn = append(*warn, unsupportedWarning("spec.scrapeFailureLogFile", featScrapeFailureLogFile, v))
+		}
+	}
+	ext, err := externalLabels(p)
+	if err != nil {
+		return nil, err
+	}
+	g.Set("external_labels", ext)
+
+	limits := []struct {
+		key  string
+		val  *int64
+		feat *Feature
+	}{
+		{"sample_limit", s.SampleLimit, nil},
+		{"target_limit", s.TargetLimit, nil},
+		{"label_limit", s.LabelLimit, nil},
+		{"label_name_length_limit", s.LabelNameLengthLimit, nil},
+		{"label_value_length_limit", s.LabelValueLengthLimit, nil},
+		{"keep_dropped_targets", s.KeepDroppedTargets, &featGlobalKeepDroppedTargets},
+	}
+	for _, l := range limits {
+		if l.val == nil {
+			continue
+		}
+		if *l.val < 0 {
+			return nil, fmt.Errorf("spec.%s must not be negative", l.key)
+		}
+		if l.feat != nil && !v.Supports(*l.feat) {
+			*warn = append(*warn, unsupportedWarning("spec", *l.feat, v))
+			continue
+		}
+		g.Set(l.key, *l.val)
+	}
+	if s.BodySizeLimit != nil && *s.BodySizeLimit != "" {
+		b, err := effectiveBodySize(s.BodySizeLimit, "")
+		if err != nil {
+			return nil, fmt.Errorf("spec.bodySizeLimit: %w", err)
+		}
+		g.Set("body_size_limit", b)
+	}
+	if s.NameValidationScheme != nil {
+		if v.Supports(featMetricNameValidation) {
+			switch *s.NameValidationScheme {
+			case monitoringv1.UTF8NameValidationScheme:
+				g.Set("metric_name_validation_scheme", "utf8")
+			case monitoringv1.LegacyNameValidationScheme:
+				g.Set("metric_name_validation_scheme", "legacy")
+			default:
+				return nil, fmt.Errorf("spec.nameValidationScheme %q is not UTF8 or Legacy", *s.NameValidationScheme)
+			}
+		} else {
+			*warn = append(*warn, unsupportedWarning("spec.nameValidationScheme", featMetricNameValidation, v))
+		}
+	}
+	if s.NameEscapingScheme != nil {
+		if v.Supports(featMetricNameEscaping) {
+			esc := map[monitoringv1.NameEscapingSchemeOptions]string{
+				monitoringv1.AllowUTF8NameEscapingScheme:   "allow-utf-8",
+				monitoringv1.UnderscoresNameEscapingScheme: "underscores",
+				monitoringv1.DotsNameEscapingScheme:        "dots",
+				monitoringv1.ValuesNameEscapingScheme:      "values",
+			}[*s.NameEscapingScheme]
+			if esc == "" {
+				return nil, fmt.Errorf("spec.nameEscapingScheme %q is not supported", *s.NameEscapingScheme)
+			}
+			g.Set("metric_name_escaping_scheme", esc)
+		} else {
+			*warn = append(*warn, unsupportedWarning("spec.nameEscapingScheme", featMetricNameEscaping, v))
+		}
+	}
+	if s.ScrapeNativeHistograms != nil {
+		if v.Supports(featScrapeNativeHistograms) {
+			g.SetAlways("scrape_native_histograms", *s.ScrapeNativeHistograms)
+		} else {
+			*warn = append(*warn, unsupportedWarning("spec.scrapeNativeHistograms", featScrapeNativeHistograms, v))
+		}
+	}
+	if s.ScrapeClassicHistograms != nil {
+		if v.Supports(featAlwaysScrapeClassic) {
+			g.SetAlways("always_scrape_classic_histograms", *s.ScrapeClassicHistograms)
+		} else {
+			*warn = append(*warn, unsupportedWarning("spec.scrapeClassicHistograms (global)", featAlwaysScrapeClassic, v))
+		}
+	}
+	if s.ConvertClassicHistogramsToNHCB != nil {
+		if v.Supports(featConvertClassicToNHCB) {
+			g.SetAlways("convert_classic_histograms_to_nhcb", *s.ConvertClassicHistogramsToNHCB)
+		} else {
+			*warn = append(*warn, unsupportedWarning("spec.convertClassicHistogramsToNHCB", featConvertClassicToNHCB, v))
+		}
+	}
+	if s.ExtraScrapeMetrics != nil {
+		if v.Supports(featExtraScrapeMetrics) {
+			g.SetAlways("extra_scrape_metrics", *s.ExtraScrapeMetrics)
+		} else {
+			*warn = append(*warn, unsupportedWarning("spec.extraScrapeMetrics", featExtraScrapeMetrics, v))
+		}
+	}
+	return g, nil
+}
+
+// externalLabels: prometheus=<ns>/<name> and prometheus_replica=$(POD_NAME) (names
+// configurable, "" disables), then the user's labels, sorted.
+func externalLabels(p *monitoringv1.Prometheus) (M, error) {
+	s := &p.Spec
+	promLabel, replicaLabel := defaultPromLabel, defaultReplicaLabel
+	if s.PrometheusExternalLabelName != nil {
+		promLabel = *s.PrometheusExternalLabelName
+	}
+	if s.ReplicaExternalLabelName != nil {
+		replicaLabel = *s.ReplicaExternalLabelName
+	}
+	all := map[string]string{}
+	for k, v := range s.ExternalLabels {
+		if !model.UTF8Validation.IsValidLabelName(k) {
+			return nil, fmt.Errorf("spec.externalLabels: %q is not a valid label name", k)
+		}
+		all[k] = v
+	}
+	if promLabel != "" {
+		all[promLabel] = p.Namespace + "/" + p.Name
+	}
+	if replicaLabel != "" {
+		all[replicaLabel] = PodNameEnvVar
+	}
+	keys := make([]string, 0, len(all))
+	for k := range all {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	m := M{}
+	for _, k := range keys {
+		m.SetAlways(k, all[k])
+	}
+	return m, nil
+}
+
+func logFilePath(f string) string {
+	if path.IsAbs(f) {
+		return f
+	}
+	return path.Join(LogDir, f)
+}
+
+func parsePositiveDuration(s string) (time.Duration, error) {
+	d, err := model.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("invalid duration %q: %w", s, err)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("duration %q must be positive", s)
+	}
+	return time.Duration(d), nil
+}
+
+// renderRuntime renders the runtime section (GOGC).
+func renderRuntime(p *monitoringv1.Prometheus, v Version, warn *[]string) M {
+	if p.Spec.Runtime == nil || p.Spec.Runtime.GoGC == nil {
+		return nil
+	}
+	if !v.AtLeast(Version{2, 53, 0}) {
+		*warn = append(*warn, fmt.Sprintf("spec.runtime.goGC needs Prometheus v2.53.0 or newer (have %s); left out", v))
+		return nil
+	}
+	return M{{"gogc", int64(*p.Spec.Runtime.GoGC)}}
+}
+
+// renderStorage renders the storage section (out-of-order window, exemplars).
+func renderStorage(p *monitoringv1.Prometheus) (M, error) {
+	st := M{}
+	if t := p.Spec.TSDB; t != nil && t.OutOfOrderTimeWindow != nil {
+		if _, err := model.ParseDuration(string(*t.OutOfOrderTimeWindow)); err != nil {
+			return nil, fmt.Errorf("spec.tsdb.outOfOrderTimeWindow: %w", err)
+		}
+		st.Set("tsdb", M{{"out_of_order_time_window", string(*t.OutOfOrderTimeWindow)}})
+	}
+	if e := p.Spec.Exemplars; e != nil && e.MaxSize != nil {
+		if *e.MaxSize < 0 {
+			return nil, fmt.Errorf("spec.exemplars.maxSize must not be negative")
+		}
+		st.Set("exemplars", M{{"max_exemplars", *e.MaxSize}})
+	}
+	return st, nil
+}

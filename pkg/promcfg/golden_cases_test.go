@@ -1,0 +1,500 @@
+package promcfg_test
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// goldenCase is one golden file: testdata/<name>.golden.
+type goldenCase struct {
+	name string
+	prom *monitoringv1.Prometheus
+	sms  []*monitoringv1.ServiceMonitor
+	pms  []*monitoringv1.PodMonitor
+}
+
+type P = monitoringv1.Prometheus
+type SM = monitoringv1.ServiceMonitor
+type PM = monitoringv1.PodMonitor
+type EP = monitoringv1.Endpoint
+type PEP = monitoringv1.PodMetricsEndpoint
+
+func v(s string) func(*P) { return func(p *P) { p.Spec.Version = s } }
+
+func am(mut ...func(*monitoringv1.AlertmanagerEndpoints)) func(*P) {
+	return func(p *P) {
+		a := monitoringv1.AlertmanagerEndpoints{Name: "alertmanager-main", Port: intstr.FromString("web")}
+		for _, m := range mut {
+			m(&a)
+		}
+		if p.Spec.Alerting == nil {
+			p.Spec.Alerting = &monitoringv1.AlertingSpec{}
+		}
+		p.Spec.Alerting.Alertmanagers = append(p.Spec.Alerting.Alertmanagers, a)
+	}
+}
+
+func rw(mut ...func(*monitoringv1.RemoteWriteSpec)) func(*P) {
+	return func(p *P) {
+		r := monitoringv1.RemoteWriteSpec{URL: "https://remote.example.com/api/v1/write"}
+		for _, m := range mut {
+			m(&r)
+		}
+		p.Spec.RemoteWrite = append(p.Spec.RemoteWrite, r)
+	}
+}
+
+func rr(mut ...func(*monitoringv1.RemoteReadSpec)) func(*P) {
+	return func(p *P) {
+		r := monitoringv1.RemoteReadSpec{URL: "https://remote.example.com/api/v1/read"}
+		for _, m := range mut {
+			m(&r)
+		}
+		p.Spec.RemoteRead = append(p.Spec.RemoteRead, r)
+	}
+}
+
+func scrapeClasses(p *P) {
+	p.Spec.ScrapeClasses = []monitoringv1.ScrapeClass{
+		{
+			Name:              "istio",
+			Default:           ptr(true),
+			TLSConfig:         &monitoringv1.TLSConfig{TLSFilesConfig: monitoringv1.TLSFilesConfig{CAFile: "/etc/istio-certs/root-cert.pem", CertFile: "/etc/istio-certs/cert-chain.pem", KeyFile: "/etc/istio-certs/key.pem"}},
+			Relabelings:       []monitoringv1.RelabelConfig{rl("replace", nil, "", "mesh", "istio")},
+			MetricRelabelings: []monitoringv1.RelabelConfig{rl("drop", []string{"__name__"}, "istio_debug_.*", "", "")},
+			AttachMetadata:    &monitoringv1.AttachMetadata{Node: ptr(true)},
+		},
+		{
+			Name:          "authorized",
+			Authorization: &monitoringv1.Authorization{CredentialsFile: "/var/run/secrets/token"},
+		},
+		{
+			Name:                   "legacy-text",
+			FallbackScrapeProtocol: ptr(monitoringv1.PrometheusText0_0_4),
+		},
+	}
+}
+
+func goldenCases() []goldenCase {
+	return []goldenCase{
+		// --- Prometheus-level sections ---
+		{name: "global_minimal", prom: prom()},
+		{name: "global_scrape_interval_timeout", prom: prom(func(p *P) { p.Spec.ScrapeInterval = "15s"; p.Spec.ScrapeTimeout = "10s" })},
+		{name: "global_evaluation_interval", prom: prom(func(p *P) { p.Spec.EvaluationInterval = "1m" })},
+		{name: "global_external_labels", prom: prom(func(p *P) { p.Spec.ExternalLabels = map[string]string{"cluster": "prod-eu", "region": "eu-west-1"} })},
+		{name: "global_custom_external_label_names", prom: prom(func(p *P) {
+			p.Spec.PrometheusExternalLabelName = ptr("cluster_prometheus")
+			p.Spec.ReplicaExternalLabelName = ptr("replica")
+		})},
+		{name: "global_replica_label_disabled", prom: prom(func(p *P) {
+			p.Spec.ReplicaExternalLabelName = ptr("")
+			p.Spec.PrometheusExternalLabelName = ptr("")
+		})},
+		{name: "global_query_log_relative", prom: prom(func(p *P) { p.Spec.QueryLogFile = "query.log" })},
+		{name: "global_query_log_absolute", prom: prom(func(p *P) { p.Spec.QueryLogFile = "/dev/stdout" })},
+		{name: "global_scrape_protocols_v3", prom: prom(func(p *P) {
+			p.Spec.ScrapeProtocols = []monitoringv1.ScrapeProtocol{monitoringv1.PrometheusProto, monitoringv1.PrometheusText1_0_0}
+		})},
+		{name: "global_scrape_protocols_v2_45_left_out", prom: prom(v("v2.45.0"), func(p *P) {
+			p.Spec.ScrapeProtocols = []monitoringv1.ScrapeProtocol{monitoringv1.PrometheusProto}
+		})},
+		{name: "global_scrape_protocols_v2_49", prom: prom(v("v2.49.1"), func(p *P) {
+			p.Spec.ScrapeProtocols = []monitoringv1.ScrapeProtocol{monitoringv1.OpenMetricsText1_0_0, monitoringv1.PrometheusText0_0_4}
+		})},
+		{name: "global_rule_query_offset", prom: prom(func(p *P) { p.Spec.RuleQueryOffset = ptr(monitoringv1.Duration("30s")) })},
+		{name: "global_rule_query_offset_v2_45_left_out", prom: prom(v("2.45.0"), func(p *P) { p.Spec.RuleQueryOffset = ptr(monitoringv1.Duration("30s")) })},
+		{name: "global_limits", prom: prom(func(p *P) {
+			p.Spec.SampleLimit = ptr(int64(10000))
+			p.Spec.TargetLimit = ptr(int64(100))
+			p.Spec.LabelLimit = ptr(int64(50))
+			p.Spec.LabelNameLengthLimit = ptr(int64(200))
+			p.Spec.LabelValueLengthLimit = ptr(int64(1000))
+			p.Spec.KeepDroppedTargets = ptr(int64(10))
+			p.Spec.BodySizeLimit = ptr(monitoringv1.ByteSize("10MB"))
+		})},
+		{name: "global_keep_dropped_targets_v2_45_left_out", prom: prom(v("v2.45.0"), func(p *P) { p.Spec.KeepDroppedTargets = ptr(int64(10)) })},
+		{name: "global_name_validation_legacy", prom: prom(func(p *P) { p.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme) })},
+		{name: "global_name_escaping", prom: prom(func(p *P) { p.Spec.NameEscapingScheme = ptr(monitoringv1.UnderscoresNameEscapingScheme) })},
+		{name: "global_runtime_gogc", prom: prom(func(p *P) { p.Spec.Runtime = &monitoringv1.RuntimeConfig{GoGC: ptr(int32(75))} })},
+		{name: "global_storage_ooo_exemplars", prom: prom(func(p *P) {
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{OutOfOrderTimeWindow: ptr(monitoringv1.Duration("10m"))}
+			p.Spec.Exemplars = &monitoringv1.Exemplars{MaxSize: ptr(int64(100000))}
+		})},
+		{name: "global_scrape_failure_log", prom: prom(func(p *P) { p.Spec.ScrapeFailureLogFile = ptr("failures.log") })},
+		{name: "global_histograms_v3_16", prom: prom(func(p *P) {
+			p.Spec.ScrapeNativeHistograms = ptr(true)
+			p.Spec.ScrapeClassicHistograms = ptr(true)
+			p.Spec.ConvertClassicHistogramsToNHCB = ptr(false)
+			p.Spec.ExtraScrapeMetrics = ptr(true)
+		})},
+		{name: "global_histograms_v2_45_left_out", prom: prom(v("v2.45.0"), func(p *P) {
+			p.Spec.ScrapeNativeHistograms = ptr(true)
+			p.Spec.ConvertClassicHistogramsToNHCB = ptr(true)
+		})},
+
+		// --- Alerting ---
+		{name: "alerting_basic", prom: prom(am())},
+		{name: "alerting_int_port_other_namespace", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.Port = intstr.FromInt32(9093)
+			a.Namespace = ptr("alerting")
+		}))},
+		{name: "alerting_tls_from_secrets", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.Scheme = ptr(monitoringv1.SchemeHTTPS)
+			a.TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{
+				CA: *secretRef("tls", "ca.crt"), Cert: *secretRef("tls", "tls.crt"), KeySecret: ptr(secretKey("tls", "tls.key")),
+				ServerName: ptr("alertmanager.alerting.svc"),
+			}}
+		}))},
+		{name: "alerting_basic_auth", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.BasicAuth = &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}
+		}))},
+		{name: "alerting_authorization", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.Authorization = &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))}
+		}))},
+		{name: "alerting_bearer_token_file", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.BearerTokenFile = "/var/run/secrets/kubernetes.io/serviceaccount/token"
+		}))},
+		{name: "alerting_prefix_scheme_timeout_http2", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.PathPrefix = ptr("/alertmanager")
+			a.Scheme = ptr(monitoringv1.SchemeHTTPS)
+			a.Timeout = ptr(monitoringv1.Duration("30s"))
+			a.EnableHttp2 = ptr(false)
+		}))},
+		{name: "alerting_api_v1_v2_45", prom: prom(v("v2.45.0"), am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.APIVersion = ptr(monitoringv1.AlertmanagerAPIVersion1)
+		}))},
+		{name: "alerting_relabelings", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.RelabelConfigs = []monitoringv1.RelabelConfig{rl("keep", []string{"__meta_kubernetes_pod_label_zone"}, "eu-.*", "", "")}
+			a.AlertRelabelConfigs = []monitoringv1.RelabelConfig{rl("labeldrop", nil, "internal_.*", "", "")}
+		}))},
+		{name: "alerting_sigv4", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.Sigv4 = &monitoringv1.Sigv4{Region: "eu-west-1", AccessKey: ptr(secretKey("auth", "access")), SecretKey: ptr(secretKey("auth", "secret"))}
+		}))},
+		{name: "alerting_proxy", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.ProxyURL = ptr("http://proxy.example.com:3128")
+			a.NoProxy = ptr("10.0.0.0/8")
+		}))},
+		{name: "alerting_two_alertmanagers", prom: prom(am(), am(func(a *monitoringv1.AlertmanagerEndpoints) { a.Name = "alertmanager-backup" }))},
+		{name: "alerting_endpointslice", prom: prom(am(), func(p *P) { p.Spec.ServiceDiscoveryRole = ptr(monitoringv1.EndpointSliceRole) })},
+		{name: "alerting_additional_relabel_and_alertmanagers", prom: prom(am(), func(p *P) {
+			p.Spec.AdditionalAlertRelabelConfigs = ptr(secretKey("additional", "alert-relabel.yaml"))
+			p.Spec.AdditionalAlertManagerConfigs = ptr(secretKey("additional", "alertmanagers.yaml"))
+		})},
+
+		// --- Remote write and read ---
+		{name: "remote_write_minimal", prom: prom(rw())},
+		{name: "remote_write_name_timeout_headers", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.Name = ptr("thanos")
+			r.RemoteTimeout = ptr(monitoringv1.Duration("45s"))
+			r.Headers = map[string]string{"X-Scope-OrgID": "tenant-a", "X-Custom": "1"}
+		}))},
+		{name: "remote_write_relabel", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.WriteRelabelConfigs = []monitoringv1.RelabelConfig{rl("keep", []string{"__name__"}, "up|node_.*", "", "")}
+		}))},
+		{name: "remote_write_basic_auth", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.BasicAuth = &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}
+		}))},
+		{name: "remote_write_oauth2", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.OAuth2 = &monitoringv1.OAuth2{
+				ClientID: *secretRef("auth", "client-id"), ClientSecret: secretKey("auth", "client-secret"),
+				TokenURL: "https://auth.example.com/token", Scopes: []string{"write"}, EndpointParams: map[string]string{"audience": "metrics"},
+			}
+		}))},
+		{name: "remote_write_authorization_credentials_file", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.Authorization = &monitoringv1.Authorization{SafeAuthorization: monitoringv1.SafeAuthorization{Type: "Bearer"}, CredentialsFile: "/etc/prometheus/secrets/rw/token"}
+		}))},
+		{name: "remote_write_bearer_token_inline", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) { r.BearerToken = "inline-token" }))},
+		{name: "remote_write_tls", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt"), InsecureSkipVerify: ptr(false), MinVersion: ptr(monitoringv1.TLSVersion12)}}
+		}))},
+		{name: "remote_write_queue_metadata", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.QueueConfig = &monitoringv1.QueueConfig{Capacity: 10000, MinShards: 1, MaxShards: 50, MaxSamplesPerSend: 2000,
+				BatchSendDeadline: ptr(monitoringv1.Duration("5s")), MinBackoff: ptr(monitoringv1.Duration("30ms")), MaxBackoff: ptr(monitoringv1.Duration("5s")),
+				RetryOnRateLimit: true, SampleAgeLimit: ptr(monitoringv1.Duration("10m"))}
+			r.MetadataConfig = &monitoringv1.MetadataConfig{Send: true, SendInterval: "1m", MaxSamplesPerSend: ptr(int32(500))}
+		}))},
+		{name: "remote_write_message_v2", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.MessageVersion = ptr(monitoringv1.RemoteWriteMessageVersion2_0)
+		}))},
+		{name: "remote_write_message_v2_on_v2_45_left_out", prom: prom(v("v2.45.0"), rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.MessageVersion = ptr(monitoringv1.RemoteWriteMessageVersion2_0)
+		}))},
+		{name: "remote_write_sigv4", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.Sigv4 = &monitoringv1.Sigv4{Region: "us-east-1", Profile: "metrics", RoleArn: "arn:aws:iam::123456789012:role/prom"}
+		}))},
+		{name: "remote_write_azuread", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.AzureAD = &monitoringv1.AzureAD{Cloud: ptr("AzurePublic"), ManagedIdentity: &monitoringv1.ManagedIdentity{ClientID: ptr("00000000-0000-0000-0000-000000000000")}}
+		}))},
+		{name: "remote_write_round_robin_exemplars_histograms", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.RoundRobinDNS = ptr(true)
+			r.SendExemplars = ptr(true)
+			r.SendNativeHistograms = ptr(true)
+			r.FollowRedirects = ptr(true)
+			r.EnableHttp2 = ptr(false)
+		}))},
+		{name: "remote_write_two", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) { r.Name = ptr("a") }), rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.Name = ptr("b")
+			r.URL = "https://b.example.com/write"
+		}))},
+		{name: "remote_read_minimal", prom: prom(rr())},
+		{name: "remote_read_full", prom: prom(rr(func(r *monitoringv1.RemoteReadSpec) {
+			r.Name = "longterm"
+			r.RequiredMatchers = map[string]string{"job": "node"}
+			r.ReadRecent = true
+			r.FilterExternalLabels = ptr(false)
+			r.RemoteTimeout = ptr(monitoringv1.Duration("1m"))
+			r.BasicAuth = &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}
+			r.TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")}}
+		}))},
+
+		// --- ServiceMonitor ---
+		{name: "sm_minimal", prom: prom(), sms: []*SM{sm("app")}},
+		{name: "sm_target_port_int", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.Port = ""; e.TargetPort = intOrStr("8080") }))}},
+		{name: "sm_target_port_string", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.Port = ""; e.TargetPort = intOrStr("http-metrics") }))}},
+		{name: "sm_no_port", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.Port = "" }))}},
+		{name: "sm_path_scheme_params", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.Path = "/federate"
+			e.Scheme = ptr(monitoringv1.SchemeHTTPS)
+			e.Params = map[string][]string{"match[]": {`{job="node"}`, `{__name__=~"up"}`}, "format": {"prometheus"}}
+		}))}},
+		{name: "sm_interval_timeout", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.Interval = "15s"; e.ScrapeTimeout = "5s" }))}},
+		{name: "sm_honor_labels", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.HonorLabels = true }))}},
+		{name: "sm_honor_labels_overridden", prom: prom(func(p *P) { p.Spec.OverrideHonorLabels = true }), sms: []*SM{sm("app", ep(func(e *EP) { e.HonorLabels = true }))}},
+		{name: "sm_honor_timestamps_false", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.HonorTimestamps = ptr(false) }))}},
+		{name: "sm_honor_timestamps_overridden", prom: prom(func(p *P) { p.Spec.OverrideHonorTimestamps = true }), sms: []*SM{sm("app", ep(func(e *EP) { e.HonorTimestamps = ptr(true) }))}},
+		{name: "sm_track_timestamps_staleness", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.TrackTimestampsStaleness = ptr(true) }))}},
+		{name: "sm_track_timestamps_staleness_v2_45_left_out", prom: prom(v("v2.45.0")), sms: []*SM{sm("app", ep(func(e *EP) { e.TrackTimestampsStaleness = ptr(true) }))}},
+		{name: "sm_relabelings", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.RelabelConfigs = []monitoringv1.RelabelConfig{
+				rl("replace", []string{"__meta_kubernetes_pod_node_name"}, "", "node", ""),
+				rl("Keep", []string{"__meta_kubernetes_pod_label_tier"}, "backend|api", "", ""),
+				rl("labelmap", nil, "__meta_kubernetes_pod_label_(.+)", "", "k8s_$1"),
+				{SourceLabels: []monitoringv1.LabelName{"__address__"}, Separator: ptr("/"), TargetLabel: "__tmp_hash", Modulus: 4, Action: "hashmod"},
+				rl("lowercase", []string{"namespace"}, "", "namespace_lower", ""),
+			}
+		}))}},
+		{name: "sm_metric_relabelings", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.MetricRelabelConfigs = []monitoringv1.RelabelConfig{
+				rl("drop", []string{"__name__"}, "go_gc_.*", "", ""),
+				rl("labeldrop", nil, "pod_template_hash", "", ""),
+			}
+		}))}},
+		{name: "sm_target_labels", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.TargetLabels = []string{"team", "app.kubernetes.io/part-of"} })}},
+		{name: "sm_pod_target_labels", prom: prom(func(p *P) { p.Spec.PodTargetLabels = []string{"zone", "version"} }),
+			sms: []*SM{sm("app", func(s *SM) { s.Spec.PodTargetLabels = []string{"version", "app.kubernetes.io/version"} })}},
+		{name: "sm_job_label", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.JobLabel = "app.kubernetes.io/name" })}},
+		{name: "sm_namespace_any", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.NamespaceSelector.Any = true })}},
+		{name: "sm_namespace_match_names", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.NamespaceSelector.MatchNames = []string{"prod", "staging", "prod"} })}},
+		{name: "sm_ignore_namespace_selectors", prom: prom(func(p *P) { p.Spec.IgnoreNamespaceSelectors = true }),
+			sms: []*SM{sm("app", func(s *SM) { s.Spec.NamespaceSelector.Any = true })}},
+		{name: "sm_match_expressions", prom: prom(), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.Selector = metav1.LabelSelector{
+				MatchLabels: map[string]string{"app.kubernetes.io/name": "api"},
+				MatchExpressions: []metav1.LabelSelectorRequirement{
+					{Key: "tier", Operator: metav1.LabelSelectorOpIn, Values: []string{"backend", "api.v2"}},
+					{Key: "env", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"dev"}},
+					{Key: "monitored", Operator: metav1.LabelSelectorOpExists},
+					{Key: "legacy", Operator: metav1.LabelSelectorOpDoesNotExist},
+				},
+			}
+		})}},
+		{name: "sm_empty_selector", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.Selector = metav1.LabelSelector{} })}},
+		{name: "sm_role_selector", prom: prom(), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.SelectorMechanism = ptr(monitoringv1.SelectorMechanismRole)
+			s.Spec.Selector.MatchExpressions = []metav1.LabelSelectorRequirement{{Key: "tier", Operator: metav1.LabelSelectorOpIn, Values: []string{"a", "b"}}}
+		})}},
+		{name: "sm_endpointslice_prometheus_level", prom: prom(func(p *P) { p.Spec.ServiceDiscoveryRole = ptr(monitoringv1.EndpointSliceRole) }), sms: []*SM{sm("app")}},
+		{name: "sm_endpointslice_monitor_level", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.ServiceDiscoveryRole = ptr(monitoringv1.EndpointSliceRole) })}},
+		{name: "sm_endpointslice_role_selector", prom: prom(func(p *P) { p.Spec.ServiceDiscoveryRole = ptr(monitoringv1.EndpointSliceRole) }),
+			sms: []*SM{sm("app", func(s *SM) { s.Spec.SelectorMechanism = ptr(monitoringv1.SelectorMechanismRole) })}},
+		{name: "sm_attach_metadata_node", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.AttachMetadata = &monitoringv1.AttachMetadata{Node: ptr(true)} })}},
+		{name: "sm_basic_auth", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.BasicAuth = &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}
+		}))}},
+		{name: "sm_bearer_token_secret", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.BearerTokenSecret = ptr(secretKey("auth", "token")) }))}},
+		{name: "sm_authorization", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.Authorization = &monitoringv1.SafeAuthorization{Type: "Token", Credentials: ptr(secretKey("auth", "token"))}
+		}))}},
+		{name: "sm_oauth2_client_id_configmap", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.OAuth2 = &monitoringv1.OAuth2{
+				ClientID:     monitoringv1.SecretOrConfigMap{ConfigMap: ptr(cmKey("ca", "client-id"))},
+				ClientSecret: secretKey("auth", "client-secret"), TokenURL: "https://auth.example.com/oauth/token",
+				TLSConfig: &monitoringv1.SafeTLSConfig{CA: monitoringv1.SecretOrConfigMap{ConfigMap: ptr(cmKey("ca", "ca.crt"))}},
+			}
+		}))}},
+		{name: "sm_tls_secrets", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.Scheme = ptr(monitoringv1.SchemeHTTPS)
+			e.TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{
+				CA: *secretRef("tls", "ca.crt"), Cert: *secretRef("tls", "tls.crt"), KeySecret: ptr(secretKey("tls", "tls.key")),
+			}}
+		}))}},
+		{name: "sm_tls_configmap_ca_options", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.Scheme = ptr(monitoringv1.SchemeHTTPS)
+			e.TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{
+				CA: monitoringv1.SecretOrConfigMap{ConfigMap: ptr(cmKey("ca", "ca.crt"))}, ServerName: ptr("app.default.svc"),
+				InsecureSkipVerify: ptr(true), MinVersion: ptr(monitoringv1.TLSVersion12), MaxVersion: ptr(monitoringv1.TLSVersion13),
+			}}
+		}))}},
+		{name: "sm_tls_files", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.TLSConfig = &monitoringv1.TLSConfig{TLSFilesConfig: monitoringv1.TLSFilesConfig{CAFile: "/etc/prometheus/secrets/app-tls/ca.crt", CertFile: "/etc/prometheus/secrets/app-tls/tls.crt", KeyFile: "/etc/prometheus/secrets/app-tls/tls.key"}}
+		}))}},
+		{name: "sm_bearer_token_file", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.BearerTokenFile = "/var/run/secrets/kubernetes.io/serviceaccount/token" }))}},
+		{name: "sm_proxy", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.ProxyURL = ptr("http://proxy.example.com:8080")
+			e.NoProxy = ptr("localhost,10.0.0.0/8")
+			e.ProxyConnectHeader = map[string][]corev1.SecretKeySelector{"Proxy-Authorization": {secretKey("auth", "header")}}
+		}))}},
+		{name: "sm_proxy_from_environment", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.ProxyFromEnvironment = ptr(true) }))}},
+		{name: "sm_follow_redirects_http2", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.FollowRedirects = ptr(false); e.EnableHTTP2 = ptr(false) }))}},
+		{name: "sm_limits", prom: prom(), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.SampleLimit = ptr(int64(5000))
+			s.Spec.TargetLimit = ptr(int64(10))
+			s.Spec.LabelLimit = ptr(int64(30))
+			s.Spec.LabelNameLengthLimit = ptr(int64(100))
+			s.Spec.LabelValueLengthLimit = ptr(int64(500))
+			s.Spec.KeepDroppedTargets = ptr(int64(5))
+			s.Spec.BodySizeLimit = ptr(monitoringv1.ByteSize("5MB"))
+		})}},
+		{name: "sm_enforced_limits_monitor_lower", prom: prom(func(p *P) {
+			p.Spec.EnforcedSampleLimit = ptr(int64(10000))
+			p.Spec.EnforcedTargetLimit = ptr(int64(100))
+			p.Spec.EnforcedBodySizeLimit = "50MB"
+		}), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.SampleLimit = ptr(int64(500))
+			s.Spec.TargetLimit = ptr(int64(5))
+			s.Spec.BodySizeLimit = ptr(monitoringv1.ByteSize("1MB"))
+		})}},
+		{name: "sm_enforced_limits_monitor_higher", prom: prom(func(p *P) {
+			p.Spec.EnforcedSampleLimit = ptr(int64(1000))
+			p.Spec.EnforcedLabelLimit = ptr(int64(20))
+			p.Spec.EnforcedLabelNameLengthLimit = ptr(int64(50))
+			p.Spec.EnforcedLabelValueLengthLimit = ptr(int64(200))
+			p.Spec.EnforcedKeepDroppedTargets = ptr(int64(3))
+			p.Spec.EnforcedBodySizeLimit = "1MB"
+		}), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.SampleLimit = ptr(int64(50000))
+			s.Spec.LabelLimit = ptr(int64(100))
+			s.Spec.LabelNameLengthLimit = ptr(int64(500))
+			s.Spec.LabelValueLengthLimit = ptr(int64(5000))
+			s.Spec.KeepDroppedTargets = ptr(int64(100))
+			s.Spec.BodySizeLimit = ptr(monitoringv1.ByteSize("100MB"))
+		})}},
+		{name: "sm_enforced_limits_monitor_unset", prom: prom(func(p *P) {
+			p.Spec.EnforcedSampleLimit = ptr(int64(1000))
+			p.Spec.EnforcedTargetLimit = ptr(int64(50))
+		}), sms: []*SM{sm("app")}},
+		{name: "sm_keep_dropped_targets_v2_45_left_out", prom: prom(v("v2.45.0")), sms: []*SM{sm("app", func(s *SM) { s.Spec.KeepDroppedTargets = ptr(int64(5)) })}},
+		{name: "sm_scrape_protocols_fallback", prom: prom(), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.ScrapeProtocols = []monitoringv1.ScrapeProtocol{monitoringv1.OpenMetricsText1_0_0, monitoringv1.PrometheusText1_0_0}
+			s.Spec.FallbackScrapeProtocol = ptr(monitoringv1.PrometheusText0_0_4)
+		})}},
+		{name: "sm_fallback_protocol_v2_55_left_out", prom: prom(v("v2.55.1")), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.FallbackScrapeProtocol = ptr(monitoringv1.PrometheusText0_0_4)
+		})}},
+		{name: "sm_native_histograms_v3_16", prom: prom(), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.NativeHistogramConfig = monitoringv1.NativeHistogramConfig{
+				ScrapeNativeHistograms: ptr(true), ScrapeClassicHistograms: ptr(true), NativeHistogramBucketLimit: ptr(int64(160)),
+				NativeHistogramMinBucketFactor: qty("1.1"), ConvertClassicHistogramsToNHCB: ptr(true),
+			}
+			s.Spec.ExtraScrapeMetrics = ptr(true)
+		})}},
+		{name: "sm_native_histograms_v2_45", prom: prom(v("v2.45.0")), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.NativeHistogramConfig = monitoringv1.NativeHistogramConfig{
+				ScrapeClassicHistograms: ptr(true), NativeHistogramBucketLimit: ptr(int64(160)),
+				NativeHistogramMinBucketFactor: qty("1.1"), ConvertClassicHistogramsToNHCB: ptr(true),
+			}
+		})}},
+		{name: "sm_scrape_class_default", prom: prom(scrapeClasses), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "team", "payments")}
+		}))}},
+		{name: "sm_scrape_class_endpoint_tls_wins", prom: prom(scrapeClasses), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")}}
+		}))}},
+		{name: "sm_scrape_class_explicit_authorization", prom: prom(scrapeClasses), sms: []*SM{sm("app", func(s *SM) { s.Spec.ScrapeClassName = ptr("authorized") })}},
+		{name: "sm_scrape_class_fallback_protocol", prom: prom(scrapeClasses), sms: []*SM{sm("app", func(s *SM) { s.Spec.ScrapeClassName = ptr("legacy-text") })}},
+		{name: "sm_scrape_class_attach_metadata_overridden", prom: prom(scrapeClasses), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.AttachMetadata = &monitoringv1.AttachMetadata{Node: ptr(false)}
+		})}},
+		{name: "sm_enforced_namespace_label", prom: prom(func(p *P) { p.Spec.EnforcedNamespaceLabel = "tenant" }), sms: []*SM{sm("app", ep(func(e *EP) {
+			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "tenant", "someone-else")}
+			e.MetricRelabelConfigs = []monitoringv1.RelabelConfig{rl("drop", []string{"__name__"}, "debug_.*", "", "")}
+		}))}},
+		{name: "sm_enforced_namespace_label_excluded", prom: prom(func(p *P) {
+			p.Spec.EnforcedNamespaceLabel = "tenant"
+			p.Spec.ExcludedFromEnforcement = []monitoringv1.ObjectReference{{Resource: "servicemonitors", Namespace: "default", Name: "app"}}
+		}), sms: []*SM{sm("app"), sm("other")}},
+		{name: "sm_shards_3", prom: prom(func(p *P) { p.Spec.Shards = ptr(int32(3)) }), sms: []*SM{sm("app")}},
+		{name: "sm_shards_1_no_sharding_rules", prom: prom(func(p *P) { p.Spec.Shards = ptr(int32(1)) }), sms: []*SM{sm("app")}},
+		{name: "sm_filter_running_false", prom: prom(), sms: []*SM{sm("app", ep(func(e *EP) { e.FilterRunning = ptr(false) }))}},
+		{name: "sm_multiple_endpoints", prom: prom(), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.Endpoints = []EP{{Port: "web"}, {Port: "metrics", Interval: "10s", Path: "/internal/metrics"}, {TargetPort: intOrStr("9102")}}
+		})}},
+		{name: "sm_several_sorted_across_namespaces", prom: prom(), sms: []*SM{
+			sm("b", func(s *SM) { s.Namespace = "alpha" }), sm("a", func(s *SM) { s.Namespace = "beta" }), sm("a", func(s *SM) { s.Namespace = "alpha" }),
+		}},
+		{name: "sm_special_characters_quoted", prom: prom(func(p *P) { p.Spec.ExternalLabels = map[string]string{"note": "yes", "num": "123", "colon": "a: b"} }),
+			sms: []*SM{sm("app", func(s *SM) {
+				s.Spec.Selector.MatchLabels = map[string]string{"app": "on", "version": "1.0"}
+				s.Spec.Endpoints[0].Port = "true"
+			})}},
+
+		// --- PodMonitor ---
+		{name: "pm_minimal", prom: prom(), pms: []*PM{pm("app")}},
+		{name: "pm_port_number", prom: prom(), pms: []*PM{pm("app", pep(func(e *PEP) { e.Port = nil; e.PortNumber = ptr(int32(9100)) }))}},
+		{name: "pm_target_port_int", prom: prom(), pms: []*PM{pm("app", pep(func(e *PEP) { e.Port = nil; e.TargetPort = intOrStr("9100") }))}},
+		{name: "pm_job_label_pod_target_labels", prom: prom(), pms: []*PM{pm("app", func(p *PM) {
+			p.Spec.JobLabel = "app.kubernetes.io/name"
+			p.Spec.PodTargetLabels = []string{"team"}
+		})}},
+		{name: "pm_namespace_any", prom: prom(), pms: []*PM{pm("app", func(p *PM) { p.Spec.NamespaceSelector.Any = true })}},
+		{name: "pm_basic_auth_tls", prom: prom(), pms: []*PM{pm("app", pep(func(e *PEP) {
+			e.Scheme = ptr(monitoringv1.SchemeHTTPS)
+			e.BasicAuth = &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}
+			e.TLSConfig = &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt"), ServerName: ptr("app")}
+		}))}},
+		{name: "pm_enforced_namespace_label", prom: prom(func(p *P) { p.Spec.EnforcedNamespaceLabel = "namespace" }), pms: []*PM{pm("app")}},
+		{name: "pm_role_selector", prom: prom(), pms: []*PM{pm("app", func(p *PM) { p.Spec.SelectorMechanism = ptr(monitoringv1.SelectorMechanismRole) })}},
+		{name: "pm_shards_2", prom: prom(func(p *P) { p.Spec.Shards = ptr(int32(2)) }), pms: []*PM{pm("app")}},
+		{name: "pm_scrape_class", prom: prom(scrapeClasses), pms: []*PM{pm("app")}},
+		{name: "pm_relabel_interval_limits", prom: prom(), pms: []*PM{pm("app", func(p *PM) {
+			p.Spec.SampleLimit = ptr(int64(100))
+			p.Spec.PodMetricsEndpoints[0].Interval = "5s"
+			p.Spec.PodMetricsEndpoints[0].RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", []string{"__meta_kubernetes_pod_node_name"}, "", "node", "")}
+			p.Spec.PodMetricsEndpoints[0].MetricRelabelConfigs = []monitoringv1.RelabelConfig{rl("keep", []string{"__name__"}, "app_.*", "", "")}
+		})}},
+		{name: "pm_filter_running_false_attach_node", prom: prom(), pms: []*PM{pm("app", func(p *PM) {
+			p.Spec.PodMetricsEndpoints[0].FilterRunning = ptr(false)
+			p.Spec.AttachMetadata = &monitoringv1.AttachMetadata{Node: ptr(true)}
+		})}},
+
+		// --- Additional configs and mixes ---
+		{name: "additional_scrape_configs", prom: prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml")) }), sms: []*SM{sm("app")}},
+		{name: "additional_scrape_configs_sharded", prom: prom(func(p *P) {
+			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml"))
+			p.Spec.Shards = ptr(int32(2))
+		})},
+		{name: "additional_scrape_configs_optional_missing", prom: prom(func(p *P) {
+			s := secretKey("absent", "scrape.yaml")
+			s.Optional = ptr(true)
+			p.Spec.AdditionalScrapeConfigs = &s
+		})},
+		{name: "mixed_service_and_pod_monitors", prom: prom(func(p *P) { p.Spec.ScrapeInterval = "1m" }), sms: []*SM{sm("api"), sm("web")}, pms: []*PM{pm("worker")}},
+		{name: "full_v2_45", prom: prom(v("v2.45.0"), am(), rw(), func(p *P) {
+			p.Spec.ExternalLabels = map[string]string{"cluster": "legacy"}
+			p.Spec.EnforcedSampleLimit = ptr(int64(1000))
+		}), sms: []*SM{sm("app", func(s *SM) {
+			s.Spec.SampleLimit = ptr(int64(100))
+			s.Spec.ScrapeProtocols = []monitoringv1.ScrapeProtocol{monitoringv1.PrometheusProto}
+			s.Spec.Endpoints[0].TrackTimestampsStaleness = ptr(true)
+		})}, pms: []*PM{pm("worker")}},
+		{name: "full_v3_everything", prom: prom(am(), rw(), rr(), scrapeClasses, func(p *P) {
+			p.Spec.Shards = ptr(int32(2))
+			p.Spec.EnforcedNamespaceLabel = "namespace"
+			p.Spec.ExternalLabels = map[string]string{"cluster": "prod"}
+			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml"))
+		}), sms: []*SM{sm("api"), sm("web", func(s *SM) { s.Spec.ScrapeClassName = ptr("authorized") })}, pms: []*PM{pm("worker")}},
+	}
+}

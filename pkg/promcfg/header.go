@@ -1,0 +1,88 @@
+package promcfg
+
+import (
+	"errors"
+	"fmt"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// renderHeader renders every section but the monitors' scrape jobs: global, runtime,
+// rule_files, storage, alerting, remote_write and remote_read. It returns the header, the
+// global section alone (monitors are validated against it) and the jobs of
+// additionalScrapeConfigs (sharding rules added).
+func renderHeader(p *monitoringv1.Prometheus, v Version, sc *scrapeContext, ruleFiles []string, rec *recorder, warn *[]string) (header, globalOnly []byte, extraJobs []any, err error) {
+	global, err := renderGlobal(p, v, warn)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	globalOnly = Encode(M{{"global", global}})
+
+	top := M{{"global", global}}
+	top.Set("runtime", renderRuntime(p, v, warn))
+	top.Set("rule_files", ruleFiles)
+	storage, err := renderStorage(p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	top.Set("storage", storage)
+
+	extraRelabel, err := additionalList(rec, p.Namespace, p.Spec.AdditionalAlertRelabelConfigs, "spec.additionalAlertRelabelConfigs")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	extraAMs, err := additionalList(rec, p.Namespace, p.Spec.AdditionalAlertManagerConfigs, "spec.additionalAlertManagerConfigs")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	alerting, err := renderAlerting(p, v, rec, extraRelabel, extraAMs, warn)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	top.Set("alerting", alerting)
+
+	var rws []M
+	for i := range p.Spec.RemoteWrite {
+		rw, err := renderRemoteWrite(p, &p.Spec.RemoteWrite[i], v, rec, warn)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("spec.remoteWrite[%d]: %w", i, err)
+		}
+		rws = append(rws, rw)
+	}
+	top.Set("remote_write", rws)
+	var rrs []M
+	for i := range p.Spec.RemoteRead {
+		rr, err := renderRemoteRead(p, &p.Spec.RemoteRead[i], v, rec)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("spec.remoteRead[%d]: %w", i, err)
+		}
+		rrs = append(rrs, rr)
+	}
+	top.Set("remote_read", rrs)
+
+	jobs, err := additionalList(rec, p.Namespace, p.Spec.AdditionalScrapeConfigs, "spec.additionalScrapeConfigs")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for i, j := range jobs {
+		jobs[i] = appendRelabelings(j.(M), sc.shardingRules("__address__"))
+	}
+	return Encode(top), globalOnly, jobs, nil
+}
+
+// additionalList reads a Secret key holding a YAML list. A missing optional Secret yields
+// nothing; a missing required one is an error of the Prometheus object.
+func additionalList(rec *recorder, ns string, sel *corev1.SecretKeySelector, field string) ([]any, error) {
+	if sel == nil {
+		return nil, nil
+	}
+	data, err := rec.get(AssetRef{SecretAsset, ns, sel.Name, sel.Key})
+	if err != nil {
+		if sel.Optional != nil && *sel.Optional && errors.Is(err, ErrNotFound) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	return parseYAMLList(data, field)
+}

@@ -1,0 +1,151 @@
+package promcfg
+
+import (
+	"fmt"
+	"strconv"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+)
+
+// renderPodMonitor renders one job per pod metrics endpoint, named
+// podMonitor/<ns>/<name>/<i>, discovering pods (role pod).
+func (sc *scrapeContext) renderPodMonitor(pm *monitoringv1.PodMonitor, rec *recorder) ([]M, []string, error) {
+	var warn []string
+	spec := &pm.Spec
+	class, err := sc.class(spec.ScrapeClassName)
+	if err != nil {
+		return nil, nil, err
+	}
+	var selectorRules, selectors []M
+	if spec.SelectorMechanism != nil && *spec.SelectorMechanism == monitoringv1.SelectorMechanismRole {
+		s, err := roleSelector("pod", spec.Selector)
+		if err != nil {
+			return nil, nil, err
+		}
+		if s != nil {
+			selectors = []M{s}
+		}
+	} else if selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_pod"); err != nil {
+		return nil, nil, err
+	}
+	sd := kubernetesSD("pod", sc.namespaces(pm.Namespace, spec.NamespaceSelector), attachNodeMetadata(spec.AttachMetadata, class), selectors)
+	enforced := sc.enforcedLabel(monitoringv1.PodMonitorName, pm.Namespace, pm.Name)
+	if len(spec.PodMetricsEndpoints) == 0 {
+		return nil, nil, fmt.Errorf("podMetricsEndpoints: at least one endpoint is required")
+	}
+	jobs := make([]M, 0, len(spec.PodMetricsEndpoints))
+	for i := range spec.PodMetricsEndpoints {
+		job, err := sc.renderPodMetricsEndpoint(pm, i, class, sd, selectorRules, enforced, rec, &warn)
+		if err != nil {
+			return nil, nil, fmt.Errorf("podMetricsEndpoints[%d]: %w", i, err)
+		}
+		jobs = append(jobs, job)
+	}
+	return jobs, warn, nil
+}
+
+func (sc *scrapeContext) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i int, class *monitoringv1.ScrapeClass, sd M, selectorRules []M, enforced string, rec *recorder, warn *[]string) (M, error) {
+	spec := &pm.Spec
+	ep := &spec.PodMetricsEndpoints[i]
+	where := fmt.Sprintf("PodMonitor %s/%s podMetricsEndpoints[%d]", pm.Namespace, pm.Name, i)
+	var tls *monitoringv1.TLSConfig
+	if ep.TLSConfig != nil {
+		tls = &monitoringv1.TLSConfig{SafeTLSConfig: *ep.TLSConfig}
+	}
+	client := httpClient{
+		Authorization:     ep.Authorization,
+		BasicAuth:         ep.BasicAuth,
+		OAuth2:            ep.OAuth2,
+		BearerTokenSecret: ep.BearerTokenSecret,
+		FollowRedirects:   ep.FollowRedirects,
+		EnableHTTP2:       ep.EnableHTTP2,
+		TLS:               tls,
+		Proxy:             ep.ProxyConfig,
+	}
+	applyClassClient(&client, class)
+	f := scrapeFields{
+		Interval: ep.Interval, Timeout: ep.ScrapeTimeout, Path: ep.Path, Scheme: ep.Scheme, Params: ep.Params,
+		HonorLabels: ep.HonorLabels, HonorTimestamps: ep.HonorTimestamps, TrackTimestampsStaleness: ep.TrackTimestampsStaleness,
+		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit,
+		LabelNameLengthLimit: spec.LabelNameLengthLimit, LabelValueLengthLimit: spec.LabelValueLengthLimit,
+		KeepDroppedTargets: spec.KeepDroppedTargets, BodySizeLimit: spec.BodySizeLimit,
+		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, class),
+		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
+	}
+	m := M{{"job_name", jobName("podMonitor", pm.Namespace, pm.Name, i)}}
+	if err := sc.renderScrapeTiming(&m, &f, warn, where); err != nil {
+		return nil, err
+	}
+	m.Set("kubernetes_sd_configs", []M{sd})
+	if err := sc.renderScrapeSettings(&m, &f, warn, where); err != nil {
+		return nil, err
+	}
+	if err := client.render(&m, rec, pm.Namespace, sc.version); err != nil {
+		return nil, err
+	}
+
+	rules := []M{ruleTmpJobName}
+	rules = append(rules, selectorRules...)
+	endpointLabel := ""
+	switch {
+	case ep.Port != nil && *ep.Port != "":
+		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{"__meta_kubernetes_pod_container_port_name"}, Regex: *ep.Port}.yaml())
+		endpointLabel = *ep.Port
+	case ep.PortNumber != nil && *ep.PortNumber != 0:
+		if *ep.PortNumber < 1 || *ep.PortNumber > 65535 {
+			return nil, fmt.Errorf("portNumber %d is not a valid port", *ep.PortNumber)
+		}
+		n := strconv.Itoa(int(*ep.PortNumber))
+		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{"__meta_kubernetes_pod_container_port_number"}, Regex: n}.yaml())
+		endpointLabel = n
+	case ep.TargetPort != nil:
+		tp := ep.TargetPort.String()
+		if tp == "" || tp == "0" {
+			return nil, fmt.Errorf("targetPort must be a port number or name")
+		}
+		src := "__meta_kubernetes_pod_container_port_name"
+		if ep.TargetPort.IntVal != 0 {
+			src = "__meta_kubernetes_pod_container_port_number"
+		}
+		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{src}, Regex: tp}.yaml())
+		endpointLabel = tp
+	}
+	if ep.FilterRunning == nil || *ep.FilterRunning {
+		rules = append(rules, ruleDropNotRunning)
+	}
+	rules = append(rules, ruleNamespace, ruleContainer, rulePod)
+	for _, l := range podTargetLabels(spec.PodTargetLabels, sc.spec.PodTargetLabels) {
+		rules = append(rules, copyLabel("__meta_kubernetes_pod_label_", l))
+	}
+	rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(pm.Namespace + "/" + pm.Name)}.trusted())
+	if spec.JobLabel != "" {
+		rules = append(rules, relabelRule{
+			SourceLabels: []string{"__meta_kubernetes_pod_label_" + sanitizeLabelName(spec.JobLabel)},
+			TargetLabel:  "job", Regex: "(.+)", Replacement: strp("${1}"),
+		}.trusted())
+	}
+	if endpointLabel != "" {
+		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(endpointLabel)}.trusted())
+	}
+	var err error
+	if rules, err = sc.appendUserRelabelings(rules, class, ep.RelabelConfigs, "relabelings"); err != nil {
+		return nil, err
+	}
+	if enforced != "" {
+		rules = append(rules, relabelRule{TargetLabel: enforced, Replacement: strp(pm.Namespace)}.trusted())
+	}
+	rules = append(rules, sc.shardingRules("__address__")...)
+	m.Set("relabel_configs", rules)
+	if err := sc.renderLimits(&m, &f, warn, where); err != nil {
+		return nil, err
+	}
+	if err := sc.renderHistograms(&m, &f, warn, where); err != nil {
+		return nil, err
+	}
+	metricRules, err := sc.metricRelabelings(class, ep.MetricRelabelConfigs, enforced, pm.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	m.Set("metric_relabel_configs", metricRules)
+	return m, nil
+}

@@ -1,0 +1,205 @@
+package promcfg_test
+
+import (
+	"strings"
+	"testing"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lookout-operator/lookout/pkg/selection"
+)
+
+// TestRejectedMonitors checks that a bad monitor is rejected with a message that names
+// the problem, while a good monitor next to it still makes it into a valid config.
+func TestRejectedMonitors(t *testing.T) {
+	cases := []struct {
+		name string
+		prom *monitoringv1.Prometheus
+		sm   *SM
+		pm   *PM
+		want string
+	}{
+		{name: "invalid relabel regex", sm: sm("bad", ep(func(e *EP) {
+			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", []string{"a"}, "(unclosed", "b", "")}
+		})), want: `endpoints[0]: relabelings[0]: invalid regex "(unclosed"`},
+		{name: "unknown relabel action", sm: sm("bad", ep(func(e *EP) {
+			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("explode", []string{"a"}, "", "b", "")}
+		})), want: `relabelings[0]: unknown relabel action "explode"`},
+		{name: "replace without target", sm: sm("bad", ep(func(e *EP) {
+			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", []string{"a"}, "", "", "")}
+		})), want: `relabel configuration for replace action requires 'target_label' value`},
+		{name: "invalid metric relabel", sm: sm("bad", ep(func(e *EP) {
+			e.MetricRelabelConfigs = []monitoringv1.RelabelConfig{rl("hashmod", []string{"a"}, "", "b", "")}
+		})), want: `metricRelabelings[0]: relabel configuration for hashmod requires non-zero modulus`},
+		{name: "missing secret", sm: sm("bad", ep(func(e *EP) {
+			e.BasicAuth = &monitoringv1.BasicAuth{Username: secretKey("nope", "user"), Password: secretKey("nope", "password")}
+		})), want: `basicAuth: username: secret default/nope: not found`},
+		{name: "missing secret key", sm: sm("bad", ep(func(e *EP) { e.BearerTokenSecret = ptr(secretKey("auth", "absent")) })),
+			want: `bearerTokenSecret: secret default/auth has no key "absent"`},
+		{name: "missing configmap for CA", sm: sm("bad", ep(func(e *EP) {
+			e.TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: monitoringv1.SecretOrConfigMap{ConfigMap: ptr(cmKey("missing", "ca.crt"))}}}
+		})), want: `tlsConfig: ca: configmap default/missing: not found`},
+		{name: "timeout above interval", sm: sm("bad", ep(func(e *EP) { e.Interval = "10s"; e.ScrapeTimeout = "20s" })),
+			want: `scrapeTimeout 20s is greater than the scrape interval 10s`},
+		{name: "timeout above global interval", prom: prom(func(p *P) { p.Spec.ScrapeInterval = "15s" }), sm: sm("bad", ep(func(e *EP) { e.ScrapeTimeout = "20s" })),
+			want: `scrapeTimeout 20s is greater than the scrape interval 15s`},
+		{name: "invalid interval", sm: sm("bad", ep(func(e *EP) { e.Interval = "often" })), want: `invalid interval "often"`},
+		{name: "invalid timeout", sm: sm("bad", ep(func(e *EP) { e.ScrapeTimeout = "-1s" })), want: `invalid scrapeTimeout "-1s"`},
+		{name: "fs access bearer token file denied", prom: prom(func(p *P) { p.Spec.ArbitraryFSAccessThroughSMs.Deny = true }),
+			sm: sm("bad", ep(func(e *EP) { e.BearerTokenFile = "/etc/shadow" })), want: `bearerTokenFile would read files from the Prometheus filesystem`},
+		{name: "fs access tls files denied", prom: prom(func(p *P) { p.Spec.ArbitraryFSAccessThroughSMs.Deny = true }),
+			sm: sm("bad", ep(func(e *EP) {
+				e.TLSConfig = &monitoringv1.TLSConfig{TLSFilesConfig: monitoringv1.TLSFilesConfig{CAFile: "/etc/prometheus/certs/other"}}
+			})), want: `tlsConfig.caFile would read files`},
+		{name: "unknown scrape class", sm: sm("bad", func(s *SM) { s.Spec.ScrapeClassName = ptr("gold") }),
+			want: `scrape class "gold" is not defined in Prometheus monitoring/k8s`},
+		{name: "authorization type basic", sm: sm("bad", ep(func(e *EP) {
+			e.Authorization = &monitoringv1.SafeAuthorization{Type: "Basic", Credentials: ptr(secretKey("auth", "token"))}
+		})), want: `authorization: type cannot be "Basic", use basicAuth instead`},
+		{name: "authorization without credentials", sm: sm("bad", ep(func(e *EP) { e.Authorization = &monitoringv1.SafeAuthorization{} })),
+			want: `authorization: credentials are required`},
+		{name: "two auth methods", sm: sm("bad", ep(func(e *EP) {
+			e.BearerTokenSecret = ptr(secretKey("auth", "token"))
+			e.BasicAuth = &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}
+		})), want: `at most one of authorization, basicAuth, oauth2 and bearer token can be set`},
+		{name: "no endpoints", sm: sm("bad", func(s *SM) { s.Spec.Endpoints = nil }), want: `endpoints: at least one endpoint is required`},
+		{name: "invalid selector operator", sm: sm("bad", func(s *SM) {
+			s.Spec.Selector.MatchExpressions = []metav1.LabelSelectorRequirement{{Key: "a", Operator: "Near", Values: []string{"b"}}}
+		}), want: `invalid selector`},
+		{name: "path without slash", sm: sm("bad", ep(func(e *EP) { e.Path = "metrics" })), want: `path "metrics" must start with /`},
+		{name: "protocol needs v3", prom: prom(v("v2.50.0")), sm: sm("bad", func(s *SM) {
+			s.Spec.ScrapeProtocols = []monitoringv1.ScrapeProtocol{monitoringv1.PrometheusText1_0_0}
+		}), want: `scrape protocol PrometheusText1.0.0 needs Prometheus v3.0.0 or newer`},
+		{name: "unknown protocol", sm: sm("bad", func(s *SM) { s.Spec.ScrapeProtocols = []monitoringv1.ScrapeProtocol{"Carrier pigeon"} }),
+			want: `unknown scrape protocol "Carrier pigeon"`},
+		{name: "negative limit", sm: sm("bad", func(s *SM) { s.Spec.SampleLimit = ptr(int64(-1)) }), want: `sampleLimit must not be negative`},
+		{name: "invalid body size", sm: sm("bad", func(s *SM) { s.Spec.BodySizeLimit = ptr(monitoringv1.ByteSize("lots")) }), want: `invalid bodySizeLimit "lots"`},
+		{name: "oauth2 without token url", sm: sm("bad", ep(func(e *EP) {
+			e.OAuth2 = &monitoringv1.OAuth2{ClientID: *secretRef("auth", "client-id"), ClientSecret: secretKey("auth", "client-secret")}
+		})), want: `oauth2: OAuth2 tokenURL must be specified`},
+		{name: "tls cert without key", sm: sm("bad", ep(func(e *EP) {
+			e.TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{Cert: *secretRef("tls", "tls.crt")}}
+		})), want: `tlsConfig: cannot specify client cert without client key`},
+		{name: "proxy url without scheme", sm: sm("bad", ep(func(e *EP) { e.ProxyURL = ptr("proxy:3128") })), want: `proxyUrl "proxy:3128" must be an absolute URL`},
+		{name: "no proxy without proxy url", sm: sm("bad", ep(func(e *EP) { e.NoProxy = ptr("10.0.0.0/8") })), want: `if noProxy is configured, proxyUrl must also be configured`},
+		{name: "port name is an invalid regex", sm: sm("bad", ep(func(e *EP) { e.Port = "web(" })), want: `rejected by Prometheus's config loader`},
+		{name: "invalid target label name", sm: sm("bad", ep(func(e *EP) {
+			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", []string{"a"}, "", "0bad", "")}
+		})), prom: prom(v("v2.55.0")), want: `"0bad" is invalid 'target_label' for replace action`},
+		{name: "invalid scheme", sm: sm("bad", ep(func(e *EP) { e.Scheme = ptr(monitoringv1.Scheme("gopher")) })), want: `scheme "gopher" must be HTTP or HTTPS`},
+		{name: "invalid service discovery role", sm: sm("bad", func(s *SM) { s.Spec.ServiceDiscoveryRole = ptr(monitoringv1.ServiceDiscoveryRole("Ingress")) }),
+			want: `serviceDiscoveryRole "Ingress" is not Endpoints or EndpointSlice`},
+		{name: "podmonitor port number out of range", pm: pm("bad", pep(func(e *PEP) { e.Port = nil; e.PortNumber = ptr(int32(70000)) })),
+			want: `podMetricsEndpoints[0]: portNumber 70000 is not a valid port`},
+		{name: "podmonitor missing secret", pm: pm("bad", pep(func(e *PEP) { e.BearerTokenSecret = ptr(secretKey("ghost", "t")) })),
+			want: `podMetricsEndpoints[0]: bearerTokenSecret: secret default/ghost: not found`},
+		{name: "podmonitor no endpoints", pm: pm("bad", func(p *PM) { p.Spec.PodMetricsEndpoints = nil }), want: `at least one endpoint is required`},
+		{name: "job name clashes with additional scrape config", prom: prom(func(p *P) {
+			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "clash.yaml"))
+		}), sm: sm("bad"), want: `job name "serviceMonitor/default/bad/0" is also used by additionalScrapeConfigs`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := c.prom
+			if p == nil {
+				p = prom()
+			}
+			good := sm("good")
+			sms := []*SM{good}
+			var pms []*PM
+			if c.sm != nil {
+				sms = append(sms, c.sm)
+			}
+			if c.pm != nil {
+				pms = append(pms, c.pm)
+			}
+			res, err := generateWith(p, sms, pms, clashAssets())
+			if err != nil {
+				t.Fatalf("Generate failed for the whole Prometheus: %v", err)
+			}
+			var bad, ok *selection.Verdict
+			for i := range res.Verdicts {
+				switch res.Verdicts[i].Name {
+				case "bad":
+					bad = &res.Verdicts[i]
+				case "good":
+					ok = &res.Verdicts[i]
+				}
+			}
+			if bad == nil || bad.Reason != selection.InvalidConfiguration {
+				t.Fatalf("bad monitor not rejected: %s", verdictsString(res))
+			}
+			if !strings.Contains(bad.Message, c.want) {
+				t.Errorf("rejection message\n  got:  %s\n  want: …%s…", bad.Message, c.want)
+			}
+			if ok == nil || !ok.Used() {
+				t.Fatalf("good monitor not accepted next to a bad one: %s", verdictsString(res))
+			}
+			if !strings.Contains(string(res.Config), "job_name: serviceMonitor/default/good/0") {
+				t.Errorf("good monitor's job missing from the config")
+			}
+			if strings.Contains(string(res.Config), "/default/bad/0\n  honor_labels") {
+				t.Errorf("rejected monitor's job present in the config")
+			}
+			if err := promcfgValidate(res.Config); err != nil {
+				t.Errorf("config with a rejected monitor does not load: %v", err)
+			}
+		})
+	}
+}
+
+// TestPrometheusLevelErrors checks that problems of the Prometheus object itself fail the
+// whole generation with a clear error (the controller keeps the last good config).
+func TestPrometheusLevelErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		prom *monitoringv1.Prometheus
+		want string
+	}{
+		{"invalid version", prom(v("three")), `spec.version: invalid Prometheus version "three"`},
+		{"too old version", prom(v("v2.30.0")), `spec.version v2.30.0 is older than v2.45.0`},
+		{"invalid scrape interval", prom(func(p *P) { p.Spec.ScrapeInterval = "1 minute" }), `spec.scrapeInterval: invalid duration "1 minute"`},
+		{"global timeout above interval", prom(func(p *P) { p.Spec.ScrapeInterval = "10s"; p.Spec.ScrapeTimeout = "30s" }), `spec.scrapeTimeout 30s is greater than spec.scrapeInterval 10s`},
+		{"missing additional scrape configs secret", prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("absent", "x.yaml")) }),
+			`spec.additionalScrapeConfigs: secret monitoring/absent: not found`},
+		{"broken additional scrape configs yaml", prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "broken.yaml")) }),
+			`spec.additionalScrapeConfigs: invalid YAML`},
+		{"additional scrape configs not a list", prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "not-a-list.yaml")) }),
+			`spec.additionalScrapeConfigs: want a YAML list, got a mapping`},
+		{"additional scrape config rejected by prometheus", prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "invalid-job.yaml")) }),
+			`rejected by Prometheus's config loader`},
+		{"two default scrape classes", prom(func(p *P) {
+			p.Spec.ScrapeClasses = []monitoringv1.ScrapeClass{{Name: "a", Default: ptr(true)}, {Name: "b", Default: ptr(true)}}
+		}), `both "a" and "b" are marked default`},
+		{"topology sharding", prom(func(p *P) {
+			p.Spec.ShardingStrategy = &monitoringv1.ShardingStrategy{Mode: ptr(monitoringv1.TopologyShardingStrategyMode)}
+		}), `Topology is not supported`},
+		{"invalid external label name", prom(func(p *P) { p.Spec.ExternalLabels = map[string]string{"": "x"} }), `spec.externalLabels: "" is not a valid label name`},
+		{"negative shards", prom(func(p *P) { p.Spec.Shards = ptr(int32(-2)) }), `spec.shards must not be negative`},
+		{"invalid remote write url", prom(rw(func(r *monitoringv1.RemoteWriteSpec) { r.URL = "not a url" })), `spec.remoteWrite[0]: url "not a url" must be absolute`},
+		{"alertmanager without port", prom(am(func(a *monitoringv1.AlertmanagerEndpoints) { a.Port.StrVal = "" })), `spec.alerting.alertmanagers[0]: port is required`},
+		{"alertmanager missing secret", prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.BasicAuth = &monitoringv1.BasicAuth{Username: secretKey("nope", "u"), Password: secretKey("nope", "p")}
+		})), `spec.alerting.alertmanagers[0]: basicAuth: username: secret monitoring/nope: not found`},
+		{"invalid scrape class relabeling", prom(func(p *P) {
+			p.Spec.ScrapeClasses = []monitoringv1.ScrapeClass{{Name: "x", Relabelings: []monitoringv1.RelabelConfig{rl("keep", []string{"a"}, "(", "", "")}}}
+		}), `spec.scrapeClasses[x].relabelings[0]: invalid regex`},
+		{"remote write azuread two methods", prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.AzureAD = &monitoringv1.AzureAD{ManagedIdentity: &monitoringv1.ManagedIdentity{}, SDK: &monitoringv1.AzureSDK{}}
+		})), `exactly one of managedIdentity, oauth, sdk and workloadIdentity must be set`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := generate(c.prom, []*SM{sm("app")}, nil)
+			if err == nil {
+				t.Fatalf("expected an error containing %q", c.want)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error\n  got:  %v\n  want: …%s…", err, c.want)
+			}
+		})
+	}
+}

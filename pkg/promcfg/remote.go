@@ -1,0 +1,277 @@
+package promcfg
+
+import (
+	"fmt"
+	"net/url"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/common/model"
+)
+
+func validRemoteURL(u string) error {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return fmt.Errorf("url %q: %w", u, err)
+	}
+	if parsed.Scheme == "" || parsed.Host == "" {
+		return fmt.Errorf("url %q must be absolute with a scheme and a host", u)
+	}
+	return nil
+}
+
+// renderRemoteWrite renders one remote_write entry.
+func renderRemoteWrite(p *monitoringv1.Prometheus, rw *monitoringv1.RemoteWriteSpec, v Version, rec *recorder, warn *[]string) (M, error) {
+	if err := validRemoteURL(string(rw.URL)); err != nil {
+		return nil, err
+	}
+	m := M{{"url", string(rw.URL)}}
+	if rw.Name != nil {
+		m.Set("name", *rw.Name)
+	}
+	if rw.RemoteTimeout != nil {
+		if _, err := parsePositiveDuration(string(*rw.RemoteTimeout)); err != nil {
+			return nil, fmt.Errorf("remoteTimeout: %w", err)
+		}
+		m.Set("remote_timeout", string(*rw.RemoteTimeout))
+	}
+	if len(rw.Headers) > 0 {
+		m.Set("headers", stringMap(rw.Headers))
+	}
+	wr, err := userRelabelings(rw.WriteRelabelConfigs, "writeRelabelConfigs", model.UTF8Validation)
+	if err != nil {
+		return nil, err
+	}
+	m.Set("write_relabel_configs", wr)
+	if rw.SendExemplars != nil {
+		m.Set("send_exemplars", *rw.SendExemplars)
+	}
+	if rw.SendNativeHistograms != nil {
+		m.Set("send_native_histograms", *rw.SendNativeHistograms)
+	}
+	if rw.MessageVersion != nil {
+		if !v.Supports(featRemoteWriteProtobufMessage) {
+			*warn = append(*warn, unsupportedWarning("spec.remoteWrite messageVersion", featRemoteWriteProtobufMessage, v))
+		} else {
+			switch *rw.MessageVersion {
+			case monitoringv1.RemoteWriteMessageVersion1_0:
+				m.Set("protobuf_message", "prometheus.WriteRequest")
+			case monitoringv1.RemoteWriteMessageVersion2_0:
+				m.Set("protobuf_message", "io.prometheus.write.v2.Request")
+			default:
+				return nil, fmt.Errorf("messageVersion %q is not V1.0 or V2.0", *rw.MessageVersion)
+			}
+		}
+	}
+	if err := renderRemoteAuth(&m, rec, p.Namespace, remoteAuth{
+		basic: rw.BasicAuth, authz: rw.Authorization, oauth2: rw.OAuth2, token: rw.BearerToken, tokenFile: rw.BearerTokenFile,
+		tls: rw.TLSConfig, proxy: rw.ProxyConfig, followRedirects: rw.FollowRedirects, http2: rw.EnableHttp2,
+	}, v); err != nil {
+		return nil, err
+	}
+	if rw.Sigv4 != nil {
+		s4, err := renderSigv4(rec, p.Namespace, rw.Sigv4)
+		if err != nil {
+			return nil, fmt.Errorf("sigv4: %w", err)
+		}
+		m.Set("sigv4", s4)
+	}
+	if rw.AzureAD != nil {
+		az, err := renderAzureAD(rec, p.Namespace, rw.AzureAD)
+		if err != nil {
+			return nil, fmt.Errorf("azureAd: %w", err)
+		}
+		m.Set("azuread", az)
+	}
+	if rw.RoundRobinDNS != nil {
+		if v.Supports(featRemoteWriteRoundRobinDNS) {
+			m.Set("round_robin_dns", *rw.RoundRobinDNS)
+		} else {
+			*warn = append(*warn, unsupportedWarning("spec.remoteWrite roundRobinDNS", featRemoteWriteRoundRobinDNS, v))
+		}
+	}
+	if q := rw.QueueConfig; q != nil {
+		qc := M{}
+		for _, kv := range []struct {
+			k string
+			v int
+		}{{"capacity", q.Capacity}, {"min_shards", q.MinShards}, {"max_shards", q.MaxShards}, {"max_samples_per_send", q.MaxSamplesPerSend}} {
+			if kv.v < 0 {
+				return nil, fmt.Errorf("queueConfig.%s must not be negative", kv.k)
+			}
+			if kv.v > 0 {
+				qc.Set(kv.k, kv.v)
+			}
+		}
+		for _, kv := range []struct {
+			k string
+			d *monitoringv1.Duration
+		}{{"batch_send_deadline", q.BatchSendDeadline}, {"min_backoff", q.MinBackoff}, {"max_backoff", q.MaxBackoff}, {"sample_age_limit", q.SampleAgeLimit}} {
+			if kv.d == nil {
+				continue
+			}
+			if _, err := model.ParseDuration(string(*kv.d)); err != nil {
+				return nil, fmt.Errorf("queueConfig.%s: %w", kv.k, err)
+			}
+			qc.Set(kv.k, string(*kv.d))
+		}
+		if q.RetryOnRateLimit {
+			qc.Set("retry_on_http_429", true)
+		}
+		m.Set("queue_config", qc)
+	}
+	if mc := rw.MetadataConfig; mc != nil {
+		md := M{}
+		md.SetAlways("send", mc.Send)
+		if mc.SendInterval != "" {
+			if _, err := model.ParseDuration(string(mc.SendInterval)); err != nil {
+				return nil, fmt.Errorf("metadataConfig.sendInterval: %w", err)
+			}
+			md.Set("send_interval", string(mc.SendInterval))
+		}
+		if mc.MaxSamplesPerSend != nil {
+			md.Set("max_samples_per_send", *mc.MaxSamplesPerSend)
+		}
+		m.Set("metadata_config", md)
+	}
+	return m, nil
+}
+
+// renderRemoteRead renders one remote_read entry.
+func renderRemoteRead(p *monitoringv1.Prometheus, rr *monitoringv1.RemoteReadSpec, v Version, rec *recorder) (M, error) {
+	if err := validRemoteURL(string(rr.URL)); err != nil {
+		return nil, err
+	}
+	m := M{{"url", string(rr.URL)}}
+	m.Set("name", rr.Name)
+	if rr.RemoteTimeout != nil {
+		if _, err := parsePositiveDuration(string(*rr.RemoteTimeout)); err != nil {
+			return nil, fmt.Errorf("remoteTimeout: %w", err)
+		}
+		m.Set("remote_timeout", string(*rr.RemoteTimeout))
+	}
+	if len(rr.Headers) > 0 {
+		m.Set("headers", stringMap(rr.Headers))
+	}
+	if len(rr.RequiredMatchers) > 0 {
+		m.Set("required_matchers", stringMap(rr.RequiredMatchers))
+	}
+	if rr.ReadRecent {
+		m.Set("read_recent", true)
+	}
+	if rr.FilterExternalLabels != nil {
+		m.SetAlways("filter_external_labels", *rr.FilterExternalLabels)
+	}
+	return m, renderRemoteAuth(&m, rec, p.Namespace, remoteAuth{
+		basic: rr.BasicAuth, authz: rr.Authorization, oauth2: rr.OAuth2, token: rr.BearerToken, tokenFile: rr.BearerTokenFile,
+		tls: rr.TLSConfig, proxy: rr.ProxyConfig, followRedirects: rr.FollowRedirects,
+	}, v)
+}
+
+type remoteAuth struct {
+	basic           *monitoringv1.BasicAuth
+	authz           *monitoringv1.Authorization
+	oauth2          *monitoringv1.OAuth2
+	token           string
+	tokenFile       string
+	tls             *monitoringv1.TLSConfig
+	proxy           monitoringv1.ProxyConfig
+	followRedirects *bool
+	http2           *bool
+}
+
+func renderRemoteAuth(m *M, rec *recorder, ns string, a remoteAuth, v Version) error {
+	c := httpClient{
+		BasicAuth: a.basic, OAuth2: a.oauth2, BearerTokenFile: a.tokenFile,
+		TLS: a.tls, Proxy: a.proxy, FollowRedirects: a.followRedirects, EnableHTTP2: a.http2,
+	}
+	if a.authz != nil {
+		if err := a.authz.Validate(); err != nil {
+			return fmt.Errorf("authorization: %w", err)
+		}
+		sa := a.authz.SafeAuthorization
+		c.Authorization = &sa
+		c.CredentialsFile = a.authz.CredentialsFile
+		if sa.Credentials == nil && c.CredentialsFile != "" {
+			c.Authorization = &monitoringv1.SafeAuthorization{Type: sa.Type}
+		}
+	}
+	if err := c.render(m, rec, ns, v); err != nil {
+		return err
+	}
+	if a.token != "" {
+		if _, ok := m.Get("authorization"); ok {
+			return fmt.Errorf("bearerToken cannot be combined with other authentication")
+		}
+		m.Set("authorization", M{{"type", "Bearer"}, {"credentials", a.token}})
+	}
+	return nil
+}
+
+func renderSigv4(rec *recorder, ns string, s *monitoringv1.Sigv4) (M, error) {
+	m := M{}
+	m.Set("region", s.Region)
+	if s.AccessKey != nil {
+		v, err := rec.secret(ns, *s.AccessKey)
+		if err != nil {
+			return nil, fmt.Errorf("accessKey: %w", err)
+		}
+		m.Set("access_key", v)
+	}
+	if s.SecretKey != nil {
+		v, err := rec.secret(ns, *s.SecretKey)
+		if err != nil {
+			return nil, fmt.Errorf("secretKey: %w", err)
+		}
+		m.Set("secret_key", v)
+	}
+	m.Set("profile", s.Profile)
+	m.Set("role_arn", s.RoleArn)
+	m.Set("external_id", s.ExternalID)
+	if s.UseFIPSSTSEndpoint != nil {
+		m.Set("use_fips_sts_endpoint", *s.UseFIPSSTSEndpoint)
+	}
+	return m, nil
+}
+
+func renderAzureAD(rec *recorder, ns string, a *monitoringv1.AzureAD) (M, error) {
+	m := M{}
+	if a.Cloud != nil {
+		m.Set("cloud", *a.Cloud)
+	}
+	n := 0
+	if a.ManagedIdentity != nil {
+		n++
+		mi := M{}
+		if a.ManagedIdentity.ClientID != nil {
+			mi.Set("client_id", *a.ManagedIdentity.ClientID)
+		}
+		m.SetAlways("managed_identity", mi)
+	}
+	if a.OAuth != nil {
+		n++
+		sec, err := rec.secret(ns, a.OAuth.ClientSecret)
+		if err != nil {
+			return nil, fmt.Errorf("oauth.clientSecret: %w", err)
+		}
+		m.Set("oauth", M{{"client_id", a.OAuth.ClientID}, {"client_secret", sec}, {"tenant_id", a.OAuth.TenantID}})
+	}
+	if a.SDK != nil {
+		n++
+		sdk := M{}
+		if a.SDK.TenantID != nil {
+			sdk.Set("tenant_id", *a.SDK.TenantID)
+		}
+		m.SetAlways("sdk", sdk)
+	}
+	if a.WorkloadIdentity != nil {
+		n++
+		m.Set("workload_identity", M{{"client_id", a.WorkloadIdentity.ClientID}, {"tenant_id", a.WorkloadIdentity.TenantID}})
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("exactly one of managedIdentity, oauth, sdk and workloadIdentity must be set")
+	}
+	if a.Scope != nil {
+		m.Set("scope", *a.Scope)
+	}
+	return m, nil
+}

@@ -1,0 +1,107 @@
+package promcfg
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// selectorRelabelings turns a label selector into keep/drop relabel rules on the discovered
+// object's labels. metaPrefix is e.g. "__meta_kubernetes_service" or
+// "__meta_kubernetes_pod"; the discovery exposes <prefix>_label_<name> and
+// <prefix>_labelpresent_<name>.
+func selectorRelabelings(sel metav1.LabelSelector, metaPrefix string) ([]M, error) {
+	if _, err := metav1.LabelSelectorAsSelector(&sel); err != nil {
+		return nil, fmt.Errorf("invalid selector: %w", err)
+	}
+	var out []M
+	keys := make([]string, 0, len(sel.MatchLabels))
+	for k := range sel.MatchLabels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		s := sanitizeLabelName(k)
+		out = append(out, relabelRule{
+			Action:       "keep",
+			SourceLabels: []string{metaPrefix + "_label_" + s, metaPrefix + "_labelpresent_" + s},
+			Regex:        "(" + regexp.QuoteMeta(sel.MatchLabels[k]) + ");true",
+		}.trusted())
+	}
+	for _, e := range sel.MatchExpressions {
+		s := sanitizeLabelName(e.Key)
+		values := make([]string, len(e.Values))
+		for i, v := range e.Values {
+			values[i] = regexp.QuoteMeta(v)
+		}
+		alt := "(" + strings.Join(values, "|") + ");true"
+		switch e.Operator {
+		case metav1.LabelSelectorOpIn:
+			out = append(out, relabelRule{Action: "keep", SourceLabels: []string{metaPrefix + "_label_" + s, metaPrefix + "_labelpresent_" + s}, Regex: alt}.trusted())
+		case metav1.LabelSelectorOpNotIn:
+			out = append(out, relabelRule{Action: "drop", SourceLabels: []string{metaPrefix + "_label_" + s, metaPrefix + "_labelpresent_" + s}, Regex: alt}.trusted())
+		case metav1.LabelSelectorOpExists:
+			out = append(out, relabelRule{Action: "keep", SourceLabels: []string{metaPrefix + "_labelpresent_" + s}, Regex: "true"}.trusted())
+		case metav1.LabelSelectorOpDoesNotExist:
+			out = append(out, relabelRule{Action: "drop", SourceLabels: []string{metaPrefix + "_labelpresent_" + s}, Regex: "true"}.trusted())
+		default:
+			return nil, fmt.Errorf("invalid selector: unknown operator %q", e.Operator)
+		}
+	}
+	return out, nil
+}
+
+// roleSelector renders a Kubernetes SD "selectors" entry: the API server filters objects
+// by label instead of Prometheus dropping them after discovery.
+func roleSelector(role string, sel metav1.LabelSelector) (M, error) {
+	s, err := metav1.LabelSelectorAsSelector(&sel)
+	if err != nil {
+		return nil, fmt.Errorf("invalid selector: %w", err)
+	}
+	if s.Empty() {
+		return nil, nil
+	}
+	return M{{"role", role}, {"label", s.String()}}, nil
+}
+
+// namespaces returns the namespaces a monitor's targets are discovered in (nil: all).
+func (sc *scrapeContext) namespaces(ns string, sel monitoringv1.NamespaceSelector) []string {
+	switch {
+	case sc.spec.IgnoreNamespaceSelectors:
+		return []string{ns}
+	case sel.Any:
+		return nil
+	case len(sel.MatchNames) > 0:
+		out := append([]string(nil), sel.MatchNames...)
+		sort.Strings(out)
+		return dedupe(out)
+	}
+	return []string{ns}
+}
+
+func dedupe(sorted []string) []string {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i == 0 || s != sorted[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// kubernetesSD renders one kubernetes_sd_configs entry.
+func kubernetesSD(role string, namespaces []string, attachNode bool, selectors []M) M {
+	m := M{{"role", role}}
+	if len(namespaces) > 0 {
+		m.Set("namespaces", M{{"names", namespaces}})
+	}
+	if attachNode {
+		m.Set("attach_metadata", M{{"node", true}})
+	}
+	m.Set("selectors", selectors)
+	return m
+}

@@ -1,0 +1,286 @@
+package promcfg
+
+import (
+	"fmt"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+)
+
+// renderServiceMonitor renders one job per endpoint, named serviceMonitor/<ns>/<name>/<i>.
+func (sc *scrapeContext) renderServiceMonitor(sm *monitoringv1.ServiceMonitor, rec *recorder) ([]M, []string, error) {
+	var warn []string
+	spec := &sm.Spec
+	class, err := sc.class(spec.ScrapeClassName)
+	if err != nil {
+		return nil, nil, err
+	}
+	role := "endpoints"
+	sdRole := sc.sdRole
+	if spec.ServiceDiscoveryRole != nil {
+		switch *spec.ServiceDiscoveryRole {
+		case monitoringv1.EndpointsRole, monitoringv1.EndpointSliceRole:
+			sdRole = *spec.ServiceDiscoveryRole
+		default:
+			return nil, nil, fmt.Errorf("serviceDiscoveryRole %q is not Endpoints or EndpointSlice", *spec.ServiceDiscoveryRole)
+		}
+	}
+	metaEP := "__meta_kubernetes_endpoint"
+	if sdRole == monitoringv1.EndpointSliceRole {
+		role, metaEP = "endpointslice", "__meta_kubernetes_endpointslice"
+	}
+
+	var selectorRules []M
+	var selectors []M
+	if spec.SelectorMechanism != nil && *spec.SelectorMechanism == monitoringv1.SelectorMechanismRole {
+		s, err := roleSelector(role, spec.Selector)
+		if err != nil {
+			return nil, nil, err
+		}
+		if s != nil {
+			selectors = []M{s}
+		}
+	} else {
+		if selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_service"); err != nil {
+			return nil, nil, err
+		}
+	}
+	attachNode := attachNodeMetadata(spec.AttachMetadata, class)
+	sd := kubernetesSD(role, sc.namespaces(sm.Namespace, spec.NamespaceSelector), attachNode, selectors)
+	enforced := sc.enforcedLabel(monitoringv1.ServiceMonitorName, sm.Namespace, sm.Name)
+
+	if len(spec.Endpoints) == 0 {
+		return nil, nil, fmt.Errorf("endpoints: at least one endpoint is required")
+	}
+	jobs := make([]M, 0, len(spec.Endpoints))
+	for i := range spec.Endpoints {
+		ep := &spec.Endpoints[i]
+		where := fmt.Sprintf("endpoints[%d]", i)
+		job, err := sc.renderServiceMonitorEndpoint(sm, ep, i, class, sd, selectorRules, metaEP, enforced, rec, &warn)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", where, err)
+		}
+		jobs = append(jobs, job)
+	}
+	return jobs, warn, nil
+}
+
+func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMonitor, ep *monitoringv1.Endpoint, i int, class *monitoringv1.ScrapeClass, sd M, selectorRules []M, metaEP, enforced string, rec *recorder, warn *[]string) (M, error) {
+	spec := &sm.Spec
+	where := fmt.Sprintf("ServiceMonitor %s/%s endpoints[%d]", sm.Namespace, sm.Name, i)
+	client := httpClient{
+		Authorization:     ep.Authorization,
+		BasicAuth:         ep.BasicAuth,
+		OAuth2:            ep.OAuth2,
+		BearerTokenSecret: ep.BearerTokenSecret,
+		BearerTokenFile:   ep.BearerTokenFile,
+		FollowRedirects:   ep.FollowRedirects,
+		EnableHTTP2:       ep.EnableHTTP2,
+		TLS:               ep.TLSConfig,
+		Proxy:             ep.ProxyConfig,
+	}
+	if sc.spec.ArbitraryFSAccessThroughSMs.Deny {
+		if fields := client.fsAccess(); len(fields) > 0 {
+			return nil, fmt.Errorf("%s would read files from the Prometheus filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids", strings.Join(fields, ", "))
+		}
+	}
+	applyClassClient(&client, class)
+
+	f := scrapeFields{
+		Interval: ep.Interval, Timeout: ep.ScrapeTimeout, Path: ep.Path, Scheme: ep.Scheme, Params: ep.Params,
+		HonorLabels: ep.HonorLabels, HonorTimestamps: ep.HonorTimestamps, TrackTimestampsStaleness: ep.TrackTimestampsStaleness,
+		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit,
+		LabelNameLengthLimit: spec.LabelNameLengthLimit, LabelValueLengthLimit: spec.LabelValueLengthLimit,
+		KeepDroppedTargets: spec.KeepDroppedTargets, BodySizeLimit: spec.BodySizeLimit,
+		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, class),
+		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
+	}
+
+	m := M{{"job_name", jobName("serviceMonitor", sm.Namespace, sm.Name, i)}}
+	if err := sc.renderScrapeTiming(&m, &f, warn, where); err != nil {
+		return nil, err
+	}
+	m.Set("kubernetes_sd_configs", []M{sd})
+	if err := sc.renderScrapeSettings(&m, &f, warn, where); err != nil {
+		return nil, err
+	}
+	if err := client.render(&m, rec, sm.Namespace, sc.version); err != nil {
+		return nil, err
+	}
+
+	// Relabelings: what the operator derives first, then the scrape class's, then the
+	// user's, then the guards users must not be able to undo.
+	rules := []M{ruleTmpJobName}
+	rules = append(rules, selectorRules...)
+	switch {
+	case ep.Port != "":
+		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{metaEP + "_port_name"}, Regex: ep.Port}.yaml())
+	case ep.TargetPort != nil:
+		tp := ep.TargetPort.String()
+		if tp == "" || tp == "0" {
+			return nil, fmt.Errorf("targetPort must be a port number or name")
+		}
+		src := "__meta_kubernetes_pod_container_port_name"
+		if ep.TargetPort.IntVal != 0 {
+			src = "__meta_kubernetes_pod_container_port_number"
+		}
+		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{src}, Regex: tp}.yaml())
+	}
+	tk := ruleTargetKind[metaEP]
+	rules = append(rules, tk[0], tk[1])
+	if ep.FilterRunning == nil || *ep.FilterRunning {
+		rules = append(rules, ruleDropNotRunning)
+	}
+	rules = append(rules, ruleNamespace, ruleService, rulePod, ruleContainer)
+	for _, l := range spec.TargetLabels {
+		rules = append(rules, copyLabel("__meta_kubernetes_service_label_", l))
+	}
+	for _, l := range podTargetLabels(spec.PodTargetLabels, sc.spec.PodTargetLabels) {
+		rules = append(rules, copyLabel("__meta_kubernetes_pod_label_", l))
+	}
+	rules = append(rules, ruleJobFromService)
+	if spec.JobLabel != "" {
+		rules = append(rules, relabelRule{
+			SourceLabels: []string{"__meta_kubernetes_service_label_" + sanitizeLabelName(spec.JobLabel)},
+			TargetLabel:  "job", Regex: "(.+)", Replacement: strp("${1}"),
+		}.trusted())
+	}
+	switch {
+	case ep.Port != "":
+		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.Port)}.trusted())
+	case ep.TargetPort != nil:
+		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.TargetPort.String())}.trusted())
+	}
+	var err error
+	if rules, err = sc.appendUserRelabelings(rules, class, ep.RelabelConfigs, "relabelings"); err != nil {
+		return nil, err
+	}
+	if enforced != "" {
+		rules = append(rules, relabelRule{TargetLabel: enforced, Replacement: strp(sm.Namespace)}.trusted())
+	}
+	rules = append(rules, sc.shardingRules("__address__")...)
+	m.Set("relabel_configs", rules)
+
+	if err := sc.renderLimits(&m, &f, warn, where); err != nil {
+		return nil, err
+	}
+	if err := sc.renderHistograms(&m, &f, warn, where); err != nil {
+		return nil, err
+	}
+	metricRules, err := sc.metricRelabelings(class, ep.MetricRelabelConfigs, enforced, sm.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	m.Set("metric_relabel_configs", metricRules)
+	return m, nil
+}
+
+// copyLabel copies a discovered Kubernetes label onto the target when it is non-empty.
+func copyLabel(metaPrefix, label string) M {
+	s := sanitizeLabelName(label)
+	return relabelRule{SourceLabels: []string{metaPrefix + s}, TargetLabel: s, Regex: "(.+)", Replacement: strp("${1}")}.trusted()
+}
+
+// podTargetLabels merges the monitor's and the Prometheus's pod target labels, keeping
+// the first occurrence of each.
+func podTargetLabels(own, global []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range append(append([]string(nil), own...), global...) {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// appendUserRelabelings adds the scrape class's relabelings, then the monitor's.
+func (sc *scrapeContext) appendUserRelabelings(rules []M, class *monitoringv1.ScrapeClass, own []monitoringv1.RelabelConfig, field string) ([]M, error) {
+	if class != nil {
+		cr, err := userRelabelings(class.Relabelings, "scrape class "+class.Name+" relabelings", sc.nameScheme)
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, cr...)
+	}
+	ur, err := userRelabelings(own, field, sc.nameScheme)
+	if err != nil {
+		return nil, err
+	}
+	return append(rules, ur...), nil
+}
+
+// metricRelabelings: the scrape class's, the monitor's, then the enforced namespace label.
+func (sc *scrapeContext) metricRelabelings(class *monitoringv1.ScrapeClass, own []monitoringv1.RelabelConfig, enforced, ns string) ([]M, error) {
+	var rules []M
+	if class != nil {
+		cr, err := userRelabelings(class.MetricRelabelings, "scrape class "+class.Name+" metricRelabelings", sc.nameScheme)
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, cr...)
+	}
+	ur, err := userRelabelings(own, "metricRelabelings", sc.nameScheme)
+	if err != nil {
+		return nil, err
+	}
+	rules = append(rules, ur...)
+	if enforced != "" {
+		rules = append(rules, relabelRule{TargetLabel: enforced, Replacement: strp(ns)}.trusted())
+	}
+	return rules, nil
+}
+
+func attachNodeMetadata(own *monitoringv1.AttachMetadata, class *monitoringv1.ScrapeClass) bool {
+	if own != nil && own.Node != nil {
+		return *own.Node
+	}
+	if class != nil && class.AttachMetadata != nil && class.AttachMetadata.Node != nil {
+		return *class.AttachMetadata.Node
+	}
+	return false
+}
+
+func fallbackProtocol(own *monitoringv1.ScrapeProtocol, class *monitoringv1.ScrapeClass) *monitoringv1.ScrapeProtocol {
+	if own != nil {
+		return own
+	}
+	if class != nil {
+		return class.FallbackScrapeProtocol
+	}
+	return nil
+}
+
+// applyClassClient fills what the endpoint leaves unset from the scrape class: the TLS
+// CA/cert/key files and the authorization.
+func applyClassClient(c *httpClient, class *monitoringv1.ScrapeClass) {
+	if class == nil {
+		return
+	}
+	if class.TLSConfig != nil {
+		if c.TLS == nil {
+			c.TLS = &monitoringv1.TLSConfig{}
+		} else {
+			t := *c.TLS
+			c.TLS = &t
+		}
+		if c.TLS.CAFile == "" && c.TLS.CA == (monitoringv1.SecretOrConfigMap{}) {
+			c.TLS.CAFile = class.TLSConfig.CAFile
+		}
+		if c.TLS.CertFile == "" && c.TLS.Cert == (monitoringv1.SecretOrConfigMap{}) {
+			c.TLS.CertFile = class.TLSConfig.CertFile
+		}
+		if c.TLS.KeyFile == "" && c.TLS.KeySecret == nil {
+			c.TLS.KeyFile = class.TLSConfig.KeyFile
+		}
+	}
+	if class.Authorization != nil && c.Authorization == nil && c.BasicAuth == nil && c.OAuth2 == nil && c.BearerTokenSecret == nil && c.BearerTokenFile == "" && c.CredentialsFile == "" {
+		a := class.Authorization.SafeAuthorization
+		c.Authorization = &a
+		c.CredentialsFile = class.Authorization.CredentialsFile
+		if c.CredentialsFile != "" && a.Credentials == nil {
+			c.Authorization = &monitoringv1.SafeAuthorization{Type: a.Type}
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package promcfg
+
+import (
+	"crypto/sha256"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Validating every monitor's jobs with Prometheus's loader is the expensive part of
+// generation (YAML parsing dominates). Two things keep it cheap without giving it up:
+//
+//  1. Relabel rules the operator builds from inputs that cannot make them invalid are
+//     tagged trusted (relabelRule.trusted): constant rules, rules from validated label
+//     selectors (values regexp.QuoteMeta'd, names sanitized) and label copies. They are
+//     left out of the text handed to the loader. Rules carrying user text the loader must
+//     judge (port names used as regexes, the user's relabelings) are never trusted.
+//  2. The job name and the discovery namespaces (any string is valid there) are replaced
+//     by constants, and the loader's verdict is memoized by the SHA-256 of the resulting
+//     text together with the global section. Monitors of the same shape share one load.
+//
+// FuzzGenerate and the golden tests load whole generated configs to check that nothing the
+// shortcut accepts is rejected by Prometheus.
+
+// validationShape returns the job as the loader sees it for memoization.
+func validationShape(job M, i int) M {
+	out := make(M, 0, len(job))
+	for _, kv := range job {
+		switch kv.K {
+		case "job_name":
+			kv.V = "job-" + strconv.Itoa(i)
+		case "scrape_classic_histograms":
+			// Prometheus 2.x spelling; the linked loader knows the 3.x name.
+			kv.K = "always_scrape_classic_histograms"
+		case "kubernetes_sd_configs":
+			kv.V = normalizeSD(kv.V)
+		case "relabel_configs":
+			rules, _ := kv.V.([]M)
+			kept := make([]M, 0, len(rules))
+			for _, r := range rules {
+				if !isTrusted(r) {
+					kept = append(kept, r)
+				}
+			}
+			if len(kept) == 0 {
+				continue
+			}
+			kv.V = kept
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func normalizeSD(v any) any {
+	sds, ok := v.([]M)
+	if !ok {
+		return v
+	}
+	out := make([]M, len(sds))
+	for i, sd := range sds {
+		c := make(M, 0, len(sd))
+		for _, kv := range sd {
+			if kv.K == "namespaces" {
+				kv.V = M{{"names", []string{"ns"}}}
+			}
+			c = append(c, kv)
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func isTrusted(r M) bool {
+	return len(r) > 0 && r[len(r)-1].K == trustedMarker
+}
+
+// verdictCache memoizes loader verdicts by validation text. Bounded: cleared when full.
+var verdictCache = struct {
+	sync.Mutex
+	m map[[32]byte]error
+}{m: map[[32]byte]error{}}
+
+const verdictCacheMax = 8192
+
+// validateShapes validates the jobs' shapes against the global section, memoized.
+func validateShapes(globalOnly []byte, jobs []M) error {
+	var b strings.Builder
+	b.Write(globalOnly)
+	b.WriteString("scrape_configs:\n")
+	for i, j := range jobs {
+		b.Write(EncodeListItem(validationShape(j, i)))
+	}
+	text := b.String()
+	key := sha256.Sum256([]byte(text))
+	verdictCache.Lock()
+	err, ok := verdictCache.m[key]
+	verdictCache.Unlock()
+	if ok {
+		return err
+	}
+	err = Validate([]byte(text))
+	verdictCache.Lock()
+	if len(verdictCache.m) >= verdictCacheMax {
+		verdictCache.m = map[[32]byte]error{}
+	}
+	verdictCache.m[key] = err
+	verdictCache.Unlock()
+	return err
+}

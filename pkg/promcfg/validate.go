@@ -1,0 +1,35 @@
+package promcfg
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"regexp"
+	"strings"
+
+	"github.com/prometheus/prometheus/config"
+	// Register the Kubernetes service discovery so config.Load understands kubernetes_sd_configs.
+	_ "github.com/prometheus/prometheus/discovery/kubernetes"
+)
+
+var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// renamedKeyRE finds keys that older releases spell differently (see renamedForValidation).
+var renamedKeyRE = regexp.MustCompile(`(?m)^(\s*)scrape_classic_histograms:`)
+
+// Validate loads a complete configuration with Prometheus's own loader, the same code path
+// Prometheus runs on reload. Tests and the render command use it on whole files. Keys
+// that Prometheus 2.x spells differently are mapped to their current names first.
+func Validate(cfg []byte) error {
+	s := renamedKeyRE.ReplaceAllString(string(cfg), "${1}always_scrape_classic_histograms:")
+	if _, err := config.Load(s, discardLogger); err != nil {
+		return cleanLoadError(err)
+	}
+	return nil
+}
+
+// cleanLoadError shortens yaml's multi-line errors into one line for status messages.
+func cleanLoadError(err error) error {
+	msg := strings.Join(strings.Fields(err.Error()), " ")
+	return fmt.Errorf("rejected by Prometheus's config loader: %s", msg)
+}
