@@ -1,0 +1,50 @@
+package workload
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// FuzzBuilders feeds arbitrary Prometheus specs (JSON, seeded with the golden cases) to
+// every builder: they may return errors but never panic, and whatever StatefulSet they
+// return is deterministic.
+func FuzzBuilders(f *testing.F) {
+	for _, c := range buildCases() {
+		b, err := json.Marshal(c.p.Spec)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint8(1), false)
+	}
+	f.Add([]byte(`{"shards":-1,"replicas":-3}`), uint8(0), true)
+	f.Add([]byte(`{"version":"v1","additionalArgs":[{"name":""}]}`), uint8(200), true)
+	f.Fuzz(func(t *testing.T, spec []byte, rules uint8, api bool) {
+		p := prom()
+		if err := json.Unmarshal(spec, &p.Spec); err != nil {
+			return
+		}
+		opts := DefaultOptions()
+		opts.ReloaderWatchAPI = api
+		in := Input{Prometheus: p, RuleConfigMaps: int(rules), TLSAssetSecrets: int(rules % 7)}
+		sets, err := StatefulSets(in, opts)
+		if err == nil {
+			again, err := StatefulSets(Input{Prometheus: p.DeepCopy(), RuleConfigMaps: int(rules), TLSAssetSecrets: int(rules % 7)}, opts)
+			if err != nil || len(again) != len(sets) {
+				t.Fatalf("second build differs: %v", err)
+			}
+			for i := range sets {
+				if !UpToDate(sets[i], again[i]) {
+					t.Fatal("the same input gave two hashes")
+				}
+			}
+		}
+		_, _ = WebConfig(p)
+		_ = GoverningService(p)
+		_, _ = ReloaderRole(in)
+		_ = ReloaderRoleBinding(p)
+		_ = Status(p, nil, nil, metav1.NewTime(time.Unix(0, 0)))
+	})
+}
