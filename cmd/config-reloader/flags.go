@@ -77,6 +77,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.runtimeInfoURL, "runtimeinfo-url", defaultRuntimeInfoURL, "Prometheus runtimeinfo URL used to confirm reloads; empty skips the confirmation")
 	fs.StringVar(&c.reloadMethod, "reload-method", "http", "how to reload: http (POST to --reload-url) or signal (SIGHUP to --process-name)")
 	fs.StringVar(&c.processName, "process-name", "prometheus", "name of the process to signal (signal method)")
+	fs.StringVar(&c.processName, "process-executable-name", "prometheus", "alias of --process-name (prometheus-config-reloader's name)")
 	fs.StringVar(&c.listenAddress, "listen-address", ":8080", "address serving /metrics and /healthz; empty disables")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&c.logFormat, "log-format", "logfmt", "log format: logfmt or json")

@@ -67,6 +67,14 @@ func TestParseFlagsOperatorContract(t *testing.T) {
 	}
 }
 
+func TestProcessNameAlias(t *testing.T) {
+	t.Parallel()
+	c, err := parseFlags([]string{"--config-file=/in", "--reload-method=signal", "--process-executable-name=prom2"}, io.Discard)
+	if err != nil || c.processName != "prom2" {
+		t.Fatalf("%q, %v", c.processName, err)
+	}
+}
+
 func TestParseFlagsErrors(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
