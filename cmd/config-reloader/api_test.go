@@ -45,13 +45,6 @@ func TestAPIMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	withRules := func(marker string) string { return configYAML(marker) + "rule_files:\n  - " + rulesDir + "/*.yaml\n" }
-	secret := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "monitoring", Name: "prometheus-k8s"},
-		Data:       map[string][]byte{"prometheus.yaml.gz": gzipString(t, withRules("v1"))},
-	}
-	if err := env.Client.Create(ctx, secret); err != nil {
-		t.Fatal(err)
-	}
 	args := []string{
 		"--config-file=" + filepath.Join(cfgDir, "prometheus.yaml.gz"),
 		"--config-envsubst-file=" + out,
@@ -60,9 +53,24 @@ func TestAPIMode(t *testing.T) {
 		"--watch-configmap=monitoring/prometheus-k8s-rulefiles-0=" + rulesDir,
 		"--kubeconfig=" + kubeconfig,
 	}
+	// The init container starts before the config Secret exists: it waits for it.
 	var initLog syncBuffer
-	if code := run(ctx, append(args, "--watch-interval=0"), &initLog, hooks{}); code != exitOK {
-		t.Fatalf("init exit %d:\n%s", code, initLog.String())
+	initDone := make(chan int, 1)
+	go func() { initDone <- run(ctx, append(args, "--watch-interval=0"), &initLog, hooks{}) }()
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "monitoring", Name: "prometheus-k8s"},
+		Data:       map[string][]byte{"prometheus.yaml.gz": gzipString(t, withRules("v1"))},
+	}
+	if err := env.Client.Create(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-initDone:
+		if code != exitOK {
+			t.Fatalf("init exit %d:\n%s", code, initLog.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("init container did not finish:\n%s", initLog.String())
 	}
 	p := reloadertest.Start(t, out, reloadertest.Options{})
 	requireMarker(t, p, "v1")

@@ -84,11 +84,21 @@ func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
 	return watch(ctx, c, rl, mirror, reg, log, h)
 }
 
-// renderOnce is the init container: fetch the API objects, render, exit.
+// renderOnce is the init container: mirror the API objects (waiting for a config Secret
+// that does not exist yet), render, exit.
 func renderOnce(ctx context.Context, rl *reloader.Reloader, mirror *apiwatch.Mirror, log *slog.Logger) int {
 	if mirror != nil {
-		if err := mirror.Once(ctx); err != nil {
-			log.Error("reading the watched objects failed", "err", err)
+		mctx, cancel := context.WithCancel(ctx)
+		mirrored := make(chan error, 1)
+		go func() { mirrored <- mirror.Run(mctx) }()
+		defer func() {
+			cancel()
+			<-mirrored
+		}()
+		select {
+		case <-mirror.Synced():
+		case <-ctx.Done():
+			log.Error("stopped before the watched objects were read")
 			return exitError
 		}
 	}

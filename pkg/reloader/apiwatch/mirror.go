@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -71,30 +70,6 @@ func New(cfg *rest.Config, targets []Target, o Options) (*Mirror, error) {
 
 // Synced is closed once Run has written the initial state of every target.
 func (m *Mirror) Synced() <-chan struct{} { return m.synced }
-
-// Once fetches every target once and writes it: the init container's job. An object that
-// does not exist leaves its directory empty.
-func (m *Mirror) Once(ctx context.Context) error {
-	for _, t := range m.targets {
-		if err := ensureDir(t.Dir); err != nil {
-			return err
-		}
-		obj := newObject(t.Kind)
-		err := m.rc.Get().Namespace(t.Namespace).Resource(t.Kind.resource()).Name(t.Name).Do(ctx).Into(obj)
-		if apierrors.IsNotFound(err) {
-			m.o.Logger.Info("object does not exist; directory left empty", "target", t.String())
-			continue
-		}
-		if err != nil {
-			m.o.Metrics.errors.WithLabelValues(t.labels()...).Inc()
-			return fmt.Errorf("reading %s %s/%s: %w", t.Kind, t.Namespace, t.Name, err)
-		}
-		if err := m.write(t, obj); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // Run watches every target and mirrors each change until ctx is done. API errors are
 // retried with the client's backoff; a failed directory write is logged, counted and
