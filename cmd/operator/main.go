@@ -28,6 +28,8 @@ func dispatch(args []string) int {
 		return runOperator(args)
 	case "crds":
 		return printCRDs(os.Stdout)
+	case "render":
+		return renderCmd(args, os.Stdout, os.Stderr)
 	case "version":
 		fmt.Println(version)
 		return 0

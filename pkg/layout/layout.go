@@ -87,3 +87,13 @@ func StatefulSetName(prometheus string, shard int) string {
 	}
 	return fmt.Sprintf("prometheus-%s-shard-%d", prometheus, shard)
 }
+
+// RuleFileGlobs lists the rule_files globs of a Prometheus whose pod mounts the given
+// number of rule ConfigMap slots (Prometheus allows a wildcard only in the last element).
+func RuleFileGlobs(prometheus string, slots int) []string {
+	out := make([]string, slots)
+	for i := range out {
+		out[i] = RulesDir + "/" + RuleConfigMapName(prometheus, i) + "/*.yaml"
+	}
+	return out
+}

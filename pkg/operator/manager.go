@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -14,8 +13,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	ctrlwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
+	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/crds"
+	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/webhook"
 )
 
 // New builds a manager with every Lookout controller registered. It installs the CRDs
@@ -38,7 +42,8 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 		log.Info("CRDs installed or upgraded")
 	}
 
-	cacheOpts := cache.Options{}
+	// Managed fields are never read: dropping them halves the memory of the caches.
+	cacheOpts := cache.Options{DefaultTransform: cache.TransformStripManagedFields()}
 	if len(opts.Namespaces) > 0 {
 		cacheOpts.DefaultNamespaces = map[string]cache.Config{}
 		for _, ns := range opts.Namespaces {
@@ -56,12 +61,17 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 		LeaderElectionNamespace:       leaderElectionNamespace(opts, cfg),
 		LeaderElectionReleaseOnCancel: true,
 		GracefulShutdownTimeout:       &opts.GracefulShutdown,
-		Client: client.Options{Cache: &client.CacheOptions{
-			// Secrets and ConfigMaps are read straight from the API server, only when
-			// referenced: the operator never holds every Secret of the cluster in memory.
-			// Their changes are watched through metadata-only informers.
-			DisableFor: []client.Object{&corev1.Secret{}, &corev1.ConfigMap{}},
-		}},
+		// Secrets and ConfigMaps are only watched through metadata-only informers; their
+		// data is read from the API server when referenced (see pkg/assets), so the
+		// operator never holds every Secret of the cluster in memory.
+	}
+	if opts.WebhookPort > 0 {
+		if opts.WebhookSelfSigned {
+			if err := webhook.EnsureSelfSignedCert(opts.WebhookCertDir, opts.WebhookDNSNames); err != nil {
+				return nil, fmt.Errorf("creating a self-signed webhook certificate: %w", err)
+			}
+		}
+		mopts.WebhookServer = ctrlwebhook.NewServer(ctrlwebhook.Options{Port: opts.WebhookPort, CertDir: opts.WebhookCertDir})
 	}
 	mgr, err := ctrl.NewManager(cfg, mopts)
 	if err != nil {
@@ -69,6 +79,14 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return nil, err
+	}
+	if opts.WebhookPort > 0 {
+		if err := webhook.Register(mgr.GetWebhookServer(), webhook.Options{}); err != nil {
+			return nil, err
+		}
+		if err := mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker()); err != nil {
+			return nil, err
+		}
 	}
 	if err := mgr.AddReadyzCheck("readyz", func(req *http.Request) error {
 		if !mgr.GetCache().WaitForCacheSync(req.Context()) {
@@ -78,7 +96,37 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	}); err != nil {
 		return nil, err
 	}
+	if err := setupControllers(mgr, opts); err != nil {
+		return nil, err
+	}
 	return mgr, nil
+}
+
+// setupControllers registers the Prometheus controller and the status controllers.
+func setupControllers(mgr manager.Manager, opts Options) error {
+	store := resourcestatus.NewStore()
+	pr := &promctrl.Reconciler{
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Scheme:    mgr.GetScheme(),
+		Recorder:  mgr.GetEventRecorderFor("lookout-operator"),
+		Statuses:  store,
+		Config: promctrl.Config{
+			Workload:                opts.Workload,
+			Scope:                   selection.NewScope(opts.Namespaces),
+			InstanceSelector:        opts.PrometheusInstanceSelector,
+			MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
+		},
+	}
+	if err := pr.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the Prometheus controller: %w", err)
+	}
+	if opts.ResourceStatus {
+		if err := resourcestatus.SetupWithManager(mgr, store, opts.MaxConcurrentReconciles); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // leaderElectionNamespace picks the lease namespace: the flag, then $POD_NAMESPACE, then

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // Options is everything the operator can be told at start.
@@ -33,20 +35,27 @@ type Options struct {
 	MaxConcurrentReconciles int
 
 	// Workload holds the images and defaults used for the generated pods.
-	Workload WorkloadOptions
+	Workload workload.Options
 
 	// GracefulShutdown bounds how long runnables get to stop.
 	GracefulShutdown time.Duration
+
+	// WebhookPort serves the PrometheusRule admission webhooks over TLS (0 disables them).
+	WebhookPort int
+	// WebhookCertDir holds tls.crt and tls.key.
+	WebhookCertDir string
+	// WebhookSelfSigned generates a self-signed certificate into WebhookCertDir when none
+	// is there, for WebhookDNSNames (local runs).
+	WebhookSelfSigned bool
+	WebhookDNSNames   []string
+
+	// ResourceStatus writes status.bindings on the monitors and rules each Prometheus
+	// considered.
+	ResourceStatus bool
 }
 
 // WorkloadOptions are the operator-level defaults for the pods it generates.
-type WorkloadOptions struct {
-	PrometheusImage     string
-	ConfigReloaderImage string
-	// ReloaderWatchAPI switches the config-reloader sidecar to reading the config Secret and
-	// rule ConfigMaps through the API instead of the kubelet-projected volume.
-	ReloaderWatchAPI bool
-}
+type WorkloadOptions = workload.Options
 
 // DefaultOptions returns the defaults the flags also use.
 func DefaultOptions() Options {
@@ -58,10 +67,11 @@ func DefaultOptions() Options {
 		MaxConcurrentReconciles:    2,
 		GracefulShutdown:           30 * time.Second,
 		PrometheusInstanceSelector: labels.Everything(),
-		Workload: WorkloadOptions{
-			PrometheusImage:     "quay.io/prometheus/prometheus",
-			ConfigReloaderImage: "ghcr.io/lookout-operator/config-reloader:latest",
-		},
+		Workload:                   workload.DefaultOptions(),
+		WebhookPort:                0,
+		WebhookCertDir:             "/tmp/lookout-webhook-certs",
+		WebhookDNSNames:            []string{"lookout-operator.lookout.svc", "localhost", "127.0.0.1"},
+		ResourceStatus:             true,
 	}
 }
 

@@ -35,6 +35,11 @@ func (r AssetRef) String() string {
 // ErrNotFound is wrapped by Assets.Get when the object or key does not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrUnavailable is wrapped by Assets.Get when the value could not be read for a reason
+// that says nothing about the monitor (an API timeout, say): generation fails as a whole
+// and is retried, instead of rejecting the monitor.
+var ErrUnavailable = errors.New("temporarily unavailable")
+
 // Assets resolves Secret and ConfigMap keys. Implementations live in pkg/assets (API-backed
 // for the controller, file-backed for `render`).
 type Assets interface {

@@ -43,6 +43,16 @@ type Result struct {
 	Warnings []string
 	// Jobs is the number of scrape jobs.
 	Jobs int
+	// Dependencies are the Secrets and ConfigMaps the configuration read (or tried to
+	// read: a missing one is listed too, so its creation can trigger a regeneration).
+	Dependencies []Dependency
+}
+
+// Dependency names one Secret or ConfigMap.
+type Dependency struct {
+	Kind      AssetKind
+	Namespace string
+	Name      string
 }
 
 // Generator renders configurations for one Prometheus object and caches each monitor's
@@ -121,7 +131,20 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{TLSAssets: map[string][]byte{}}
+	deps := map[Dependency]bool{}
 	hdrRec := newRecorder(in.Assets)
+	defer func() {
+		for _, d := range hdrRec.deps {
+			deps[Dependency{d.kind, d.namespace, d.name}] = true
+		}
+		for d := range deps {
+			res.Dependencies = append(res.Dependencies, d)
+		}
+		sort.Slice(res.Dependencies, func(i, j int) bool {
+			a, b := res.Dependencies[i], res.Dependencies[j]
+			return string(a.Kind)+a.Namespace+"/"+a.Name < string(b.Kind)+b.Namespace+"/"+b.Name
+		})
+	}()
 	header, globalOnly, extraJobs, err := renderHeader(p, v, sc, in.RuleFiles, hdrRec, &res.Warnings)
 	if err != nil {
 		return nil, err
@@ -156,6 +179,12 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		ents[i] = e
 	}
 	g.renderAll(sc, in.Assets, globalOnly, mons, todo, ents)
+	for i, e := range ents {
+		if e.err != nil && errors.Is(e.err, ErrUnavailable) {
+			delete(g.entries, mons[i].key())
+			return nil, fmt.Errorf("%s: %w", mons[i].key(), e.err)
+		}
+	}
 
 	// Assemble.
 	extraNames := map[string]bool{}
@@ -172,6 +201,9 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		e.seen = true
 		g.entries[m.key()] = e
 		size += len(e.jobs)
+		for _, d := range e.deps {
+			deps[Dependency{d.kind, d.namespace, d.name}] = true
+		}
 	}
 	b := bytes.NewBuffer(make([]byte, 0, size+4096))
 	b.Write(header)

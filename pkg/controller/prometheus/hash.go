@@ -1,0 +1,25 @@
+package prometheus
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/lookout-operator/lookout/pkg/apply"
+)
+
+type schemaGVK = schema.GroupVersionKind
+
+// hashJSON hashes a value through its JSON encoding (maps are sorted by encoding/json).
+func hashJSON(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+func countWrite(kind, verb string) { apply.CountWrite(kind, verb) }

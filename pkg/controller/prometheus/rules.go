@@ -1,0 +1,210 @@
+package prometheus
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/rules"
+	"github.com/lookout-operator/lookout/pkg/selection"
+)
+
+// ruleResult is the packed rule files of one Prometheus.
+type ruleResult struct {
+	configMaps []map[string]string
+	count      int
+	verdicts   []selection.Verdict
+}
+
+// ruleEntry caches one PrometheusRule's validation and rendering.
+type ruleEntry struct {
+	uid        types.UID
+	generation int64
+	key        string
+	file       []byte
+	problem    string
+}
+
+// ruleState is the rule-related part of promState.
+type ruleState struct {
+	validatorKey string
+	validator    *rules.Validator
+	entries      map[types.UID]*ruleEntry
+	// live is the data of the rule ConfigMaps as last written (read from the API server
+	// once after a start), in order; it feeds stable packing and last-known-good.
+	live       []map[string]string
+	liveLoaded bool
+}
+
+// reconcileRules selects, validates, enforces, renders and packs the PrometheusRules of p.
+// A rule whose new version is invalid keeps being served in its last accepted version,
+// read back from the live rule ConfigMaps.
+func (r *Reconciler) reconcileRules(ctx context.Context, p *monitoringv1.Prometheus, st *promState, sel *selectors, nsLabels selection.NamespaceLabels) (*ruleResult, error) {
+	rs := &st.rules
+	vkey := p.Spec.Version + "|" + fmt.Sprint(p.Spec.EnableFeatures)
+	if rs.validator == nil || rs.validatorKey != vkey {
+		feats := make([]string, len(p.Spec.EnableFeatures))
+		for i, f := range p.Spec.EnableFeatures {
+			feats[i] = string(f)
+		}
+		v, err := rules.NewValidator(rules.Options{Version: p.Spec.Version, EnableFeatures: feats})
+		if err != nil {
+			return nil, invalid(fmt.Errorf("spec.version: %w", err))
+		}
+		rs.validator, rs.validatorKey, rs.entries = v, vkey, map[types.UID]*ruleEntry{}
+	}
+	if !rs.liveLoaded {
+		live, err := r.readRuleConfigMaps(ctx, p)
+		if err != nil {
+			return nil, applyFailed(err)
+		}
+		rs.live, rs.liveLoaded = live, true
+	}
+
+	var list monitoringv1.PrometheusRuleList
+	if err := r.Client.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, applyFailed(fmt.Errorf("listing PrometheusRules: %w", err))
+	}
+	selected, verdicts := selection.Select(sel.rules, pointers(list.Items), r.Config.Scope, nsLabels)
+	enforced := p.Spec.EnforcedNamespaceLabel
+
+	files := map[string][]byte{}
+	byKey := map[string]*monitoringv1.PrometheusRule{}
+	problems := map[string]string{}
+	seen := map[types.UID]bool{}
+	for _, rule := range selected {
+		seen[rule.UID] = true
+		e := rs.entries[rule.UID]
+		label := enforced
+		if ruleExcluded(p, rule) {
+			label = ""
+		}
+		if e == nil || e.generation != rule.Generation || rule.Generation == 0 || e.key != label {
+			e = renderRule(rs.validator, rule, label)
+			rs.entries[rule.UID] = e
+		}
+		key := rules.FileName(rule)
+		byKey[key] = rule
+		if e.problem == "" {
+			files[key] = e.file
+			continue
+		}
+		msg := e.problem
+		if served, h, ok := rules.FindServed(rs.live, rule); ok {
+			files[key] = served
+			msg = fmt.Sprintf("%s; still serving generation %d, the last accepted version", msg, h.Generation)
+		}
+		problems[nsName(rule)] = msg
+	}
+	for uid := range rs.entries {
+		if !seen[uid] {
+			delete(rs.entries, uid)
+		}
+	}
+
+	packed, tooLarge := rules.PackStable(files, rules.MaxConfigMapDataBytes, rs.live)
+	for _, key := range tooLarge {
+		rule := byKey[key]
+		problems[nsName(rule)] = rules.TooLargeProblem(len(key)+len(files[key]), rules.MaxConfigMapDataBytes).Error()
+	}
+	for i := range verdicts {
+		v := &verdicts[i]
+		if msg, bad := problems[v.Namespace+"/"+v.Name]; bad && v.Used() {
+			v.Reason, v.Message = selection.InvalidConfiguration, msg
+		}
+	}
+	return &ruleResult{configMaps: packed, count: len(packed), verdicts: verdicts}, nil
+}
+
+func nsName(o metav1.Object) string { return o.GetNamespace() + "/" + o.GetName() }
+
+// renderRule validates a rule and renders its file (with the namespace label enforced
+// when label is set).
+func renderRule(v *rules.Validator, rule *monitoringv1.PrometheusRule, label string) *ruleEntry {
+	e := &ruleEntry{uid: rule.UID, generation: rule.Generation, key: label}
+	if ps := v.Validate(rule.Spec); len(ps) > 0 {
+		msgs := make([]string, len(ps))
+		for i, pr := range ps {
+			msgs[i] = pr.Error()
+		}
+		e.problem = strings.Join(msgs, "; ")
+		return e
+	}
+	spec := rule.Spec
+	if label != "" {
+		var err error
+		if spec, err = rules.EnforceNamespaceLabel(rule.Spec, label, rule.Namespace); err != nil {
+			e.problem = err.Error()
+			return e
+		}
+	}
+	file, err := rules.RenderFile(rule, spec)
+	if err != nil {
+		e.problem = err.Error()
+		return e
+	}
+	e.file = file
+	return e
+}
+
+// ruleExcluded reports whether namespace enforcement is disabled for a rule.
+func ruleExcluded(p *monitoringv1.Prometheus, rule *monitoringv1.PrometheusRule) bool {
+	for _, x := range p.Spec.PrometheusRulesExcludedFromEnforce {
+		if x.RuleNamespace == rule.Namespace && (x.RuleName == "" || x.RuleName == rule.Name) {
+			return true
+		}
+	}
+	for _, ref := range p.Spec.ExcludedFromEnforcement {
+		if ref.Resource == monitoringv1.PrometheusRuleName && ref.Namespace == rule.Namespace && (ref.Name == "" || ref.Name == rule.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// readRuleConfigMaps reads the data of p's live rule ConfigMaps, in index order.
+func (r *Reconciler) readRuleConfigMaps(ctx context.Context, p *monitoringv1.Prometheus) ([]map[string]string, error) {
+	var out []map[string]string
+	for i := 0; ; i++ {
+		cm := &corev1.ConfigMap{}
+		err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: layout.RuleConfigMapName(p.Name, i)}, cm)
+		if apierrors.IsNotFound(err) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading rule ConfigMap %s: %w", cm.Name, err)
+		}
+		out = append(out, cm.Data)
+	}
+}
+
+// applyRuleConfigMaps writes the packed rule ConfigMaps (the caller deletes surplus ones
+// after the StatefulSets are updated, so Prometheus never misses rules).
+func (r *Reconciler) applyRuleConfigMaps(ctx context.Context, p *monitoringv1.Prometheus, res *ruleResult) error {
+	for i, data := range res.configMaps {
+		bin := make(map[string][]byte, len(data))
+		keys := make([]string, 0, len(data))
+		for k, v := range data {
+			bin[k] = []byte(v)
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		cm := &corev1.ConfigMap{ObjectMeta: objectMeta(p, layout.RuleConfigMapName(p.Name, i), dataHash(bin)), Data: data}
+		if _, err := r.apply.Ensure(ctx, configMapGVK, cm); err != nil {
+			return applyFailed(err)
+		}
+	}
+	st := r.stateFor(nnOf(p))
+	st.rules.live = res.configMaps
+	ruleFiles.WithLabelValues(p.Namespace, p.Name).Set(float64(res.count))
+	return nil
+}

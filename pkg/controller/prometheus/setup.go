@@ -1,0 +1,148 @@
+package prometheus
+
+import (
+	"context"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/assets"
+	"github.com/lookout-operator/lookout/pkg/selection"
+)
+
+// SetupWithManager registers the controller and its watches:
+//   - Prometheus objects (spec changes), and the StatefulSets they own (for status);
+//   - ServiceMonitors, PodMonitors and PrometheusRules (spec or label changes), mapped to
+//     the Prometheus objects whose selectors match them before or after the change;
+//   - Namespaces (metadata only), for namespace selectors;
+//   - Secrets and ConfigMaps (metadata only: the operator never caches their data), mapped
+//     to the Prometheus objects that own or reference them.
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	r.assets = assets.NewAPIStore(mgr.GetClient(), mgr.GetAPIReader())
+	r.apply = apply.New(mgr.GetClient())
+	r.refs = newRefIndex()
+	r.state = map[types.NamespacedName]*promState{}
+	if r.Config.MaxConcurrentReconciles < 1 {
+		r.Config.MaxConcurrentReconciles = 1
+	}
+	specOrLabels := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{})
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("prometheus").
+		For(&monitoringv1.Prometheus{}, builder.WithPredicates(specOrLabels)).
+		Owns(&appsv1.StatefulSet{}).
+		Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), builder.WithPredicates(specOrLabels)).
+		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), builder.WithPredicates(specOrLabels)).
+		Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), builder.WithPredicates(specOrLabels)).
+		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), builder.WithPredicates(predicate.LabelChangedPredicate{})).
+		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap")).
+		WithOptions(controller.Options{
+			MaxConcurrentReconciles: r.Config.MaxConcurrentReconciles,
+			RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
+		}).
+		Complete(r)
+}
+
+// prometheuses lists the managed Prometheus objects from the cache.
+func (r *Reconciler) prometheuses(ctx context.Context) []*monitoringv1.Prometheus {
+	var list monitoringv1.PrometheusList
+	if err := r.Client.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
+		return nil
+	}
+	out := make([]*monitoringv1.Prometheus, 0, len(list.Items))
+	for i := range list.Items {
+		if r.managed(&list.Items[i]) {
+			out = append(out, &list.Items[i])
+		}
+	}
+	return out
+}
+
+// mapSelected maps a monitor or rule to the Prometheus objects selecting it. The handler
+// runs for both the old and the new object of an update, so a monitor that stops
+// matching still reconciles the Prometheus that used to select it.
+func (r *Reconciler) mapSelected(kind string) handler.EventHandler {
+	return handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
+		nsLabels, err := r.namespaceLabels(ctx)
+		if err != nil {
+			return nil
+		}
+		var out []reconcile.Request
+		for _, p := range r.prometheuses(ctx) {
+			sel, err := r.stateFor(nnOf(p)).compile(p)
+			if err != nil {
+				// An invalid selector is reported by the Prometheus's own reconcile.
+				out = append(out, reconcile.Request{NamespacedName: nnOf(p)})
+				continue
+			}
+			var c *selection.Compiled
+			switch kind {
+			case monitoringv1.ServiceMonitorsKind:
+				c = sel.serviceMonitors
+			case monitoringv1.PodMonitorsKind:
+				c = sel.podMonitors
+			default:
+				c = sel.rules
+			}
+			if c.Matches(o, r.Config.Scope, nsLabels) {
+				out = append(out, reconcile.Request{NamespacedName: nnOf(p)})
+			}
+		}
+		return out
+	})
+}
+
+// mapNamespace reconciles the Prometheus objects with a namespace selector when a
+// namespace's labels change (namespaces in the Prometheus's own namespace never matter).
+func (r *Reconciler) mapNamespace(ctx context.Context, o client.Object) []reconcile.Request {
+	var out []reconcile.Request
+	for _, p := range r.prometheuses(ctx) {
+		s := &p.Spec
+		if s.ServiceMonitorNamespaceSelector != nil || s.PodMonitorNamespaceSelector != nil || s.RuleNamespaceSelector != nil {
+			out = append(out, reconcile.Request{NamespacedName: nnOf(p)})
+		}
+	}
+	return out
+}
+
+// mapAsset maps a Secret or ConfigMap to its owning Prometheus and to the Prometheus
+// objects whose configuration read it.
+func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
+	return handler.Funcs{
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			r.enqueueAsset(kind, e.Object, q)
+		},
+		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			if e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() {
+				return // a resync: nothing changed
+			}
+			r.enqueueAsset(kind, e.ObjectNew, q)
+		},
+		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			r.enqueueAsset(kind, e.Object, q)
+		},
+	}
+}
+
+func (r *Reconciler) enqueueAsset(kind string, o client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	for _, ref := range o.GetOwnerReferences() {
+		if ref.Kind == monitoringv1.PrometheusesKind && ref.APIVersion == monitoringv1.SchemeGroupVersion.String() {
+			q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: ref.Name}})
+		}
+	}
+	for _, p := range r.refs.users(kind, o.GetNamespace(), o.GetName()) {
+		q.Add(reconcile.Request{NamespacedName: p})
+	}
+}

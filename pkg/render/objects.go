@@ -1,0 +1,105 @@
+package render
+
+import (
+	"fmt"
+	"sort"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/lookout-operator/lookout/pkg/manifest"
+)
+
+// Objects are the manifests render works from.
+type Objects struct {
+	Prometheuses    []*monitoringv1.Prometheus
+	ServiceMonitors []*monitoringv1.ServiceMonitor
+	PodMonitors     []*monitoringv1.PodMonitor
+	Secrets         []*corev1.Secret
+	ConfigMaps      []*corev1.ConfigMap
+	Namespaces      []*corev1.Namespace
+	// Ignored lists documents of other kinds.
+	Ignored []string
+}
+
+// Load reads manifests from files and directories ("-" for standard input). Objects
+// without a namespace get defaultNamespace. Unknown fields are errors naming the object,
+// so a typo does not silently change the output.
+func Load(defaultNamespace string, paths ...string) (*Objects, error) {
+	docs, err := manifest.ReadPaths(paths...)
+	if err != nil {
+		return nil, err
+	}
+	o := &Objects{}
+	for _, d := range docs {
+		if d.GetNamespace() == "" && d.GetKind() != "Namespace" {
+			d.SetNamespace(defaultNamespace)
+		}
+		var into runtime.Object
+		switch d.GroupVersionKind().GroupKind().String() {
+		case "Prometheus.monitoring.coreos.com":
+			p := &monitoringv1.Prometheus{}
+			o.Prometheuses, into = append(o.Prometheuses, p), p
+		case "ServiceMonitor.monitoring.coreos.com":
+			s := &monitoringv1.ServiceMonitor{}
+			o.ServiceMonitors, into = append(o.ServiceMonitors, s), s
+		case "PodMonitor.monitoring.coreos.com":
+			p := &monitoringv1.PodMonitor{}
+			o.PodMonitors, into = append(o.PodMonitors, p), p
+		case "Secret":
+			s := &corev1.Secret{}
+			o.Secrets, into = append(o.Secrets, s), s
+		case "ConfigMap":
+			c := &corev1.ConfigMap{}
+			o.ConfigMaps, into = append(o.ConfigMaps, c), c
+		case "Namespace":
+			n := &corev1.Namespace{}
+			o.Namespaces, into = append(o.Namespaces, n), n
+		default:
+			o.Ignored = append(o.Ignored, fmt.Sprintf("%s %s/%s (%s)", d.GetKind(), d.GetNamespace(), d.GetName(), d.Source))
+			continue
+		}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(d.Object, into, true); err != nil {
+			return nil, fmt.Errorf("%s %s/%s (%s): %w", d.GetKind(), d.GetNamespace(), d.GetName(), d.Source, err)
+		}
+	}
+	// Secrets written with stringData are what the API server would store as data.
+	for _, s := range o.Secrets {
+		for k, v := range s.StringData {
+			if s.Data == nil {
+				s.Data = map[string][]byte{}
+			}
+			s.Data[k] = []byte(v)
+		}
+	}
+	sort.Slice(o.Prometheuses, func(i, j int) bool {
+		return o.Prometheuses[i].Namespace+"/"+o.Prometheuses[i].Name < o.Prometheuses[j].Namespace+"/"+o.Prometheuses[j].Name
+	})
+	return o, nil
+}
+
+// namespaceLabels returns the labels of Namespace manifests; a namespace some object lives
+// in but no manifest describes exists without labels.
+func (o *Objects) namespaceLabels() func(string) (map[string]string, bool) {
+	known := map[string]map[string]string{}
+	for _, n := range o.Namespaces {
+		known[n.Name] = n.Labels
+	}
+	seen := map[string]bool{}
+	for _, s := range o.ServiceMonitors {
+		seen[s.Namespace] = true
+	}
+	for _, p := range o.PodMonitors {
+		seen[p.Namespace] = true
+	}
+	for _, p := range o.Prometheuses {
+		seen[p.Namespace] = true
+	}
+	return func(ns string) (map[string]string, bool) {
+		if l, ok := known[ns]; ok {
+			return l, true
+		}
+		return nil, seen[ns]
+	}
+}
