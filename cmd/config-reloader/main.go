@@ -21,7 +21,7 @@ var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stderr, hooks{})
+	code := run(ctx, os.Args[1:], os.Stderr, hooks{installLogger: installKlog})
 	stop()
 	os.Exit(code)
 }

@@ -26,7 +26,13 @@ type hooks struct {
 	observe func(reloader.Result)
 	// listening receives the address of the metrics server.
 	listening func(net.Addr)
+	// installLogger makes log the process-wide logger of the libraries (client-go's
+	// klog); only main sets it, as it changes global state.
+	installLogger func(*slog.Logger)
 }
+
+// installKlog routes client-go's logs through log.
+func installKlog(log *slog.Logger) { klog.SetSlogLogger(log.With("component", "client-go")) }
 
 // run is the whole program; it returns the exit code.
 func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
@@ -47,7 +53,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
 		fmt.Fprintf(stderr, "config-reloader: %v\n", err)
 		return exitUsage
 	}
-	klog.SetSlogLogger(log.With("component", "client-go"))
+	if h.installLogger != nil {
+		h.installLogger(log)
+	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
