@@ -1,0 +1,22 @@
+// Command bench is Lookout's scale benchmark (`make bench`). For each N it starts a fresh
+// local control plane (kube-apiserver and etcd from bin/, through envtest), creates N
+// ServiceMonitors spread over many namespaces (each with a headless Service and an
+// EndpointSlice), 10,000 unrelated 10 KiB Secrets and one Prometheus selecting every
+// monitor, then starts the operator under test as a child process and measures:
+//
+//   - the time from the operator's start to a config Secret that holds every job;
+//   - the latency of single-ServiceMonitor changes (median, p99, worst) and the API writes
+//     each one causes;
+//   - the API writes made while idle (must be zero);
+//   - the operator's CPU seconds and its peak (VmHWM) and steady (VmRSS) resident memory,
+//     sampled from /proc.
+//
+// The operator is only given a kubeconfig (as --kubeconfig, configurable with -append,
+// and as $KUBECONFIG) for a user of its own, so any operator serving the
+// monitoring.coreos.com API can be measured by the same run. Its writes are counted by
+// the API server, not by the operator: an audit policy logs that user's requests and the
+// harness reads the audit log.
+//
+// The results are printed and, with -out, written as a Markdown table into a marked
+// section of that file together with the command that produced them.
+package main

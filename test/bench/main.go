@@ -1,0 +1,463 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// options are the harness's flags.
+type options struct {
+	sizes         []int
+	operator      string
+	appended      string
+	user          string
+	namespaces    int
+	secrets       int
+	secretSize    int
+	changes       int
+	idle          time.Duration
+	quiet         time.Duration
+	quietTimeout  time.Duration
+	settle        time.Duration
+	completeLimit time.Duration
+	changeLimit   time.Duration
+	workers       int
+	out           string
+	workDir       string
+	keep          bool
+	configSecret  string
+	configKey     string
+	sample        time.Duration
+}
+
+func main() {
+	var o options
+	sizes := flag.String("n", "100,1000,5000", "comma-separated numbers of ServiceMonitors; each runs on a fresh control plane")
+	flag.StringVar(&o.operator, "operator", "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0",
+		"the operator command, run through /bin/sh with exec (give a binary: the measured process is the one exec'd)")
+	flag.StringVar(&o.appended, "append", "--kubeconfig={kubeconfig}", "flags appended to -operator; {kubeconfig} becomes the operator user's kubeconfig path (also in $KUBECONFIG); empty appends nothing")
+	flag.StringVar(&o.user, "operator-user", "bench-operator", "name of the operator's user (client certificate, group system:masters) whose requests the audit log counts")
+	flag.IntVar(&o.namespaces, "namespaces", 50, "namespaces the ServiceMonitors, Services, EndpointSlices and Secrets are spread over")
+	flag.IntVar(&o.secrets, "secrets", 10000, "unrelated Secrets created before the operator starts")
+	flag.IntVar(&o.secretSize, "secret-size", 10*1024, "bytes of data in each unrelated Secret")
+	flag.IntVar(&o.changes, "changes", 50, "single-ServiceMonitor changes timed at each size")
+	flag.DurationVar(&o.idle, "idle", 2*time.Minute, "idle period in which API writes are counted (must be zero)")
+	flag.DurationVar(&o.quiet, "quiet", 5*time.Second, "after the complete config, the start-up is over once the operator made no write for this long")
+	flag.DurationVar(&o.quietTimeout, "quiet-timeout", 10*time.Minute, "give up waiting for the start-up writes to end after this long")
+	flag.DurationVar(&o.settle, "settle", time.Second, "wait after each change is seen before counting its writes and making the next")
+	flag.DurationVar(&o.completeLimit, "complete-timeout", 10*time.Minute, "give up waiting for a complete config after this long")
+	flag.DurationVar(&o.changeLimit, "change-timeout", 30*time.Second, "a change not seen in the config after this long counts as failed")
+	flag.IntVar(&o.workers, "workers", 32, "concurrent workers creating the objects")
+	flag.StringVar(&o.out, "out", "", "Markdown file whose scale-benchmark section receives the results table (empty: print only)")
+	flag.StringVar(&o.workDir, "work-dir", "", "directory for audit logs, kubeconfigs and operator logs (default: a new temporary directory)")
+	flag.BoolVar(&o.keep, "keep", false, "keep the work directory")
+	flag.StringVar(&o.configSecret, "config-secret", "prometheus-"+promName, "name of the config Secret the operator writes (namespace "+promNamespace+")")
+	flag.StringVar(&o.configKey, "config-key", "prometheus.yaml.gz", "key of the config in that Secret (gunzipped when it ends in .gz)")
+	flag.DurationVar(&o.sample, "sample-interval", 50*time.Millisecond, "how often /proc/<pid>/status and stat are read")
+	flag.Parse()
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			fatalf("-n: %q is not a positive number", s)
+		}
+		o.sizes = append(o.sizes, n)
+	}
+	if o.changes < 1 {
+		fatalf("-changes must be at least 1")
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	dir := o.workDir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "lookout-bench-")
+		if err != nil {
+			fatalf("%v", err)
+		}
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fatalf("%v", err)
+	}
+	if !o.keep && o.workDir == "" {
+		defer os.RemoveAll(dir)
+	}
+	logf("work directory %s", dir)
+
+	rep := report{command: commandLine(), started: time.Now(), loadStart: loadAvg(), opts: o}
+	for _, n := range o.sizes {
+		if ctx.Err() != nil {
+			break
+		}
+		r, err := runOne(ctx, o, n, filepath.Join(dir, fmt.Sprintf("n%d", n)))
+		if err != nil {
+			logf("N=%d: %v", n, err)
+			if r == nil {
+				r = &result{n: n}
+			}
+			r.failure = err.Error()
+		}
+		rep.results = append(rep.results, r)
+		fmt.Fprintln(os.Stderr, r.summary())
+	}
+	rep.loadEnd = loadAvg()
+	rep.finished = time.Now()
+	md := rep.markdown()
+	fmt.Println(md)
+	if o.out != "" {
+		if err := writeSection(o.out, md); err != nil {
+			fatalf("writing %s: %v", o.out, err)
+		}
+		logf("wrote %s", o.out)
+	}
+	for _, r := range rep.results {
+		if r.failure != "" {
+			os.Exit(1)
+		}
+	}
+}
+
+// result is what one size measured.
+type result struct {
+	n        int
+	failure  string
+	objects  int
+	setup    time.Duration
+	load     string
+	complete time.Duration
+	// versions of the config Secret seen before the complete one.
+	partialVersions  int
+	completeCPU      time.Duration
+	completeRSS      uint64
+	completeReqs     requestCount
+	configBytes      int
+	lastStartupWrite time.Duration
+	quietTimedOut    bool
+	startup          requestCount
+	startupCPU       time.Duration
+	latencies        []time.Duration
+	failedChanges    int
+	changeWrites     []int
+	changeReqs       requestCount
+	changeCPU        time.Duration
+	idle             time.Duration
+	idleReqs         requestCount
+	idleCPU          time.Duration
+	peakRSS          uint64
+	steadyRSS        uint64
+}
+
+// runOne measures one size on a fresh control plane.
+func runOne(ctx context.Context, o options, n int, dir string) (*result, error) {
+	r := &result{n: n}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	sc := scenario{monitors: n, namespaces: o.namespaces, secrets: o.secrets, secretSize: o.secretSize}
+	logf("N=%d: starting the control plane", n)
+	cl, err := startCluster(ctx, dir, o.user)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err := cl.stop(); err != nil {
+			logf("stopping the control plane: %v", err)
+		}
+	}()
+
+	logf("N=%d: creating %d ServiceMonitors, Services and EndpointSlices and %d Secrets of %d bytes in %d namespaces with %d workers",
+		n, n, o.secrets, o.secretSize, o.namespaces, o.workers)
+	t := time.Now()
+	if r.objects, err = populate(ctx, cl, sc, o.workers); err != nil {
+		return r, err
+	}
+	r.setup = time.Since(t)
+	logf("N=%d: created %d objects in %s (%.0f/s)", n, r.objects, r.setup.Round(time.Millisecond), float64(r.objects)/r.setup.Seconds())
+
+	expected := make(map[string]bool, n)
+	for i := 0; i < n; i++ {
+		expected[sc.job(i)] = true
+	}
+	wctx, wcancel := context.WithCancel(ctx)
+	defer wcancel()
+	events := watchConfig(wctx, cl.cs, promNamespace, o.configSecret, o.configKey)
+	tail := &auditTail{path: cl.audit, user: o.user}
+	if _, err := tail.next(); err != nil { // nothing of the operator's yet; skip to the end
+		return r, err
+	}
+
+	r.load = loadAvg()
+	logf("N=%d: starting the operator (load average %s)", n, r.load)
+	op, err := startOperator(o.operator, o.appended, cl.kubeconfig, filepath.Join(dir, "operator.log"))
+	if err != nil {
+		return r, err
+	}
+	defer func() {
+		if err := op.stop(30 * time.Second); err != nil {
+			logf("stopping the operator: %v", err)
+		}
+	}()
+	smp := startSampler(op.pid(), o.sample)
+	defer smp.halt()
+
+	// 1. Time to a config that holds every job.
+	deadline := time.After(o.completeLimit)
+	progress := time.NewTicker(10 * time.Second)
+	defer progress.Stop()
+	var lastCount int
+wait:
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return r, ctx.Err()
+			}
+			if ev.err != nil {
+				logf("  config Secret: %v", ev.err)
+				r.partialVersions++
+				continue
+			}
+			lastCount = countJobs(ev.config, expected)
+			if lastCount == n {
+				r.complete = ev.at.Sub(op.started)
+				r.configBytes = len(ev.config)
+				break wait
+			}
+			r.partialVersions++
+		case <-op.exited:
+			return r, op.alive()
+		case <-progress.C:
+			s := smp.now()
+			logf("  %s: %d/%d jobs in the config so far; RSS %s, CPU %.1fs", time.Since(op.started).Round(time.Second), lastCount, n, mib(s.rss), s.cpu.Seconds())
+		case <-deadline:
+			return r, fmt.Errorf("no config Secret with all %d jobs within %s (last seen: %d jobs); operator log: %s", n, o.completeLimit, lastCount, op.log)
+		case <-ctx.Done():
+			return r, ctx.Err()
+		}
+	}
+	s := smp.now()
+	r.completeCPU, r.completeRSS = s.cpu, s.rss
+	evs, err := tail.next()
+	if err != nil {
+		return r, err
+	}
+	r.completeReqs.add(evs)
+	r.startup.add(evs)
+	logf("N=%d: complete config (%d jobs, %s) %s after start; CPU %.2fs; RSS %s; %d writes so far",
+		n, n, bytesStr(r.configBytes), r.complete.Round(time.Millisecond), r.completeCPU.Seconds(), mib(r.completeRSS), r.startup.writes)
+
+	// 2. Wait for the start-up writes (status, workload objects) to end.
+	lastWrite := latestWrite(evs, op.started)
+	lastSeen := time.Now()
+	quietDeadline := time.Now().Add(o.quietTimeout)
+	for time.Since(lastSeen) < o.quiet {
+		if err := op.alive(); err != nil {
+			return r, err
+		}
+		if time.Now().After(quietDeadline) {
+			r.quietTimedOut = true
+			logf("N=%d: the operator still writes %s after start; going on", n, time.Since(op.started).Round(time.Second))
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return r, ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+		evs, err := tail.next()
+		if err != nil {
+			return r, err
+		}
+		r.startup.add(evs)
+		if lw := latestWrite(evs, time.Time{}); !lw.IsZero() {
+			lastWrite, lastSeen = lw, time.Now()
+		}
+	}
+	r.lastStartupWrite = lastWrite.Sub(op.started)
+	r.startupCPU = smp.now().cpu
+	logf("N=%d: start-up writes ended %s after start: %s", n, r.lastStartupWrite.Round(time.Millisecond), r.startup.String())
+
+	// 3. Single-monitor changes.
+	cpu0 := smp.now().cpu
+	for k := 0; k < o.changes; k++ {
+		i := k * n / o.changes
+		iv := fmt.Sprintf("%ds", 31+k)
+		lat, err := change(ctx, cl, sc, i, iv, events, o.changeLimit)
+		if err != nil {
+			if ctx.Err() != nil {
+				return r, ctx.Err()
+			}
+			logf("  change %d (%s/%s interval %s): %v", k, sc.namespace(i), monitorName(i), iv, err)
+			r.failedChanges++
+		} else {
+			r.latencies = append(r.latencies, lat)
+		}
+		if err := op.alive(); err != nil {
+			return r, err
+		}
+		select {
+		case <-ctx.Done():
+			return r, ctx.Err()
+		case <-time.After(o.settle):
+		}
+		evs, err := tail.next()
+		if err != nil {
+			return r, err
+		}
+		var c requestCount
+		c.add(evs)
+		r.changeReqs.add(evs)
+		r.changeWrites = append(r.changeWrites, c.writes)
+	}
+	r.changeCPU = (smp.now().cpu - cpu0) / time.Duration(o.changes)
+	logf("N=%d: changes: median %s, p99 %s, max %s, %d failed; writes: %s", n,
+		ms(percentile(r.latencies, 0.5)), ms(percentile(r.latencies, 0.99)), ms(percentile(r.latencies, 1)), r.failedChanges, r.changeReqs.String())
+
+	// 4. Idle.
+	logf("N=%d: idle for %s", n, o.idle)
+	idleStart := smp.now()
+	select {
+	case <-ctx.Done():
+		return r, ctx.Err()
+	case <-op.exited:
+		return r, op.alive()
+	case <-time.After(o.idle):
+	}
+	idleEnd := smp.now()
+	evs, err = tail.next()
+	if err != nil {
+		return r, err
+	}
+	r.idleReqs.add(evs)
+	r.idle = idleEnd.at.Sub(idleStart.at)
+	r.idleCPU = idleEnd.cpu - idleStart.cpu
+	r.peakRSS = max(idleEnd.hwm, smp.maxRSS())
+	var rss []uint64
+	for _, p := range smp.between(idleStart.at.Add(r.idle/2), idleEnd.at) {
+		rss = append(rss, p.rss)
+	}
+	r.steadyRSS = medianU(rss)
+	logf("N=%d: idle %s: %d writes, CPU %.2fs; peak RSS %s, steady RSS %s", n, r.idle.Round(time.Second), r.idleReqs.writes, r.idleCPU.Seconds(), mib(r.peakRSS), mib(r.steadyRSS))
+	return r, nil
+}
+
+// change sets monitor i's endpoint interval to iv and returns the time from the update's
+// return to the harness seeing a config Secret whose job for i has that interval.
+func change(ctx context.Context, cl *cluster, sc scenario, i int, iv string, events <-chan configEvent, limit time.Duration) (time.Duration, error) {
+	for drained := false; !drained; {
+		select {
+		case <-events:
+		default:
+			drained = true
+		}
+	}
+	key := types.NamespacedName{Namespace: sc.namespace(i), Name: monitorName(i)}
+	var updated time.Time
+	for attempt := 0; ; attempt++ {
+		sm := &monitoringv1.ServiceMonitor{}
+		if err := cl.c.Get(ctx, key, sm); err != nil {
+			return 0, err
+		}
+		sm.Spec.Endpoints[0].Interval = monitoringv1.Duration(iv)
+		err := cl.c.Update(ctx, sm)
+		if err == nil {
+			updated = time.Now()
+			break
+		}
+		if !apierrors.IsConflict(err) || attempt > 10 {
+			return 0, err
+		}
+	}
+	job := sc.job(i)
+	timeout := time.After(limit)
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return 0, ctx.Err()
+			}
+			if ev.err == nil && hasInterval(ev.config, job, iv) {
+				return ev.at.Sub(updated), nil
+			}
+		case <-timeout:
+			return 0, fmt.Errorf("not in the config Secret after %s", limit)
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+}
+
+// latestWrite is the stage timestamp of the last write in evs (or def).
+func latestWrite(evs []auditEvent, def time.Time) time.Time {
+	t := def
+	for i := range evs {
+		if evs[i].write() && evs[i].StageTimestamp.After(t) {
+			t = evs[i].StageTimestamp
+		}
+	}
+	return t
+}
+
+// percentile is the nearest-rank percentile (p in (0,1]); with 50 samples p99 is the worst.
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return -1
+	}
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	rank := int(float64(len(s))*p+0.999999) - 1
+	return s[min(max(rank, 0), len(s)-1)]
+}
+
+func medianU(v []uint64) uint64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]uint64(nil), v...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// commandLine is the harness invocation, as `go run ./test/bench ...`.
+func commandLine() string {
+	parts := []string{"go run ./test/bench"}
+	for _, a := range os.Args[1:] {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, args...)...)
+}
+
+func fatalf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+	os.Exit(2)
+}

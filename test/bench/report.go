@@ -1,0 +1,297 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Markers delimit the section of the output file the harness owns.
+const (
+	beginMarker = "<!-- scale-benchmark:begin (written by test/bench; do not edit by hand) -->"
+	endMarker   = "<!-- scale-benchmark:end -->"
+)
+
+// report is every size's result plus how they were produced.
+type report struct {
+	command            string
+	opts               options
+	started, finished  time.Time
+	loadStart, loadEnd string
+	results            []*result
+}
+
+// row is one line of the results table.
+type row struct {
+	name   string
+	value  func(*result) string
+	target string
+	// met says whether r meets the target; nil: no target.
+	met func(*result) bool
+}
+
+const targetSize = 5000
+
+func (rep *report) rows() []row {
+	o := rep.opts
+	return []row{
+		{name: "objects created before the operator starts", value: func(r *result) string {
+			return fmt.Sprintf("%s in %s", thousands(r.objects), secs(r.setup))
+		}},
+		{name: "**start → config Secret with every job**", value: func(r *result) string { return secs(r.complete) },
+			target: "≤ 5 s", met: func(r *result) bool { return r.complete > 0 && r.complete <= 5*time.Second }},
+		{name: "operator CPU until then", value: func(r *result) string { return cpu(r.completeCPU) }},
+		{name: "config Secret versions before the complete one", value: func(r *result) string { return fmt.Sprint(r.partialVersions) }},
+		{name: "config size (uncompressed)", value: func(r *result) string { return bytesStr(r.configBytes) }},
+		{name: "API reads (get/list) until then", value: func(r *result) string { return thousands(r.completeReqs.reads) }},
+		{name: "start → last start-up write", value: func(r *result) string {
+			s := secs(r.lastStartupWrite)
+			if r.quietTimedOut {
+				s += " (still writing)"
+			}
+			return s
+		}},
+		{name: "API writes during start-up", value: func(r *result) string { return thousands(r.startup.writes) }},
+		{name: "operator CPU during start-up", value: func(r *result) string { return cpu(r.startupCPU) }},
+		{name: fmt.Sprintf("**one-monitor change, median** (%d changes)", o.changes), value: func(r *result) string { return msStr(percentile(r.latencies, 0.5)) },
+			target: "≤ 300 ms", met: func(r *result) bool {
+				return len(r.latencies) > 0 && percentile(r.latencies, 0.5) <= 300*time.Millisecond
+			}},
+		{name: "**one-monitor change, p99**", value: func(r *result) string { return msStr(percentile(r.latencies, 0.99)) }},
+		{name: "**one-monitor change, worst**", value: func(r *result) string { return msStr(percentile(r.latencies, 1)) },
+			target: "≤ 1 s", met: func(r *result) bool {
+				return len(r.latencies) > 0 && r.failedChanges == 0 && percentile(r.latencies, 1) <= time.Second
+			}},
+		{name: "changes not seen in the config", value: func(r *result) string { return fmt.Sprint(r.failedChanges) }},
+		{name: "**API writes per change** (min / median / max)", value: func(r *result) string {
+			if len(r.changeWrites) == 0 {
+				return "–"
+			}
+			lo, med, hi := intStats(r.changeWrites)
+			return fmt.Sprintf("%d / %d / %d", lo, med, hi)
+		}, target: "exactly 1 (the config Secret)", met: func(r *result) bool {
+			if len(r.changeWrites) == 0 {
+				return false
+			}
+			for _, w := range r.changeWrites {
+				if w != 1 {
+					return false
+				}
+			}
+			return len(r.changeReqs.byKind) == 1 && r.changeReqs.byKind["update secrets"] == len(r.changeWrites)
+		}},
+		{name: "operator CPU per change", value: func(r *result) string { return msStr(r.changeCPU) }},
+		{name: fmt.Sprintf("**API writes while idle** (%s)", o.idle), value: func(r *result) string {
+			if r.idle == 0 {
+				return "–"
+			}
+			return fmt.Sprint(r.idleReqs.writes)
+		}, target: "0", met: func(r *result) bool { return r.idle > 0 && r.idleReqs.writes == 0 }},
+		{name: "API reads while idle", value: func(r *result) string { return fmt.Sprint(r.idleReqs.reads) }},
+		{name: "operator CPU while idle", value: func(r *result) string { return cpu(r.idleCPU) }},
+		{name: "RSS at the complete config", value: func(r *result) string { return mib(r.completeRSS) }},
+		{name: "**peak RSS** (VmHWM)", value: func(r *result) string { return mib(r.peakRSS) },
+			target: "≤ 250 MiB", met: func(r *result) bool { return r.peakRSS > 0 && r.peakRSS <= 250<<20 }},
+		{name: "steady RSS (median, 2nd half of idle)", value: func(r *result) string { return mib(r.steadyRSS) }},
+	}
+}
+
+// markdown renders the section: command, conditions, table, write breakdown.
+func (rep *report) markdown() string {
+	var b strings.Builder
+	o := rep.opts
+	fmt.Fprintln(&b, beginMarker)
+	fmt.Fprintln(&b, "## Scale benchmark")
+	fmt.Fprintln(&b)
+	fmt.Fprintln(&b, "Produced by `make bench`, that is:")
+	fmt.Fprintln(&b)
+	fmt.Fprintf(&b, "```sh\n%s\n```\n\n", rep.command)
+	fmt.Fprintf(&b, "Run %s–%s UTC on %d CPUs (%s/%s, %s); load average (1, 5, 15 min) %s at the start, %s at the end; commit %s.\n\n",
+		rep.started.UTC().Format("2006-01-02 15:04"), rep.finished.UTC().Format("15:04"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH,
+		runtime.Version(), rep.loadStart, rep.loadEnd, gitDescribe())
+	fmt.Fprintf(&b, "Each size runs on a fresh control plane (kube-apiserver and etcd from `bin/`, via envtest) holding N ServiceMonitors "+
+		"spread over %d namespaces, each with a headless Service and an EndpointSlice, %s unrelated Secrets of %s, and one Prometheus "+
+		"selecting every monitor (`serviceMonitorSelector` on a label, `serviceMonitorNamespaceSelector: {}`). Everything is created "+
+		"before the operator starts. The operator, `%s`, runs as a child process with a kubeconfig of its own user (`%s`, "+
+		"system:masters); its API requests are counted from the kube-apiserver audit log, its memory and CPU read from `/proc/<pid>`.\n\n",
+		o.namespaces, thousands(o.secrets), bytesStr(o.secretSize), o.operator, o.user)
+
+	rows := rep.rows()
+	hasTarget := false
+	for _, r := range rep.results {
+		hasTarget = hasTarget || r.n == targetSize
+	}
+	fmt.Fprint(&b, "| measure |")
+	for _, r := range rep.results {
+		fmt.Fprintf(&b, " N = %s |", thousands(r.n))
+	}
+	fmt.Fprint(&b, " target at N = 5,000 |")
+	if hasTarget {
+		fmt.Fprint(&b, " met |")
+	}
+	fmt.Fprintln(&b)
+	fmt.Fprint(&b, "|---|")
+	for range rep.results {
+		fmt.Fprint(&b, "---:|")
+	}
+	fmt.Fprint(&b, "---|")
+	if hasTarget {
+		fmt.Fprint(&b, "---|")
+	}
+	fmt.Fprintln(&b)
+	for _, rw := range rows {
+		fmt.Fprintf(&b, "| %s |", rw.name)
+		for _, r := range rep.results {
+			v := "–"
+			if r.failure == "" || r.objects > 0 {
+				v = rw.value(r)
+			}
+			fmt.Fprintf(&b, " %s |", v)
+		}
+		fmt.Fprintf(&b, " %s |", orDash(rw.target))
+		if hasTarget {
+			met := ""
+			if rw.met != nil {
+				for _, r := range rep.results {
+					if r.n == targetSize {
+						met = "no"
+						if r.failure == "" && rw.met(r) {
+							met = "yes"
+						}
+					}
+				}
+			}
+			fmt.Fprintf(&b, " %s |", met)
+		}
+		fmt.Fprintln(&b)
+	}
+	fmt.Fprintln(&b)
+	fmt.Fprintln(&b, "API writes by kind (verb, resource; HTTP status when not 2xx):")
+	fmt.Fprintln(&b)
+	for _, r := range rep.results {
+		fmt.Fprintf(&b, "- N = %s: start-up: %s; %d changes: %s; idle: %s.\n", thousands(r.n), r.startup.String(), len(r.changeWrites), r.changeReqs.String(), r.idleReqs.String())
+	}
+	for _, r := range rep.results {
+		if r.failure != "" {
+			fmt.Fprintf(&b, "\n**N = %s failed:** %s\n", thousands(r.n), r.failure)
+		}
+	}
+	fmt.Fprintln(&b)
+	fmt.Fprintf(&b, "How it is measured: the start is the moment the harness starts the operator process; a config counts as complete when "+
+		"the harness's watch on Secret `%s/%s` delivers a version whose `%s` holds a `serviceMonitor/<ns>/<name>/0` job for every "+
+		"monitor. The start-up is over when the operator has made no API write for %s. Each change sets one monitor's "+
+		"`endpoints[0].interval` to a new value; its latency runs from the return of the harness's update to the watch delivering the "+
+		"Secret version with that interval in that job, and its writes are the operator user's create/update/patch/delete requests "+
+		"from just before the update to %s after the new config was seen. Percentiles are nearest-rank (with 50 changes, p99 is the "+
+		"worst). RSS is sampled every %s; the peak is the kernel's VmHWM. The operator shares the CPUs with kube-apiserver, etcd "+
+		"and the harness.\n", promNamespace, o.configSecret, o.configKey, o.quiet, o.settle, o.sample)
+	fmt.Fprintln(&b, endMarker)
+	return b.String()
+}
+
+// writeSection replaces the marked section of path with md, appends it when the file
+// has none, or creates the file.
+func writeSection(path, md string) error {
+	old, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return os.WriteFile(path, []byte("# Benchmarks\n\n"+md), 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	s := string(old)
+	i, j := strings.Index(s, beginMarker), strings.Index(s, endMarker)
+	if i >= 0 && j > i {
+		s = s[:i] + strings.TrimSuffix(md, "\n") + s[j+len(endMarker):]
+	} else {
+		s = strings.TrimRight(s, "\n") + "\n\n" + md
+	}
+	return os.WriteFile(path, []byte(s), 0o644)
+}
+
+func (r *result) summary() string {
+	if r.failure != "" {
+		return fmt.Sprintf("N=%d: FAILED: %s", r.n, r.failure)
+	}
+	lo, med, hi := intStats(r.changeWrites)
+	return fmt.Sprintf("N=%d: complete %s (CPU %s); change median %s p99 %s worst %s; writes/change %d/%d/%d; idle writes %d; peak RSS %s, steady %s",
+		r.n, secs(r.complete), cpu(r.completeCPU), msStr(percentile(r.latencies, 0.5)), msStr(percentile(r.latencies, 0.99)),
+		msStr(percentile(r.latencies, 1)), lo, med, hi, r.idleReqs.writes, mib(r.peakRSS), mib(r.steadyRSS))
+}
+
+func gitDescribe() string {
+	out, err := execOutput("git", "describe", "--always", "--dirty")
+	if err != nil {
+		return "unknown"
+	}
+	return "`" + strings.TrimSpace(out) + "`"
+}
+
+func intStats(v []int) (lo, med, hi int) {
+	if len(v) == 0 {
+		return 0, 0, 0
+	}
+	s := append([]int(nil), v...)
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	return s[0], s[len(s)/2], s[len(s)-1]
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+func secs(d time.Duration) string {
+	if d <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f s", d.Seconds())
+}
+
+func cpu(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+
+func msStr(d time.Duration) string {
+	if d < 0 {
+		return "–"
+	}
+	return ms(d)
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }
+
+func mib(b uint64) string {
+	if b == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
+}
+
+func bytesStr(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

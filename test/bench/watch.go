@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+)
+
+// configEvent is a version of the config Secret as the harness saw it.
+type configEvent struct {
+	// at is when the watch delivered the object, before the harness decoded its data.
+	at     time.Time
+	config []byte
+	err    error
+}
+
+// watchConfig watches one Secret and sends every version of key's content (gunzipped
+// when key ends in .gz). It relists and rewatches when the watch ends.
+func watchConfig(ctx context.Context, cs kubernetes.Interface, ns, name, key string) <-chan configEvent {
+	out := make(chan configEvent, 1024)
+	sel := fields.OneTermEqualSelector("metadata.name", name).String()
+	send := func(at time.Time, s *corev1.Secret) {
+		ev := configEvent{at: at}
+		data, ok := s.Data[key]
+		switch {
+		case !ok:
+			ev.err = fmt.Errorf("secret %s/%s has no key %q", ns, name, key)
+		case strings.HasSuffix(key, ".gz"):
+			ev.config, ev.err = gunzip(data)
+		default:
+			ev.config = data
+		}
+		select {
+		case out <- ev:
+		case <-ctx.Done():
+		}
+	}
+	go func() {
+		defer close(out)
+		for ctx.Err() == nil {
+			list, err := cs.CoreV1().Secrets(ns).List(ctx, metav1.ListOptions{FieldSelector: sel})
+			if err != nil {
+				time.Sleep(100 * time.Millisecond)
+				continue
+			}
+			for i := range list.Items {
+				send(time.Now(), &list.Items[i])
+			}
+			rv := list.ResourceVersion
+			for ctx.Err() == nil {
+				w, err := cs.CoreV1().Secrets(ns).Watch(ctx, metav1.ListOptions{FieldSelector: sel, ResourceVersion: rv, AllowWatchBookmarks: true})
+				if err != nil {
+					break // relist
+				}
+				expired := false
+				for ev := range w.ResultChan() {
+					at := time.Now()
+					switch ev.Type {
+					case watch.Added, watch.Modified:
+						s := ev.Object.(*corev1.Secret)
+						rv = s.ResourceVersion
+						send(at, s)
+					case watch.Deleted:
+						rv = ev.Object.(*corev1.Secret).ResourceVersion
+					case watch.Bookmark:
+						if m, err := metaOf(ev.Object); err == nil {
+							rv = m
+						}
+					case watch.Error:
+						expired = true
+					}
+				}
+				w.Stop()
+				if expired {
+					break
+				}
+			}
+		}
+	}()
+	return out
+}
+
+func metaOf(o any) (string, error) {
+	if m, ok := o.(metav1.Object); ok {
+		return m.GetResourceVersion(), nil
+	}
+	return "", fmt.Errorf("no metadata")
+}
+
+func gunzip(b []byte) ([]byte, error) {
+	r, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
+}
+
+const jobPrefix = "- job_name: "
+
+// countJobs returns how many of the expected job names the config holds.
+func countJobs(cfg []byte, expected map[string]bool) int {
+	seen := 0
+	for len(cfg) > 0 {
+		i := bytes.Index(cfg, []byte(jobPrefix))
+		if i < 0 {
+			break
+		}
+		cfg = cfg[i+len(jobPrefix):]
+		end := bytes.IndexByte(cfg, '\n')
+		if end < 0 {
+			end = len(cfg)
+		}
+		name := strings.Trim(strings.TrimSpace(string(cfg[:end])), `"'`)
+		if expected[name] {
+			seen++
+		}
+		cfg = cfg[end:]
+	}
+	return seen
+}
+
+// jobBlock returns the text of one scrape job, from its job_name line to the next job.
+func jobBlock(cfg []byte, job string) []byte {
+	for _, q := range []string{job, `"` + job + `"`, "'" + job + "'"} {
+		start := bytes.Index(cfg, []byte(jobPrefix+q+"\n"))
+		if start < 0 {
+			continue
+		}
+		rest := cfg[start+len(jobPrefix):]
+		if end := bytes.Index(rest, []byte("\n- job_name: ")); end >= 0 {
+			rest = rest[:end]
+		}
+		// A job list nested deeper than the top level ends at the next line of lower indent;
+		// good enough: scrape_configs entries are siblings at the same indent.
+		return rest
+	}
+	return nil
+}
+
+// hasInterval reports whether job's block sets scrape_interval to iv.
+func hasInterval(cfg []byte, job, iv string) bool {
+	b := jobBlock(cfg, job)
+	return b != nil && bytes.Contains(b, []byte("scrape_interval: "+iv+"\n"))
+}
