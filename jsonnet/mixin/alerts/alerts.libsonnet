@@ -1,0 +1,3 @@
+(import 'operator.libsonnet') +
+(import 'reloader.libsonnet') +
+(import 'prometheus.libsonnet')

@@ -1,0 +1,52 @@
+// config.libsonnet: everything about the mixin that an installation may need to change.
+// Override with `(import 'mixin/mixin.libsonnet') + { _config+:: { ... } }`.
+{
+  _config+:: {
+    // Selectors of the scraped series. The defaults match the ServiceMonitors of the stack
+    // library (jsonnet/lookout): the operator's Service is lookout-operator, and the
+    // Prometheus pods' containers are named prometheus and config-reloader.
+    operatorSelector: 'job="lookout-operator"',
+    reloaderSelector: 'container="config-reloader"',
+    prometheusSelector: 'container="prometheus"',
+
+    // kube-state-metrics, for the Deployment readiness of the operator.
+    kubeStateMetricsSelector: 'job="kube-state-metrics"',
+    operatorDeploymentSelector: 'deployment="lookout-operator"',
+
+    // clusterLabel names the label that tells clusters apart when one Prometheus or Thanos
+    // sees several; showMultiCluster shows the cluster variable on the dashboards.
+    clusterLabel: 'cluster',
+    showMultiCluster: false,
+
+    // groupLabels are kept by every aggregation of the alerts and recording rules, so that
+    // an alert fires once per cluster (or whatever else is listed) instead of once in all.
+    groupLabels: [self.clusterLabel],
+
+    // commonAlertLabels are added to the labels of every alert (team, routing, ...).
+    commonAlertLabels: {},
+
+    // Thresholds.
+    reconcileErrorRatio: 0.1,  // of the reconciles of one controller, over 5 minutes
+    apiReadErrorRatio: 0.05,  // of the operator's API read (list, watch, get) requests
+    // The operator refuses configurations whose compressed size exceeds what one Secret
+    // holds (1 MiB) less 16 KiB of headroom; warn when this share of that is used.
+    configSizeLimitBytes: 1048576 - 16384,
+    configSizeWarningRatio: 0.8,
+    configOutOfDateFor: '15m',
+    notificationErrorRatio: 0.01,
+
+    // Runbooks: the alert name in kebab-case fills %s.
+    runbookURLPattern: 'https://github.com/lookout-operator/lookout/blob/main/Documentation/runbooks/%s.md',
+
+    // Dashboards.
+    dashboardTags: ['lookout'],
+    dashboardPrefix: 'Lookout / ',
+    dashboardRefresh: '30s',
+    dashboardTimezone: 'utc',
+    dashboardUIDs: {
+      operator: 'lookout-operator',
+      reloader: 'lookout-config-reloader',
+      prometheus: 'lookout-prometheus',
+    },
+  },
+}

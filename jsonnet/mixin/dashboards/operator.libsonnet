@@ -1,0 +1,117 @@
+// operator.libsonnet: the operator overview dashboard.
+local d = import '../../lib/dashboard.libsonnet';
+local common = import 'common.libsonnet';
+
+{
+  grafanaDashboards+:: {
+    local c = $._config,
+    local base = '%s, %s' % [c.operatorSelector, common.clusterMatcher(c)],
+    local sel = base + ', job=~"$job", instance=~"$instance"',
+    local obj = sel + ', namespace=~"$namespace"',
+    local q(s) = std.strReplace(std.strReplace(s, '{S}', sel), '{O}', obj),
+    local ts = d.panel.timeseries,
+    local t(expr, legend='') = d.target(q(expr), legend),
+
+    'lookout-operator.json': common.dashboard(
+      c,
+      'operator',
+      'Operator',
+      'The Lookout operator: reconciles, work queues, the monitors and rules each Prometheus selects or rejects, configuration size and Kubernetes API traffic.',
+      common.variables(c, 'controller_runtime_reconcile_total{%s}' % c.operatorSelector) + [
+        d.variable.query('job', 'Job', 'controller_runtime_reconcile_total{%s}' % base, 'job'),
+        d.variable.query('instance', 'Instance', 'controller_runtime_reconcile_total{%s, job=~"$job"}' % base, 'instance', includeAll=true),
+        d.variable.query('namespace', 'Prometheus namespace', 'lookout_managed_resources{%s, job=~"$job"}' % base, 'namespace', includeAll=true, multi=true),
+      ],
+      [
+        d.row('Overview', [
+          d.panel.stat('Replicas up', 'short', [t('sum(up{S})')],
+                       'Operator replicas Prometheus scrapes successfully.',
+                       thresholds=d.thresholds('red', [[1, 'green']])),
+          d.panel.stat('Leader', 'none', [t('max(leader_election_master_status{S})')],
+                       'Whether a replica holds the leader lease; only the leader reconciles.',
+                       thresholds=d.thresholds('red', [[1, 'green']]), mappings=[[0, 'none', 'red'], [1, 'elected', 'green']]),
+          d.panel.stat('Prometheus objects', 'short', [t('count(lookout_prometheus_config_info{O})')],
+                       'Prometheus objects whose configuration the operator generated.'),
+          d.panel.stat('Rejected resources', 'short', [t('sum(lookout_managed_resources{O, state="rejected"})')],
+                       'ServiceMonitors, PodMonitors and PrometheusRules left out of a configuration because they are invalid.',
+                       thresholds=d.thresholds('green', [[1, 'orange']])),
+          d.panel.stat('Reconcile errors', 'percentunit', [t('sum(rate(controller_runtime_reconcile_errors_total{S}[$__rate_interval])) / sum(rate(controller_runtime_reconcile_total{S}[$__rate_interval]))')],
+                       'Share of reconciles that failed, all controllers together.',
+                       thresholds=d.thresholds('green', [[0.01, 'orange'], [0.1, 'red']])),
+          d.panel.stat('API writes', 'wps', [t('sum(rate(lookout_api_writes_total{S}[$__rate_interval]))')],
+                       'Create, update, delete and status-update requests the operator makes; zero when nothing changes.'),
+        ]),
+        d.row('Reconciles', [
+          ts('Reconciles', 'ops', [t('sum by (controller, result) (rate(controller_runtime_reconcile_total{S}[$__rate_interval]))', '{{controller}} {{result}}')],
+             'Reconciles per second by controller and result.', span=8),
+          ts('Reconcile errors', 'ops', [t('sum by (controller) (rate(controller_runtime_reconcile_errors_total{S}[$__rate_interval]))', '{{controller}}')],
+             'Failed reconciles per second by controller.', span=8),
+          ts('Reconcile duration', 's', [
+            t('histogram_quantile(0.99, sum by (controller, le) (rate(controller_runtime_reconcile_time_seconds_bucket{S}[$__rate_interval])))', 'p99 {{controller}}'),
+            t('histogram_quantile(0.5, sum by (controller, le) (rate(controller_runtime_reconcile_time_seconds_bucket{S}[$__rate_interval])))', 'p50 {{controller}}'),
+          ], 'Time one reconcile takes, by controller.', span=8),
+          ts('Prometheus reconcile failures', 'ops', [t('sum by (namespace, name, reason) (rate(lookout_reconcile_failures_total{O}[$__rate_interval]))', '{{namespace}}/{{name}} {{reason}}')],
+             'Failed reconciles of each Prometheus by reason (InvalidConfiguration, ApplyFailed).', span=8),
+          ts('Configuration generation (p99)', 's', [t('histogram_quantile(0.99, sum by (namespace, name, le) (rate(lookout_config_generation_duration_seconds_bucket{O}[$__rate_interval])))', '{{namespace}}/{{name}}')],
+             'Time to select the monitors of one Prometheus and generate its configuration.', span=8),
+          ts('Workers', 'short', [
+            t('sum by (controller) (controller_runtime_active_workers{S})', 'active {{controller}}'),
+            t('max by (controller) (controller_runtime_max_concurrent_reconciles{S})', 'max {{controller}}'),
+          ], 'Reconciles running now, and the most each controller runs at once.', span=8),
+        ]),
+        d.row('Work queues', [
+          ts('Queue depth', 'short', [t('sum by (name) (workqueue_depth{S})', '{{name}}')],
+             'Objects waiting to be reconciled, by controller queue.', span=8),
+          ts('Queue adds', 'ops', [t('sum by (name) (rate(workqueue_adds_total{S}[$__rate_interval]))', '{{name}}')],
+             'Objects added to each queue per second.', span=8),
+          ts('Retries', 'ops', [t('sum by (name) (rate(workqueue_retries_total{S}[$__rate_interval]))', '{{name}}')],
+             'Objects requeued after a failure or a requested requeue, per second.', span=8),
+          ts('Time in queue (p99)', 's', [t('histogram_quantile(0.99, sum by (name, le) (rate(workqueue_queue_duration_seconds_bucket{S}[$__rate_interval])))', '{{name}}')],
+             'How long an object waits before a worker takes it.', span=8),
+          ts('Work duration (p99)', 's', [t('histogram_quantile(0.99, sum by (name, le) (rate(workqueue_work_duration_seconds_bucket{S}[$__rate_interval])))', '{{name}}')],
+             'How long a worker holds an object.', span=8),
+          ts('Unfinished work', 's', [
+            t('max by (name) (workqueue_unfinished_work_seconds{S})', 'unfinished {{name}}'),
+            t('max by (name) (workqueue_longest_running_processor_seconds{S})', 'longest {{name}}'),
+          ], 'Work in progress not yet finished, and the longest-running worker; growth means a stuck reconcile.', span=8),
+        ]),
+        d.row('Managed resources', [
+          ts('Selected resources', 'short', [t('sum by (namespace, name, kind) (lookout_managed_resources{O, state="selected"})', '{{namespace}}/{{name}} {{kind}}')],
+             'Monitors and rules each Prometheus uses.', span=8),
+          ts('Rejected resources', 'short', [t('sum by (namespace, name, kind) (lookout_managed_resources{O, state="rejected"})', '{{namespace}}/{{name}} {{kind}}')],
+             'Monitors and rules each Prometheus selects but leaves out because they are invalid; their status.bindings say why.', span=8),
+          ts('Rule ConfigMaps', 'short', [t('max by (namespace, name) (lookout_prometheus_rule_configmaps{O})', '{{namespace}}/{{name}}')],
+             'ConfigMaps the rule files of each Prometheus are packed into.', span=8),
+        ]),
+        d.row('Configuration', [
+          ts('Configuration size', 'bytes', [t('max by (namespace, name, encoding) (lookout_prometheus_config_bytes{O})', '{{namespace}}/{{name}} {{encoding}}')],
+             'Size of the generated configuration of each Prometheus, plain and gzip-compressed.', span=8),
+          ts('Share of the Secret limit', 'percentunit', [t('max by (namespace, name) (namespace_name:lookout_prometheus_config_bytes:limit_ratio{%s, namespace=~"$namespace"})' % common.clusterMatcher(c), '{{namespace}}/{{name}}')],
+             'Compressed configuration against the most the operator stores in one Secret; at 100% it stops updating the configuration.',
+             span=8, min=0, max=1, thresholds=d.thresholds('green', [[c.configSizeWarningRatio, 'orange'], [1, 'red']])),
+          d.panel.table('Configuration hashes', 'string', [t('max by (namespace, name, hash) (lookout_prometheus_config_info{O})')],
+                        'SHA-256 of the configuration last generated for each Prometheus; the config-reloader dashboard shows the hash each pod loaded.',
+                        span=8, hide=['Time', 'Value']),
+        ]),
+        d.row('Kubernetes API', [
+          ts('API requests', 'reqps', [t('sum by (method, code) (rate(rest_client_requests_total{S}[$__rate_interval]))', '{{method}} {{code}}')],
+             'Requests to the Kubernetes API by method and response code.', span=8),
+          ts('Failed API requests', 'reqps', [t('sum by (method, code) (rate(rest_client_requests_total{S, code=~"<error>|4..|5.."}[$__rate_interval]))', '{{method}} {{code}}')],
+             'Requests that failed: <error> means no response (connection or timeout).', span=8),
+          ts('API writes', 'wps', [t('sum by (kind, verb) (rate(lookout_api_writes_total{S}[$__rate_interval]))', '{{verb}} {{kind}}')],
+             'Writes the operator makes, by kind and verb.', span=8),
+        ]),
+        d.row('Process', [
+          ts('CPU', 'percentunit', [t('sum by (instance) (rate(process_cpu_seconds_total{S}[$__rate_interval]))', '{{instance}}')],
+             'CPU time used, as a share of one core.', span=8),
+          ts('Memory', 'bytes', [
+            t('sum by (instance) (process_resident_memory_bytes{S})', 'resident {{instance}}'),
+            t('sum by (instance) (go_memstats_heap_inuse_bytes{S})', 'heap {{instance}}'),
+          ], 'Resident memory and Go heap in use.', span=8),
+          ts('Goroutines', 'short', [t('sum by (instance) (go_goroutines{S})', '{{instance}}')],
+             'Goroutines of each replica.', span=8),
+        ]),
+      ],
+    ),
+  },
+}

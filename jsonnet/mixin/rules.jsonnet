@@ -1,0 +1,2 @@
+// The recording rule file.
+(import 'mixin.libsonnet').prometheusRules
