@@ -14,12 +14,14 @@ export KUBEBUILDER_ASSETS := $(BIN)
 
 all: build
 
-## build: the operator, the config-reloader and the local control plane launcher
+## build: the operator, the config-reloader and the local control plane launcher (built with
+## the same settings as the tests, so they share the build cache; the Dockerfile builds the
+## static release binaries)
 build:
 	@mkdir -p $(BIN)
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/lookout-operator ./cmd/operator
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/config-reloader ./cmd/config-reloader
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/lookout-local ./cmd/lookout-local
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/lookout-operator ./cmd/operator
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/config-reloader ./cmd/config-reloader
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/lookout-local ./cmd/lookout-local
 
 ## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager into bin/ (once)
 tools: $(addprefix tool-,$(TOOLS))

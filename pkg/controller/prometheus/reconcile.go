@@ -74,6 +74,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		err = r.reconcileObjects(ctx, p, st)
 	}
 	if serr := r.updateStatus(ctx, p, err); serr != nil {
+		if apierrors.IsConflict(serr) && err == nil {
+			// The cached object was older than the live one: a newer event is queued.
+			return reconcile.Result{Requeue: true}, nil
+		}
 		logger.Error(serr, "updating Prometheus status")
 		if err == nil {
 			err = serr
