@@ -3,11 +3,12 @@
 {
   _config+:: {
     // Selectors of the scraped series. The defaults match the ServiceMonitors of the stack
-    // library (jsonnet/lookout): the operator's Service is lookout-operator, and the
-    // Prometheus pods' containers are named prometheus and config-reloader.
+    // library (jsonnet/lookout): the operator's Service is lookout-operator; the containers
+    // of the Prometheus pods (StatefulSets prometheus-<name>) are named prometheus and
+    // config-reloader. The pod name keeps the config-reloaders of Alertmanager pods out.
     operatorSelector: 'job="lookout-operator"',
-    reloaderSelector: 'container="config-reloader"',
-    prometheusSelector: 'container="prometheus"',
+    reloaderSelector: 'container="config-reloader", pod=~"prometheus-.+"',
+    prometheusSelector: 'container="prometheus", pod=~"prometheus-.+"',
 
     // kube-state-metrics, for the Deployment readiness of the operator.
     kubeStateMetricsSelector: 'job="kube-state-metrics"',

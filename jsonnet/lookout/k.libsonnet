@@ -1,0 +1,73 @@
+// k.libsonnet: the few Kubernetes object builders the stack needs.
+{
+  // object is an API object with name, namespace (when given) and labels.
+  object(apiVersion, kind, name, namespace=null, labels={}):: {
+    apiVersion: apiVersion,
+    kind: kind,
+    metadata: {
+      name: name,
+      [if namespace != null then 'namespace']: namespace,
+      labels: labels,
+    },
+  },
+
+  serviceAccount(name, namespace, labels):: $.object('v1', 'ServiceAccount', name, namespace, labels) {
+    automountServiceAccountToken: true,
+  },
+
+  clusterRole(name, labels, rules):: $.object('rbac.authorization.k8s.io/v1', 'ClusterRole', name, null, labels) {
+    rules: rules,
+  },
+
+  role(name, namespace, labels, rules):: $.object('rbac.authorization.k8s.io/v1', 'Role', name, namespace, labels) {
+    rules: rules,
+  },
+
+  // binding binds a (Cluster)Role to a service account.
+  binding(kind, name, namespace, labels, roleKind, sa, saNamespace)::
+    $.object('rbac.authorization.k8s.io/v1', kind, name, namespace, labels) {
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: name },
+      subjects: [{ kind: 'ServiceAccount', name: sa, namespace: saNamespace }],
+    },
+
+  // rule is one PolicyRule.
+  rule(groups, resources, verbs):: { apiGroups: groups, resources: resources, verbs: verbs },
+
+  // service selects pods by selector and exposes ports [[name, port], ...].
+  service(name, namespace, labels, selector, ports, headless=false):: $.object('v1', 'Service', name, namespace, labels) {
+    spec: {
+      [if headless then 'clusterIP']: 'None',
+      selector: selector,
+      ports: [{ name: p[0], port: p[1], targetPort: p[0] } for p in ports],
+    },
+  },
+
+  // serviceMonitor scrapes the named ports of the Services with matchLabels in namespace.
+  serviceMonitor(name, namespace, labels, matchLabels, ports, honorLabels=false)::
+    $.object('monitoring.coreos.com/v1', 'ServiceMonitor', name, namespace, labels) {
+      spec: {
+        selector: { matchLabels: matchLabels },
+        namespaceSelector: { matchNames: [namespace] },
+        endpoints: [
+          { port: p, interval: '30s' } + (if honorLabels then { honorLabels: true } else {})
+          for p in ports
+        ],
+      },
+    },
+
+  // restricted is the container security context of the restricted Pod Security Standard.
+  restricted:: {
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+  },
+
+  // nonRoot is the pod security context of the restricted Pod Security Standard.
+  nonRoot(uid=65534):: {
+    runAsNonRoot: true,
+    runAsUser: uid,
+    runAsGroup: uid,
+    fsGroup: uid,
+    seccompProfile: { type: 'RuntimeDefault' },
+  },
+}
