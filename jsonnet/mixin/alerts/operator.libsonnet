@@ -9,6 +9,7 @@ local alert = import 'alert.libsonnet';
       gController: alert.by(c, ['job', 'controller']),
       gObject: alert.by(c, ['namespace', 'name']),
       gInstance: alert.by(c, ['job', 'instance']),
+      gDeployment: alert.by(c, ['namespace', 'deployment']),
     },
     groups+: [{
       name: 'lookout-operator',
@@ -32,7 +33,7 @@ local alert = import 'alert.libsonnet';
           |||
             kube_deployment_status_replicas_available{%(kubeStateMetricsSelector)s, %(operatorDeploymentSelector)s}
             <
-            on (%(g)s, namespace, deployment)
+            on (%(gDeployment)s)
             kube_deployment_spec_replicas{%(kubeStateMetricsSelector)s, %(operatorDeploymentSelector)s}
           ||| % p,
           'warning',

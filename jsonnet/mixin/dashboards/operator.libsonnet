@@ -8,7 +8,7 @@ local common = import 'common.libsonnet';
     local base = '%s, %s' % [c.operatorSelector, common.clusterMatcher(c)],
     local sel = base + ', job=~"$job", instance=~"$instance"',
     local obj = sel + ', namespace=~"$namespace"',
-    local q(s) = std.strReplace(std.strReplace(s, '{S}', sel), '{O}', obj),
+    local q(s) = std.strReplace(std.strReplace(s, '{S', '{' + sel), '{O', '{' + obj),
     local ts = d.panel.timeseries,
     local t(expr, legend='') = d.target(q(expr), legend),
 

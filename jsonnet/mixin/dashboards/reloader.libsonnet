@@ -7,7 +7,7 @@ local common = import 'common.libsonnet';
     local c = $._config,
     local base = '%s, %s' % [c.reloaderSelector, common.clusterMatcher(c)],
     local sel = base + ', namespace=~"$namespace", job=~"$job", pod=~"$pod"',
-    local q(s) = std.strReplace(s, '{S}', sel),
+    local q(s) = std.strReplace(s, '{S', '{' + sel),
     local ts = d.panel.timeseries,
     local t(expr, legend='') = d.target(q(expr), legend),
     local operatorHashes = 'lookout_prometheus_config_info{%s, %s}' % [c.operatorSelector, common.clusterMatcher(c)],
