@@ -10,6 +10,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -61,6 +62,7 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 		LeaderElectionNamespace:       leaderElectionNamespace(opts, cfg),
 		LeaderElectionReleaseOnCancel: true,
 		GracefulShutdownTimeout:       &opts.GracefulShutdown,
+		Controller:                    ctrlconfig.Controller{SkipNameValidation: &opts.SkipControllerNameValidation},
 		// Secrets and ConfigMaps are only watched through metadata-only informers; their
 		// data is read from the API server when referenced (see pkg/assets), so the
 		// operator never holds every Secret of the cluster in memory.

@@ -49,6 +49,9 @@ type Options struct {
 	WebhookSelfSigned bool
 	WebhookDNSNames   []string
 
+	// SkipControllerNameValidation allows a second operator in one process (tests).
+	SkipControllerNameValidation bool
+
 	// ResourceStatus writes status.bindings on the monitors and rules each Prometheus
 	// considered.
 	ResourceStatus bool

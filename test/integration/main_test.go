@@ -84,6 +84,7 @@ func startOperator(ctx context.Context, instances labels.Selector) (stop func(),
 	opts.LeaderElection = false
 	opts.PrometheusInstanceSelector = instances
 	opts.GracefulShutdown = 5 * time.Second
+	opts.SkipControllerNameValidation = true
 	mgr, err := operator.New(ctx, env.Config, opts)
 	if err != nil {
 		return nil, err
@@ -139,4 +140,12 @@ func writes() float64 {
 		}
 	}
 	return total
+}
+
+func counterValue(kind, verb string) float64 {
+	var d dto.Metric
+	if err := apply.Writes.WithLabelValues(kind, verb).Write(&d); err != nil {
+		return 0
+	}
+	return d.Counter.GetValue()
 }

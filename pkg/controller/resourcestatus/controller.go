@@ -78,7 +78,7 @@ func SetupWithManager(mgr ctrl.Manager, store *Store, workers int) error {
 		err := ctrl.NewControllerManagedBy(mgr).
 			Named(lowerKind(k.Name) + "-status").
 			WatchesRawSource(source.Channel(store.channel(k.Name), &handler.EnqueueRequestForObject{})).
-			WithOptions(controller.Options{MaxConcurrentReconciles: workers, SkipNameValidation: ptrTrue()}).
+			WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
 			Complete(r)
 		if err != nil {
 			return fmt.Errorf("setting up %s status controller: %w", k.Name, err)
@@ -86,8 +86,6 @@ func SetupWithManager(mgr ctrl.Manager, store *Store, workers int) error {
 	}
 	return nil
 }
-
-func ptrTrue() *bool { t := true; return &t }
 
 func lowerKind(k string) string {
 	out := make([]byte, 0, len(k))
