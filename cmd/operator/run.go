@@ -24,6 +24,7 @@ func runOperator(args []string) int {
 	kubeconfig := fs.String("kubeconfig", "", "path to a kubeconfig; default: $KUBECONFIG, in-cluster config, then ~/.kube/config")
 	fs.StringVar(&o.MetricsAddr, "metrics-bind-address", o.MetricsAddr, "listen address of /metrics (0 disables it)")
 	fs.StringVar(&o.ProbeAddr, "health-probe-bind-address", o.ProbeAddr, "listen address of /healthz and /readyz (0 disables it)")
+	fs.StringVar(&o.PprofAddr, "pprof-bind-address", "", "listen address of net/http/pprof (empty: off)")
 	fs.BoolVar(&o.LeaderElection, "leader-elect", o.LeaderElection, "elect a leader so that only one replica reconciles")
 	fs.StringVar(&o.LeaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader election lease (default: $POD_NAMESPACE, then the pod's namespace, then default)")
 	fs.StringVar(&o.LeaderElectionID, "leader-election-id", o.LeaderElectionID, "name of the leader election lease")

@@ -16,6 +16,8 @@ type Options struct {
 	MetricsAddr string
 	// ProbeAddr is the listen address of /healthz and /readyz ("0" disables it).
 	ProbeAddr string
+	// PprofAddr serves net/http/pprof when set (for profiling; off by default).
+	PprofAddr string
 
 	// LeaderElection turns leader election on (the default); the lease lives in
 	// LeaderElectionNamespace under LeaderElectionID.
