@@ -49,6 +49,8 @@ test-e2e: tools build
 ## bench: benchmarks of the pure packages and the scale harness
 bench: tools build
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
+	$(GO) run ./test/bench -n 100,1000,5000 -out Documentation/benchmarks.md \
+		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0" $(BENCH_ARGS)
 
 ## generate: regenerate the CRDs from the upstream API types
 generate crds: tool-controller-gen

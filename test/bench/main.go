@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"sort"
@@ -78,6 +79,9 @@ func main() {
 	if o.changes < 1 {
 		fatalf("-changes must be at least 1")
 	}
+	if err := checkCommand(o.operator); err != nil {
+		fatalf("-operator: %v", err)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -145,6 +149,7 @@ type result struct {
 	completeRSS      uint64
 	completeReqs     requestCount
 	configBytes      int
+	storedBytes      int
 	lastStartupWrite time.Duration
 	quietTimedOut    bool
 	startup          requestCount
@@ -158,6 +163,7 @@ type result struct {
 	idleReqs         requestCount
 	idleCPU          time.Duration
 	peakRSS          uint64
+	peakAt           time.Duration // when the highest sampled RSS was seen
 	steadyRSS        uint64
 }
 
@@ -234,7 +240,7 @@ wait:
 			lastCount = countJobs(ev.config, expected)
 			if lastCount == n {
 				r.complete = ev.at.Sub(op.started)
-				r.configBytes = len(ev.config)
+				r.configBytes, r.storedBytes = len(ev.config), ev.stored
 				break wait
 			}
 			r.partialVersions++
@@ -345,13 +351,14 @@ wait:
 	r.idleReqs.add(evs)
 	r.idle = idleEnd.at.Sub(idleStart.at)
 	r.idleCPU = idleEnd.cpu - idleStart.cpu
-	r.peakRSS = max(idleEnd.hwm, smp.maxRSS())
+	maxRSS, maxAt := smp.maxRSS()
+	r.peakRSS, r.peakAt = max(idleEnd.hwm, maxRSS), maxAt.Sub(op.started)
 	var rss []uint64
 	for _, p := range smp.between(idleStart.at.Add(r.idle/2), idleEnd.at) {
 		rss = append(rss, p.rss)
 	}
 	r.steadyRSS = medianU(rss)
-	logf("N=%d: idle %s: %d writes, CPU %.2fs; peak RSS %s, steady RSS %s", n, r.idle.Round(time.Second), r.idleReqs.writes, r.idleCPU.Seconds(), mib(r.peakRSS), mib(r.steadyRSS))
+	logf("N=%d: idle %s: %d writes, CPU %.2fs; peak RSS %s (highest sample %s after start), steady RSS %s", n, r.idle.Round(time.Second), r.idleReqs.writes, r.idleCPU.Seconds(), mib(r.peakRSS), r.peakAt.Round(time.Second), mib(r.steadyRSS))
 	return r, nil
 }
 
@@ -399,6 +406,23 @@ func change(ctx context.Context, cl *cluster, sc scenario, i int, iv string, eve
 			return 0, ctx.Err()
 		}
 	}
+}
+
+// checkCommand fails early when the operator command's program cannot be found.
+func checkCommand(command string) error {
+	f := strings.Fields(command)
+	if len(f) == 0 {
+		return fmt.Errorf("empty command")
+	}
+	prog := f[0]
+	if strings.Contains(prog, "/") {
+		if _, err := os.Stat(prog); err != nil {
+			return fmt.Errorf("%w (run from the repository root after `make build`)", err)
+		}
+		return nil
+	}
+	_, err := exec.LookPath(prog)
+	return err
 }
 
 // latestWrite is the stage timestamp of the last write in evs (or def).

@@ -141,15 +141,18 @@ func (s *sampler) between(from, to time.Time) []procSample {
 	return out
 }
 
-// maxRSS is the highest VmRSS sampled.
-func (s *sampler) maxRSS() uint64 {
+// maxRSS is the highest VmRSS sampled and when.
+func (s *sampler) maxRSS() (uint64, time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var m uint64
+	var at time.Time
 	for _, p := range s.all {
-		m = max(m, p.rss)
+		if p.rss > m {
+			m, at = p.rss, p.at
+		}
 	}
-	return m
+	return m, at
 }
 
 func (s *sampler) halt() {

@@ -45,7 +45,9 @@ func (rep *report) rows() []row {
 			target: "≤ 5 s", met: func(r *result) bool { return r.complete > 0 && r.complete <= 5*time.Second }},
 		{name: "operator CPU until then", value: func(r *result) string { return cpu(r.completeCPU) }},
 		{name: "config Secret versions before the complete one", value: func(r *result) string { return fmt.Sprint(r.partialVersions) }},
-		{name: "config size (uncompressed)", value: func(r *result) string { return bytesStr(r.configBytes) }},
+		{name: "config size (plain / as stored)", value: func(r *result) string {
+			return fmt.Sprintf("%s / %s", bytesStr(r.configBytes), bytesStr(r.storedBytes))
+		}},
 		{name: "API reads (get/list) until then", value: func(r *result) string { return thousands(r.completeReqs.reads) }},
 		{name: "start → last start-up write", value: func(r *result) string {
 			s := secs(r.lastStartupWrite)
@@ -95,6 +97,7 @@ func (rep *report) rows() []row {
 		{name: "RSS at the complete config", value: func(r *result) string { return mib(r.completeRSS) }},
 		{name: "**peak RSS** (VmHWM)", value: func(r *result) string { return mib(r.peakRSS) },
 			target: "≤ 250 MiB", met: func(r *result) bool { return r.peakRSS > 0 && r.peakRSS <= 250<<20 }},
+		{name: "highest RSS sample seen at (after start)", value: func(r *result) string { return secs(r.peakAt) }},
 		{name: "steady RSS (median, 2nd half of idle)", value: func(r *result) string { return mib(r.steadyRSS) }},
 	}
 }
@@ -106,7 +109,7 @@ func (rep *report) markdown() string {
 	fmt.Fprintln(&b, beginMarker)
 	fmt.Fprintln(&b, "## Scale benchmark")
 	fmt.Fprintln(&b)
-	fmt.Fprintln(&b, "Produced by `make bench`, that is:")
+	fmt.Fprintln(&b, "Produced by this command (`make bench` runs it after the `go test -bench` benchmarks of the packages):")
 	fmt.Fprintln(&b)
 	fmt.Fprintf(&b, "```sh\n%s\n```\n\n", rep.command)
 	fmt.Fprintf(&b, "Run %s–%s UTC on %d CPUs (%s/%s, %s); load average (1, 5, 15 min) %s at the start, %s at the end; commit %s.\n\n",

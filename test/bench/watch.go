@@ -21,6 +21,7 @@ type configEvent struct {
 	// at is when the watch delivered the object, before the harness decoded its data.
 	at     time.Time
 	config []byte
+	stored int // bytes of the key's value as stored (compressed when .gz)
 	err    error
 }
 
@@ -32,6 +33,7 @@ func watchConfig(ctx context.Context, cs kubernetes.Interface, ns, name, key str
 	send := func(at time.Time, s *corev1.Secret) {
 		ev := configEvent{at: at}
 		data, ok := s.Data[key]
+		ev.stored = len(data)
 		switch {
 		case !ok:
 			ev.err = fmt.Errorf("secret %s/%s has no key %q", ns, name, key)
