@@ -1,0 +1,147 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Objects the cluster's controllers would create and the suite creates itself (envtest
+// runs no kube-controller-manager): namespaces with their default service account and
+// kube-root-ca.crt, Endpoints and EndpointSlices for Services, Pod status.
+
+// discoveryRole is the ClusterRole Prometheus needs for Kubernetes service discovery (as
+// kube-prometheus grants it).
+const discoveryRole = "lookout-e2e-prometheus"
+
+// prometheusSA is the service account the scenarios' Prometheus pods run as.
+const prometheusSA = "prometheus"
+
+func createDiscoveryRole(ctx context.Context, c client.Client) error {
+	read := []string{"get", "list", "watch"}
+	return c.Create(ctx, &rbacv1.ClusterRole{
+		ObjectMeta: metav1.ObjectMeta{Name: discoveryRole},
+		Rules: []rbacv1.PolicyRule{
+			{APIGroups: []string{""}, Resources: []string{"services", "endpoints", "pods", "nodes"}, Verbs: read},
+			{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: read},
+			{NonResourceURLs: []string{"/metrics"}, Verbs: []string{"get"}},
+		},
+	})
+}
+
+// createNamespace creates a namespace as a cluster would have it: the default and
+// prometheus service accounts, kube-root-ca.crt holding the API server's CA, and the
+// prometheus account bound to the discovery ClusterRole.
+func createNamespace(ctx context.Context, name string, labels map[string]string) error {
+	objs := []client.Object{
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}},
+		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: name, Name: "default"}},
+		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: name, Name: prometheusSA}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: name, Name: "kube-root-ca.crt"}, Data: map[string]string{"ca.crt": string(s.caPEM)}},
+		&rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: discoveryRole + "-" + name},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: discoveryRole},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: name, Name: prometheusSA}},
+		},
+	}
+	for _, o := range objs {
+		if err := s.k8s.Create(ctx, o); err != nil {
+			return fmt.Errorf("creating %T %s: %w", o, o.GetName(), err)
+		}
+	}
+	return nil
+}
+
+// endpoint is one address behind a Service: an IP and, optionally, the Pod holding it.
+type endpoint struct {
+	ip  string
+	pod string
+}
+
+// createService creates a headless Service with one port and the Endpoints and
+// EndpointSlice the endpoint controllers would derive from it.
+func createService(ctx context.Context, ns, name string, labels map[string]string, portName string, port int32, eps []endpoint) error {
+	svc := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels},
+		Spec: corev1.ServiceSpec{
+			ClusterIP: corev1.ClusterIPNone,
+			Selector:  labels,
+			Ports:     []corev1.ServicePort{{Name: portName, Port: port, Protocol: corev1.ProtocolTCP}},
+		},
+	}
+	slice := &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name + "-e2e", Labels: map[string]string{
+			discoveryv1.LabelServiceName: name,
+			discoveryv1.LabelManagedBy:   "e2e.lookout.dev",
+		}},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To(portName), Port: ptr.To(port), Protocol: ptr.To(corev1.ProtocolTCP)}},
+	}
+	subset := corev1.EndpointSubset{Ports: []corev1.EndpointPort{{Name: portName, Port: port, Protocol: corev1.ProtocolTCP}}}
+	for _, e := range eps {
+		se := discoveryv1.Endpoint{Addresses: []string{e.ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true), Serving: ptr.To(true), Terminating: ptr.To(false)}}
+		addr := corev1.EndpointAddress{IP: e.ip}
+		if e.pod != "" {
+			ref := &corev1.ObjectReference{Kind: "Pod", Namespace: ns, Name: e.pod}
+			se.TargetRef, addr.TargetRef = ref, ref.DeepCopy()
+		}
+		slice.Endpoints = append(slice.Endpoints, se)
+		subset.Addresses = append(subset.Addresses, addr)
+	}
+	endpoints := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels}, Subsets: []corev1.EndpointSubset{subset}}
+	for _, o := range []client.Object{svc, slice, endpoints} {
+		if err := s.k8s.Create(ctx, o); err != nil {
+			return fmt.Errorf("creating %T %s/%s: %w", o, ns, o.GetName(), err)
+		}
+	}
+	return nil
+}
+
+// createRunningPod creates a Pod object and sets its status as the kubelet would report a
+// running, ready pod at ip (there is no kubelet for it: the process behind ip is the
+// suite's).
+func createRunningPod(ctx context.Context, ns, name, ip string, labels map[string]string, container string, ports []corev1.ContainerPort) error {
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{
+			Name: container, Image: "localhost/lookout/" + container + ":e2e", Ports: ports,
+		}}},
+	}
+	if err := s.k8s.Create(ctx, p); err != nil {
+		return fmt.Errorf("creating Pod %s/%s: %w", ns, name, err)
+	}
+	now := metav1.Now()
+	p.Status = corev1.PodStatus{
+		Phase:     corev1.PodRunning,
+		PodIP:     ip,
+		PodIPs:    []corev1.PodIP{{IP: ip}},
+		StartTime: &now,
+		Conditions: []corev1.PodCondition{
+			{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: now},
+		},
+	}
+	if err := s.k8s.Status().Update(ctx, p); err != nil {
+		return fmt.Errorf("setting the status of Pod %s/%s: %w", ns, name, err)
+	}
+	return nil
+}
+
+// mustCreate creates objects or fails the test.
+func mustCreate(t *testing.T, objs ...client.Object) {
+	t.Helper()
+	for _, o := range objs {
+		if err := s.k8s.Create(context.Background(), o); err != nil {
+			t.Fatalf("creating %T %s/%s: %v", o, o.GetNamespace(), o.GetName(), err)
+		}
+	}
+}

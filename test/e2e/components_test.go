@@ -1,0 +1,153 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+// The operator and Alertmanager run as plain processes in the suite's network namespace.
+
+// Prometheus objects labelled reloaderLabel=api belong to an operator started with
+// --reloader-watch-api; the main operator manages every other one.
+const reloaderLabel = "e2e.lookout.dev/reloader"
+
+// mainOperator is the operator every scenario uses.
+var mainOperator *proc
+
+func startMainOperator(st *suite) error {
+	p, err := startOperator(st, "operator", "127.0.0.1:18080", "127.0.0.1:18081",
+		"--prometheus-instance-selector="+reloaderLabel+"!=api")
+	if err != nil {
+		return err
+	}
+	mainOperator = p
+	st.stops = append(st.stops, func() {
+		if err := p.stop(30 * time.Second); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e: the operator did not stop cleanly:", err)
+		}
+	})
+	return nil
+}
+
+// operatorAlive reports the main operator's unexpected exit.
+func operatorAlive() error {
+	if mainOperator == nil {
+		return nil
+	}
+	return mainOperator.alive()
+}
+
+// startOperator runs bin/lookout-operator against the control plane and waits until it
+// is ready (its /readyz reports synced caches).
+func startOperator(st *suite, name, metricsAddr, probeAddr string, args ...string) (*proc, error) {
+	bin, err := binary(st.bin, "lookout-operator")
+	if err != nil {
+		return nil, err
+	}
+	all := append([]string{"run",
+		"--kubeconfig=" + st.kubeconfig,
+		"--leader-election-namespace=default",
+		"--metrics-bind-address=" + metricsAddr,
+		"--health-probe-bind-address=" + probeAddr,
+		"--config-reloader-image=" + reloaderImage,
+		"--log-format=logfmt",
+	}, args...)
+	cmd := exec.Command(bin, all...)
+	cmd.Env = os.Environ()
+	p, err := startProc(name, filepath.Join(st.artifacts, name+".log"), cmd)
+	if err != nil {
+		return nil, err
+	}
+	if err := waitHTTP(p, "http://"+probeAddr+"/readyz", 60*time.Second); err != nil {
+		_ = p.stop(5 * time.Second)
+		return nil, err
+	}
+	return p, nil
+}
+
+// waitHTTP polls url until it answers 200, failing early when p exits.
+func waitHTTP(p *proc, url string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		resp, err := httpc.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return nil
+			}
+			err = fmt.Errorf("%s: %s", url, resp.Status)
+		}
+		if aerr := p.alive(); aerr != nil {
+			return aerr
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s not ready after %s: %v (log: %s)", p.name, timeout, err, p.log)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// alertmanager is a real Alertmanager on its own pod-network address, behind the
+// Service alertmanagerNamespace/alertmanagerService (port "web") that Prometheus objects
+// name in spec.alerting.
+type alertmanager struct {
+	url  string
+	proc *proc
+}
+
+const (
+	alertmanagerNamespace = "e2e-alertmanager"
+	alertmanagerService   = "alertmanager-main"
+)
+
+func startAlertmanager(ctx context.Context, st *suite) (*alertmanager, error) {
+	bin, err := binary(st.bin, "alertmanager")
+	if err != nil {
+		return nil, err
+	}
+	ip := st.ips.allocate()
+	if err := addHostAddress(ip); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(st.artifacts, "alertmanager")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	// Alerts are kept and listed whatever the route does with them; a receiver without
+	// integrations sends nothing anywhere.
+	config := "route:\n  receiver: none\n  group_wait: 0s\nreceivers:\n- name: none\n"
+	if err := os.WriteFile(filepath.Join(dir, "alertmanager.yml"), []byte(config), 0o644); err != nil {
+		return nil, err
+	}
+	addr := net.JoinHostPort(ip, "9093")
+	cmd := exec.Command(bin,
+		"--config.file="+filepath.Join(dir, "alertmanager.yml"),
+		"--storage.path="+filepath.Join(dir, "data"),
+		"--web.listen-address="+addr,
+		"--cluster.listen-address=", // no peers: no gossip
+	)
+	p, err := startProc("alertmanager", filepath.Join(st.artifacts, "alertmanager.log"), cmd)
+	if err != nil {
+		return nil, err
+	}
+	st.stops = append(st.stops, func() { _ = p.stop(10 * time.Second) })
+	am := &alertmanager{url: "http://" + addr, proc: p}
+	if err := waitHTTP(p, am.url+"/-/ready", 60*time.Second); err != nil {
+		return nil, err
+	}
+	// The Service Prometheus discovers it through.
+	if err := createNamespace(ctx, alertmanagerNamespace, nil); err != nil {
+		return nil, err
+	}
+	if err := createService(ctx, alertmanagerNamespace, alertmanagerService, map[string]string{"app": "alertmanager"}, "web", 9093, []endpoint{{ip: ip}}); err != nil {
+		return nil, err
+	}
+	return am, nil
+}
