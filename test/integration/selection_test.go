@@ -200,3 +200,35 @@ func configContains(ns, name, s string) error {
 	}
 	return nil
 }
+
+// TestTLSAssets: a CA and client certificate from a Secret become files in the tls-assets
+// Secret, referenced from the config under the fixed mount path.
+func TestTLSAssets(t *testing.T) {
+	t.Parallel()
+	ns := newNamespace(t, nil)
+	tls := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "app-tls"}, StringData: map[string]string{
+		"ca.crt": "CA-PEM", "tls.crt": "CERT-PEM", "tls.key": "KEY-PEM",
+	}}
+	sm := newServiceMonitor(ns, "secure", func(s *monitoringv1.ServiceMonitor) {
+		sel := func(k string) *corev1.SecretKeySelector {
+			return &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "app-tls"}, Key: k}
+		}
+		s.Spec.Endpoints[0].TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{
+			CA: monitoringv1.SecretOrConfigMap{Secret: sel("ca.crt")}, Cert: monitoringv1.SecretOrConfigMap{Secret: sel("tls.crt")}, KeySecret: sel("tls.key"),
+		}}
+	})
+	create(t, tls, newPrometheus(ns, "tls"), sm)
+	eventually(t, 20*time.Second, "tls assets", func() error {
+		if err := configContains(ns, "tls", "ca_file: /etc/prometheus/certs/secret_"+ns+"_app-tls_ca.crt"); err != nil {
+			return err
+		}
+		assets := &corev1.Secret{}
+		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "prometheus-tls-tls-assets-0"}, assets); err != nil {
+			return err
+		}
+		if string(assets.Data["secret_"+ns+"_app-tls_tls.key"]) != "KEY-PEM" || string(assets.Data["secret_"+ns+"_app-tls_ca.crt"]) != "CA-PEM" {
+			return fmt.Errorf("tls-assets data %v", assets.Data)
+		}
+		return nil
+	})
+}
