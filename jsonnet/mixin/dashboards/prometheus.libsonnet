@@ -45,8 +45,8 @@ local common = import 'common.libsonnet';
              'Chunks held in memory.', span=8),
         ]),
         d.row('Scraping', [
-          ts('Scrape interval accuracy (p99)', 's', [t('max by (namespace, pod, interval) (prometheus_target_interval_length_seconds{S, quantile="0.99"})', '{{namespace}}/{{pod}} {{interval}}')],
-             'Actual time between scrapes of targets with each configured interval.', span=8),
+          ts('Targets by scrape pool', 'short', [t('max by (namespace, pod, scrape_job) (prometheus_target_scrape_pool_targets{S})', '{{pod}} {{scrape_job}}')],
+             'Targets of each scrape pool: one pool per ServiceMonitor or PodMonitor endpoint.', span=8),
           ts('Target sync (p99)', 's', [t('max by (namespace, pod, scrape_job) (prometheus_target_sync_length_seconds{S, quantile="0.99"})', '{{pod}} {{scrape_job}}')],
              'Time to apply discovered target changes to each scrape pool.', span=8),
           ts('Scrape problems', 'ops', [
