@@ -122,6 +122,10 @@ func main() {
 	rep.finished = time.Now()
 	md := rep.markdown()
 	fmt.Println(md)
+	if ctx.Err() != nil {
+		logf("interrupted: %s left as it was", orDash(o.out))
+		os.Exit(1)
+	}
 	if o.out != "" {
 		if err := writeSection(o.out, md); err != nil {
 			fatalf("writing %s: %v", o.out, err)

@@ -140,7 +140,7 @@ func jobBlock(cfg []byte, job string) []byte {
 		}
 		rest := cfg[start+len(jobPrefix):]
 		if end := bytes.Index(rest, []byte("\n- job_name: ")); end >= 0 {
-			rest = rest[:end]
+			rest = rest[:end+1]
 		}
 		// A job list nested deeper than the top level ends at the next line of lower indent;
 		// good enough: scrape_configs entries are siblings at the same indent.

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+const sampleConfig = `global:
+  scrape_interval: 30s
+scrape_configs:
+- job_name: serviceMonitor/bench-00/sm-00000/0
+  honor_labels: false
+  scrape_interval: 31s
+  kubernetes_sd_configs:
+  - role: endpointslice
+- job_name: serviceMonitor/bench-01/sm-00001/0
+  scrape_interval: 30s
+- job_name: podMonitor/x/y/0
+`
+
+func TestJobs(t *testing.T) {
+	cfg := []byte(sampleConfig)
+	sc := scenario{monitors: 3, namespaces: 50}
+	want := map[string]bool{sc.job(0): true, sc.job(1): true, sc.job(2): true}
+	if got := countJobs(cfg, want); got != 2 {
+		t.Errorf("countJobs = %d, want 2", got)
+	}
+	if !hasInterval(cfg, sc.job(0), "31s") || hasInterval(cfg, sc.job(1), "31s") || !hasInterval(cfg, sc.job(1), "30s") {
+		t.Errorf("hasInterval does not stay within one job:\n%s", jobBlock(cfg, sc.job(1)))
+	}
+	if hasInterval(cfg, sc.job(2), "30s") {
+		t.Error("hasInterval found a missing job")
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var d []time.Duration
+	for i := 1; i <= 50; i++ {
+		d = append(d, time.Duration(51-i)*time.Millisecond)
+	}
+	if p := percentile(d, 0.5); p != 25*time.Millisecond {
+		t.Errorf("median = %s", p)
+	}
+	if p := percentile(d, 0.99); p != 50*time.Millisecond {
+		t.Errorf("p99 of 50 = %s, want the worst", p)
+	}
+	if p := percentile(nil, 0.5); p != -1 {
+		t.Errorf("empty = %s", p)
+	}
+}
+
+func TestAuditTail(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.log")
+	line := func(user, verb, res, sub string, code int) string {
+		return `{"kind":"Event","stage":"ResponseComplete","verb":"` + verb + `","user":{"username":"` + user + `"},` +
+			`"objectRef":{"resource":"` + res + `","subresource":"` + sub + `","namespace":"a","name":"b"},` +
+			`"responseStatus":{"code":` + itoa(code) + `},"stageTimestamp":"2026-01-02T03:04:05.123456Z"}` + "\n"
+	}
+	all := line("op", "update", "secrets", "", 200) + line("admin", "create", "secrets", "", 201) +
+		line("op", "update", "servicemonitors", "status", 409) + line("op", "list", "secrets", "", 200)
+	// The last line arrives in two pieces.
+	if err := os.WriteFile(path, []byte(all[:len(all)-20]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := &auditTail{path: path, user: "op"}
+	var c requestCount
+	evs, err := a.next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.add(evs)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(all[len(all)-20:])
+	f.Close()
+	evs, err = a.next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.add(evs)
+	if c.writes != 2 || c.reads != 1 {
+		t.Errorf("writes %d, reads %d; want 2, 1", c.writes, c.reads)
+	}
+	if got, want := c.String(), "1 update secrets, 1 update servicemonitors/status (409)"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestWriteSection(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.md")
+	md := beginMarker + "\nnew\n" + endMarker + "\n"
+	if err := os.WriteFile(path, []byte("# B\n\nintro\n\n"+beginMarker+"\nold\n"+endMarker+"\n\ntail\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSection(path, md); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	if want := "# B\n\nintro\n\n" + beginMarker + "\nnew\n" + endMarker + "\n\ntail\n"; string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestReadProc(t *testing.T) {
+	p, err := readProc(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.rss == 0 || p.hwm < p.rss {
+		t.Errorf("rss %d, hwm %d", p.rss, p.hwm)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{"/tmp/a.kubeconfig": "/tmp/a.kubeconfig", "a b": "'a b'", "it's": `'it'\''s'`} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
