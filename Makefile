@@ -44,7 +44,9 @@ test: tools
 
 ## test-e2e: the end-to-end suite with real Prometheus, Alertmanager and reloader processes
 test-e2e: tools build
-	$(GO) test -count=1 -tags e2e -timeout 30m ./test/e2e/...
+	@test "$$(id -u)" = 0 || { echo "test-e2e needs root: the suite runs in its own network and mount namespaces (see Documentation/e2e.md)"; exit 1; }
+	$(GO) test -c -tags e2e -o $(BIN)/e2e.test ./test/e2e
+	cd test/e2e && $(BIN)/e2e.test -test.v -test.count=1 -test.timeout=20m $(if $(E2E_RUN),-test.run='$(E2E_RUN)')
 
 ## bench: benchmarks of the pure packages and the scale harness
 bench: tools build

@@ -47,7 +47,7 @@ func operatorAlive() error {
 // startOperator runs bin/lookout-operator against the control plane and waits until it
 // is ready (its /readyz reports synced caches).
 func startOperator(st *suite, name, metricsAddr, probeAddr string, args ...string) (*proc, error) {
-	bin, err := binary(st.bin, "lookout-operator")
+	bin, err := binaryPath(st.bin, "lookout-operator")
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ const (
 )
 
 func startAlertmanager(ctx context.Context, st *suite) (*alertmanager, error) {
-	bin, err := binary(st.bin, "alertmanager")
+	bin, err := binaryPath(st.bin, "alertmanager")
 	if err != nil {
 		return nil, err
 	}

@@ -48,11 +48,11 @@ const (
 // imageStore maps images to binaries. The Prometheus image's tag must be the version of
 // bin/prometheus, so a pod spec naming another version does not start.
 func imageStore(bin string) (map[string]string, error) {
-	prom, err := binary(bin, "prometheus")
+	prom, err := binaryPath(bin, "prometheus")
 	if err != nil {
 		return nil, err
 	}
-	reloader, err := binary(bin, "config-reloader")
+	reloader, err := binaryPath(bin, "config-reloader")
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,9 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/lookout-operator/lookout/test/testenv"
 )
@@ -173,6 +175,13 @@ func setUp(ctx context.Context) (*suite, error) {
 	if st.images, err = imageStore(st.bin); err != nil {
 		return nil, err
 	}
+	// The suite's API client logs (deprecation warnings for Endpoints) go to a file.
+	clientLog, err := os.Create(filepath.Join(st.artifacts, "suite-client.log"))
+	if err != nil {
+		return nil, err
+	}
+	st.stops = append(st.stops, func() { clientLog.Close() })
+	ctrl.SetLogger(zap.New(zap.WriteTo(clientLog)))
 
 	t0 := time.Now()
 	// The namespace has no default route, from which the API server would pick the address
@@ -219,8 +228,8 @@ func (st *suite) tearDown() {
 	}
 }
 
-// binary returns the path of a binary built into bin/, or an error telling how to build it.
-func binary(dir, name string) (string, error) {
+// binaryPath returns the path of a binary built into bin/, or an error telling how to build it.
+func binaryPath(dir, name string) (string, error) {
 	p := filepath.Join(dir, name)
 	if _, err := os.Stat(p); err != nil {
 		how := "make build"

@@ -7,7 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"sort"
 	"strings"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // A small client of the Prometheus HTTP API (/api/v1) and Alertmanager's (/api/v2).
@@ -161,4 +165,45 @@ func alertmanagerAlerts(base string, match map[string]string) ([]amAlert, error)
 	var out []amAlert
 	err := getJSON(base+"/api/v2/alerts?"+q.Encode(), &out)
 	return out, err
+}
+
+// scrapeMetrics reads a /metrics endpoint: the value of each series, keyed by its name
+// for series without labels and name{label="value",...} otherwise (labels sorted).
+func scrapeMetrics(u string) (map[string]float64, error) {
+	resp, err := httpc.Get(u)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", u, err)
+	}
+	out := map[string]float64{}
+	for name, f := range families {
+		for _, m := range f.Metric {
+			key := name
+			if len(m.Label) > 0 {
+				var ls []string
+				for _, l := range m.Label {
+					ls = append(ls, fmt.Sprintf("%s=%q", l.GetName(), l.GetValue()))
+				}
+				sort.Strings(ls)
+				key += "{" + strings.Join(ls, ",") + "}"
+			}
+			switch {
+			case m.Counter != nil:
+				out[key] = m.Counter.GetValue()
+			case m.Gauge != nil:
+				out[key] = m.Gauge.GetValue()
+			case m.Untyped != nil:
+				out[key] = m.Untyped.GetValue()
+			}
+		}
+	}
+	return out, nil
 }
