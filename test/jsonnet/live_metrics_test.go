@@ -11,7 +11,7 @@ import (
 // config-reloader nor Prometheus's own /metrics expose: `up`, which Prometheus writes for
 // every scrape, and the kube-state-metrics series of the operator's Deployment.
 var externalMetrics = map[string]string{
-	"up":                                        "Prometheus, one series per scrape target",
+	"up": "Prometheus, one series per scrape target",
 	"kube_deployment_status_replicas_available": "kube-state-metrics",
 	"kube_deployment_spec_replicas":             "kube-state-metrics",
 }

@@ -11,9 +11,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
-	"net/url"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -33,6 +34,7 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/yaml"
 
 	"github.com/lookout-operator/lookout/pkg/manifest"
@@ -65,8 +67,8 @@ type liveSystem struct {
 	am        *httptest.Server
 
 	operator, reloader, prometheus *process
-	operatorURL, reloaderURL      string
-	prom                          promAPI
+	operatorURL, reloaderURL       string
+	prom                           promAPI
 
 	// stackFiles are the example/stack files applied, in order.
 	stackFiles []string
@@ -82,6 +84,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	ctrllog.SetLogger(logr.Discard())
 	code := m.Run()
 	if live != nil {
 		live.close()
