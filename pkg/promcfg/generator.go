@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/selection"
@@ -23,6 +25,8 @@ type Input struct {
 	Prometheus      *monitoringv1.Prometheus
 	ServiceMonitors []*monitoringv1.ServiceMonitor
 	PodMonitors     []*monitoringv1.PodMonitor
+	Probes          []*monitoringv1.Probe
+	ScrapeConfigs   []*monitoringv1alpha1.ScrapeConfig
 	Assets          Assets
 	// RuleFiles are the rule_files globs, one per mounted rule ConfigMap directory (see
 	// pkg/workload); Prometheus allows a wildcard only in the last path element.
@@ -86,18 +90,14 @@ func NewGenerator() *Generator {
 	return &Generator{entries: map[string]*entry{}, validatedHeaders: map[[32]byte]bool{}}
 }
 
-// monitor is a ServiceMonitor or a PodMonitor.
+// monitor is a ServiceMonitor, PodMonitor, Probe or ScrapeConfig.
 type monitor struct {
 	kind string
-	sm   *monitoringv1.ServiceMonitor
-	pm   *monitoringv1.PodMonitor
+	obj  metav1.Object
 }
 
 func (m monitor) meta() (ns, name string, uid types.UID, gen int64) {
-	if m.sm != nil {
-		return m.sm.Namespace, m.sm.Name, m.sm.UID, m.sm.Generation
-	}
-	return m.pm.Namespace, m.pm.Name, m.pm.UID, m.pm.Generation
+	return m.obj.GetNamespace(), m.obj.GetName(), m.obj.GetUID(), m.obj.GetGeneration()
 }
 
 func (m monitor) key() string {
@@ -157,12 +157,18 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	}
 
 	// Render what is stale, in parallel.
-	mons := make([]monitor, 0, len(in.ServiceMonitors)+len(in.PodMonitors))
-	for _, sm := range in.ServiceMonitors {
-		mons = append(mons, monitor{kind: monitoringv1.ServiceMonitorsKind, sm: sm})
+	mons := make([]monitor, 0, len(in.ServiceMonitors)+len(in.PodMonitors)+len(in.Probes)+len(in.ScrapeConfigs))
+	for _, o := range in.ServiceMonitors {
+		mons = append(mons, monitor{kind: monitoringv1.ServiceMonitorsKind, obj: o})
 	}
-	for _, pm := range in.PodMonitors {
-		mons = append(mons, monitor{kind: monitoringv1.PodMonitorsKind, pm: pm})
+	for _, o := range in.PodMonitors {
+		mons = append(mons, monitor{kind: monitoringv1.PodMonitorsKind, obj: o})
+	}
+	for _, o := range in.Probes {
+		mons = append(mons, monitor{kind: monitoringv1.ProbesKind, obj: o})
+	}
+	for _, o := range in.ScrapeConfigs {
+		mons = append(mons, monitor{kind: monitoringv1alpha1.ScrapeConfigsKind, obj: o})
 	}
 	for _, e := range g.entries {
 		e.seen = false
@@ -299,10 +305,17 @@ func renderMonitor(sc *scrapeContext, assets Assets, globalOnly []byte, m monito
 		jobs []M
 		err  error
 	)
-	if m.sm != nil {
-		jobs, e.warnings, err = sc.renderServiceMonitor(m.sm, rec)
-	} else {
-		jobs, e.warnings, err = sc.renderPodMonitor(m.pm, rec)
+	switch o := m.obj.(type) {
+	case *monitoringv1.ServiceMonitor:
+		jobs, e.warnings, err = sc.renderServiceMonitor(o, rec)
+	case *monitoringv1.PodMonitor:
+		jobs, e.warnings, err = sc.renderPodMonitor(o, rec)
+	case *monitoringv1.Probe:
+		jobs, e.warnings, err = sc.renderProbe(o, rec)
+	case *monitoringv1alpha1.ScrapeConfig:
+		jobs, e.warnings, err = sc.renderScrapeConfig(o, rec)
+	default:
+		err = fmt.Errorf("unsupported kind %T", m.obj)
 	}
 	e.deps = rec.deps
 	if err != nil {

@@ -4,16 +4,19 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // goldenCase is one golden file: testdata/<name>.golden.
 type goldenCase struct {
-	name string
-	prom *monitoringv1.Prometheus
-	sms  []*monitoringv1.ServiceMonitor
-	pms  []*monitoringv1.PodMonitor
+	name   string
+	prom   *monitoringv1.Prometheus
+	sms    []*monitoringv1.ServiceMonitor
+	pms    []*monitoringv1.PodMonitor
+	probes []*monitoringv1.Probe
+	scs    []*monitoringv1alpha1.ScrapeConfig
 }
 
 type P = monitoringv1.Prometheus
@@ -468,6 +471,58 @@ func goldenCases() []goldenCase {
 		{name: "pm_filter_running_false_attach_node", prom: prom(), pms: []*PM{pm("app", func(p *PM) {
 			p.Spec.PodMetricsEndpoints[0].FilterRunning = ptr(false)
 			p.Spec.AttachMetadata = &monitoringv1.AttachMetadata{Node: ptr(true)}
+		})}},
+
+		// --- Probe ---
+		{name: "probe_static", prom: prom(), probes: []*monitoringv1.Probe{probe("web", func(p *monitoringv1.Probe) {
+			p.Spec.Interval = "60s"
+			p.Spec.Targets.StaticConfig.Labels = map[string]string{"env": "prod"}
+		})}},
+		{name: "probe_static_relabel_jobname_params", prom: prom(), probes: []*monitoringv1.Probe{probe("web", func(p *monitoringv1.Probe) {
+			p.Spec.JobName = "blackbox"
+			p.Spec.Params = []monitoringv1.ProbeParam{{Name: "debug", Values: []string{"true"}}}
+			p.Spec.ProberSpec.Path = "/probe/http"
+			p.Spec.ProberSpec.Scheme = ptr(monitoringv1.SchemeHTTPS)
+			p.Spec.Targets.StaticConfig.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", []string{"__param_target"}, "https?://([^/]+).*", "host", "$1")}
+			p.Spec.MetricRelabelConfigs = []monitoringv1.RelabelConfig{rl("drop", []string{"__name__"}, "probe_dns_.*", "", "")}
+		})}},
+		{name: "probe_ingress", prom: prom(), probes: []*monitoringv1.Probe{probe("ing", func(p *monitoringv1.Probe) {
+			p.Spec.Targets.StaticConfig = nil
+			p.Spec.Targets.Ingress = &monitoringv1.ProbeTargetIngress{
+				Selector:          metav1.LabelSelector{MatchLabels: map[string]string{"probe": "yes"}},
+				NamespaceSelector: monitoringv1.NamespaceSelector{Any: true},
+			}
+		})}},
+		{name: "probe_auth_tls_sharded_enforced", prom: prom(func(p *P) {
+			p.Spec.Shards = ptr(int32(2))
+			p.Spec.EnforcedNamespaceLabel = "namespace"
+		}), probes: []*monitoringv1.Probe{probe("web", func(p *monitoringv1.Probe) {
+			p.Spec.BasicAuth = &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}
+			p.Spec.TLSConfig = &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")}
+		})}},
+
+		// --- ScrapeConfig ---
+		{name: "scrapeconfig_static", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("nodes", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"10.0.0.1:9100", "10.0.0.2:9100"}, Labels: map[string]string{"rack": "a"}}}
+			s.Spec.ScrapeInterval = ptr(monitoringv1.Duration("15s"))
+			s.Spec.MetricsPath = ptr("/metrics")
+			s.Spec.HonorLabels = ptr(true)
+			s.Spec.JobName = ptr("node")
+		})}},
+		{name: "scrapeconfig_file_http_dns", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("mixed", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.FileSDConfigs = []monitoringv1alpha1.FileSDConfig{{Files: []monitoringv1alpha1.SDFile{"/etc/prometheus/configmaps/targets/*.json"}, RefreshInterval: ptr(monitoringv1.Duration("5m"))}}
+			s.Spec.HTTPSDConfigs = []monitoringv1alpha1.HTTPSDConfig{{URL: "https://sd.example.com/targets", BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}}}
+			s.Spec.DNSSDConfigs = []monitoringv1alpha1.DNSSDConfig{{Names: []string{"_metrics._tcp.example.com"}, Type: ptr(monitoringv1alpha1.DNSRecordType("SRV"))}}
+		})}},
+		{name: "scrapeconfig_kubernetes", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("kube", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{
+				Role:       monitoringv1alpha1.KubernetesRoleNode,
+				Selectors:  []monitoringv1alpha1.K8SSelectorConfig{{Role: monitoringv1alpha1.KubernetesRoleNode, Label: ptr("node-role.kubernetes.io/worker")}},
+				Namespaces: &monitoringv1alpha1.NamespaceDiscovery{Names: []string{"kube-system"}},
+			}}
+			s.Spec.RelabelConfigs = []monitoringv1.RelabelConfig{rl("labelmap", nil, "__meta_kubernetes_node_label_(.+)", "", "")}
+			s.Spec.Scheme = ptr(monitoringv1.SchemeHTTPS)
+			s.Spec.TLSConfig = &monitoringv1.SafeTLSConfig{InsecureSkipVerify: ptr(true)}
 		})}},
 
 		// --- Additional configs and mixes ---

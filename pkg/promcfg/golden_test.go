@@ -42,7 +42,7 @@ func TestGolden(t *testing.T) {
 		seen[c.name] = true
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			res, err := generate(c.prom, c.sms, c.pms)
+			res, err := generateAll(c)
 			if err != nil {
 				t.Fatalf("Generate: %v", err)
 			}

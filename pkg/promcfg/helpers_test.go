@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -51,6 +52,29 @@ func pm(name string, mut ...func(*monitoringv1.PodMonitor)) *monitoringv1.PodMon
 		m(p)
 	}
 	return p
+}
+
+func probe(name string, mut ...func(*monitoringv1.Probe)) *monitoringv1.Probe {
+	p := &monitoringv1.Probe{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Generation: 1},
+		Spec: monitoringv1.ProbeSpec{
+			ProberSpec: monitoringv1.ProberSpec{URL: "blackbox-exporter.monitoring.svc:9115"},
+			Module:     "http_2xx",
+			Targets:    monitoringv1.ProbeTargets{StaticConfig: &monitoringv1.ProbeTargetStaticConfig{Targets: []string{"https://example.com", "https://example.org/health"}}},
+		},
+	}
+	for _, m := range mut {
+		m(p)
+	}
+	return p
+}
+
+func scrapeConfig(name string, mut ...func(*monitoringv1alpha1.ScrapeConfig)) *monitoringv1alpha1.ScrapeConfig {
+	s := &monitoringv1alpha1.ScrapeConfig{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Generation: 1}}
+	for _, m := range mut {
+		m(s)
+	}
+	return s
 }
 
 // ep edits the first endpoint of a ServiceMonitor.
@@ -144,8 +168,12 @@ func testAssets() promcfg.Assets {
 
 // generate runs a fresh generator.
 func generate(p *monitoringv1.Prometheus, sms []*monitoringv1.ServiceMonitor, pms []*monitoringv1.PodMonitor) (*promcfg.Result, error) {
+	return generateAll(goldenCase{prom: p, sms: sms, pms: pms})
+}
+
+func generateAll(c goldenCase) (*promcfg.Result, error) {
 	return promcfg.NewGenerator().Generate(promcfg.Input{
-		Prometheus: p, ServiceMonitors: sms, PodMonitors: pms, Assets: testAssets(),
+		Prometheus: c.prom, ServiceMonitors: c.sms, PodMonitors: c.pms, Probes: c.probes, ScrapeConfigs: c.scs, Assets: testAssets(),
 		RuleFiles: []string{"/etc/prometheus/rules/prometheus-k8s-rulefiles-0/*.yaml"},
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lookout-operator/lookout/pkg/selection"
@@ -199,6 +200,69 @@ func TestPrometheusLevelErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error\n  got:  %v\n  want: …%s…", err, c.want)
+			}
+		})
+	}
+}
+
+// TestRejectedProbesAndScrapeConfigs: the same guarantee for the other two kinds.
+func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
+	cases := []struct {
+		name  string
+		probe *monitoringv1.Probe
+		sc    *monitoringv1alpha1.ScrapeConfig
+		want  string
+	}{
+		{name: "probe without targets", probe: probe("bad", func(p *monitoringv1.Probe) { p.Spec.Targets.StaticConfig = nil }), want: "at least one of .spec.targets.staticConfig and .spec.targets.ingress is required"},
+		{name: "probe without prober", probe: probe("bad", func(p *monitoringv1.Probe) { p.Spec.ProberSpec.URL = "" }), want: "prober.url is required"},
+		{name: "probe prober with path", probe: probe("bad", func(p *monitoringv1.Probe) { p.Spec.ProberSpec.URL = "host:9115/probe" }), want: "must be a host:port address"},
+		{name: "probe missing secret", probe: probe("bad", func(p *monitoringv1.Probe) {
+			p.Spec.BearerTokenSecret = ptr(secretKey("ghost", "t"))
+		}), want: "bearerTokenSecret: secret default/ghost: not found"},
+		{name: "scrapeconfig unsupported discovery", sc: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500"}}
+		}), want: "consulSDConfigs not supported by Lookout yet"},
+		{name: "scrapeconfig empty static", sc: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{}}
+		}), want: "staticConfigs[0]: at least one target is required"},
+		{name: "scrapeconfig kubernetes auth without api server", sc: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRolePod,
+				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}}}
+		}), want: "rejected by Prometheus's config loader"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			gc := goldenCase{prom: prom(), sms: []*SM{sm("good")}}
+			if c.probe != nil {
+				gc.probes = append(gc.probes, c.probe)
+			}
+			if c.sc != nil {
+				gc.scs = append(gc.scs, c.sc)
+			}
+			res, err := generateAll(gc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found bool
+			for _, v := range res.Verdicts {
+				switch v.Name {
+				case "bad":
+					found = true
+					if v.Reason != selection.InvalidConfiguration || !strings.Contains(v.Message, c.want) {
+						t.Errorf("verdict %+v, want message containing %q", v, c.want)
+					}
+				case "good":
+					if !v.Used() {
+						t.Errorf("good monitor rejected: %s", v.Message)
+					}
+				}
+			}
+			if !found {
+				t.Fatal("no verdict for the bad object")
+			}
+			if err := promcfgValidate(res.Config); err != nil {
+				t.Error(err)
 			}
 		})
 	}

@@ -348,3 +348,31 @@ func TestSemanticSharding(t *testing.T) {
 		t.Fatal("no shard kept the pod's targets")
 	}
 }
+
+// TestSemanticProbe: a static probe target is passed to the prober as the target
+// parameter and becomes the instance label; the scrape goes to the prober.
+func TestSemanticProbe(t *testing.T) {
+	res, err := generateAll(goldenCase{prom: prom(), probes: []*monitoringv1.Probe{probe("web", func(p *monitoringv1.Probe) {
+		p.Spec.Targets.StaticConfig.Labels = map[string]string{"env": "prod"}
+	})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(strings.ReplaceAll(string(res.Config), "$(POD_NAME)", "p"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := cfg.ScrapeConfigs[0]
+	lb := labels.NewBuilder(labels.EmptyLabels())
+	got, err := scrape.PopulateLabels(lb, job, model.LabelSet{"__address__": "https://example.com"}, model.LabelSet{"env": "prod", "namespace": "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"__address__": "blackbox-exporter.monitoring.svc:9115", "__param_target": "https://example.com", "__param_module": "http_2xx",
+		"instance": "https://example.com", "job": "probe/default/web", "env": "prod", "namespace": "default"}
+	for k, v := range want {
+		if got.Get(k) != v {
+			t.Errorf("%s = %q, want %q (all: %v)", k, got.Get(k), v, got)
+		}
+	}
+}

@@ -42,8 +42,10 @@ func validationShape(job M, i int) M {
 					kept = append(kept, r)
 				}
 			}
-			if len(kept) == 0 {
-				continue
+			if len(kept) == 0 && len(rules) > 0 {
+				// Prometheus checks static targets for URLs only when a job has no
+				// relabelings; keep one so the verdict is the same as for the full job.
+				kept = rules[:1]
 			}
 			kv.V = kept
 		}

@@ -8,7 +8,10 @@ import (
 	"strings"
 
 	"github.com/prometheus/prometheus/config"
-	// Register the Kubernetes service discovery so config.Load understands kubernetes_sd_configs.
+	// Register the service discoveries Lookout generates so config.Load understands them.
+	_ "github.com/prometheus/prometheus/discovery/dns"
+	_ "github.com/prometheus/prometheus/discovery/file"
+	_ "github.com/prometheus/prometheus/discovery/http"
 	_ "github.com/prometheus/prometheus/discovery/kubernetes"
 )
 

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -16,6 +17,8 @@ type Objects struct {
 	Prometheuses    []*monitoringv1.Prometheus
 	ServiceMonitors []*monitoringv1.ServiceMonitor
 	PodMonitors     []*monitoringv1.PodMonitor
+	Probes          []*monitoringv1.Probe
+	ScrapeConfigs   []*monitoringv1alpha1.ScrapeConfig
 	Secrets         []*corev1.Secret
 	ConfigMaps      []*corev1.ConfigMap
 	Namespaces      []*corev1.Namespace
@@ -47,6 +50,12 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 		case "PodMonitor.monitoring.coreos.com":
 			p := &monitoringv1.PodMonitor{}
 			o.PodMonitors, into = append(o.PodMonitors, p), p
+		case "Probe.monitoring.coreos.com":
+			p := &monitoringv1.Probe{}
+			o.Probes, into = append(o.Probes, p), p
+		case "ScrapeConfig.monitoring.coreos.com":
+			sc := &monitoringv1alpha1.ScrapeConfig{}
+			o.ScrapeConfigs, into = append(o.ScrapeConfigs, sc), sc
 		case "Secret":
 			s := &corev1.Secret{}
 			o.Secrets, into = append(o.Secrets, s), s
@@ -95,6 +104,12 @@ func (o *Objects) namespaceLabels() func(string) (map[string]string, bool) {
 	}
 	for _, p := range o.Prometheuses {
 		seen[p.Namespace] = true
+	}
+	for _, p := range o.Probes {
+		seen[p.Namespace] = true
+	}
+	for _, s := range o.ScrapeConfigs {
+		seen[s.Namespace] = true
 	}
 	return func(ns string) (map[string]string, bool) {
 		if l, ok := known[ns]; ok {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
@@ -51,15 +52,30 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 			out = append(out, o)
 			continue
 		}
+		prSel, err := selection.Compile(selection.Selector{Kind: monitoringv1.ProbesKind, Labels: p.Spec.ProbeSelector, Namespaces: p.Spec.ProbeNamespaceSelector, OwnNamespace: p.Namespace})
+		if err != nil {
+			o.Err = err
+			out = append(out, o)
+			continue
+		}
+		scSel, err := selection.Compile(selection.Selector{Kind: monitoringv1alpha1.ScrapeConfigsKind, Labels: p.Spec.ScrapeConfigSelector, Namespaces: p.Spec.ScrapeConfigNamespaceSelector, OwnNamespace: p.Namespace})
+		if err != nil {
+			o.Err = err
+			out = append(out, o)
+			continue
+		}
 		sms, smVerdicts := selection.Select(smSel, objs.ServiceMonitors, nil, nsLabels)
 		pms, pmVerdicts := selection.Select(pmSel, objs.PodMonitors, nil, nsLabels)
+		prs, prVerdicts := selection.Select(prSel, objs.Probes, nil, nsLabels)
+		scs, scVerdicts := selection.Select(scSel, objs.ScrapeConfigs, nil, nsLabels)
 		var ruleFiles []string
 		if opts.RuleFiles != nil {
 			ruleFiles = opts.RuleFiles(p)
 		}
-		res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: p, ServiceMonitors: sms, PodMonitors: pms, Assets: store, RuleFiles: ruleFiles})
+		res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: p, ServiceMonitors: sms, PodMonitors: pms, Probes: prs, ScrapeConfigs: scs, Assets: store, RuleFiles: ruleFiles})
 		o.Result, o.Err = res, err
-		o.Verdicts = mergeVerdicts(append(smVerdicts, pmVerdicts...), res)
+		all := append(append(append(smVerdicts, pmVerdicts...), prVerdicts...), scVerdicts...)
+		o.Verdicts = mergeVerdicts(all, res)
 		out = append(out, o)
 	}
 	if opts.Prometheus != "" && len(out) == 0 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -228,6 +229,54 @@ func TestTLSAssets(t *testing.T) {
 		}
 		if string(assets.Data["secret_"+ns+"_app-tls_tls.key"]) != "KEY-PEM" || string(assets.Data["secret_"+ns+"_app-tls_ca.crt"]) != "CA-PEM" {
 			return fmt.Errorf("tls-assets data %v", assets.Data)
+		}
+		return nil
+	})
+}
+
+// TestProbesAndScrapeConfigs: selected Probes and ScrapeConfigs become jobs; a ScrapeConfig
+// using a discovery Lookout does not render is rejected with that reason.
+func TestProbesAndScrapeConfigs(t *testing.T) {
+	t.Parallel()
+	ns := newNamespace(t, nil)
+	p := newPrometheus(ns, "kinds", func(p *monitoringv1.Prometheus) {
+		p.Spec.ProbeSelector = &metav1.LabelSelector{}
+		p.Spec.ScrapeConfigSelector = &metav1.LabelSelector{}
+	})
+	probe := &monitoringv1.Probe{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "site"}, Spec: monitoringv1.ProbeSpec{
+		ProberSpec: monitoringv1.ProberSpec{URL: "blackbox:9115"}, Module: "http_2xx",
+		Targets: monitoringv1.ProbeTargets{StaticConfig: &monitoringv1.ProbeTargetStaticConfig{Targets: []string{"https://example.com"}}},
+	}}
+	static := &monitoringv1alpha1.ScrapeConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "static"}, Spec: monitoringv1alpha1.ScrapeConfigSpec{
+		StaticConfigs: []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"10.1.1.1:9100"}}},
+	}}
+	consul := &monitoringv1alpha1.ScrapeConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "consul"}, Spec: monitoringv1alpha1.ScrapeConfigSpec{
+		ConsulSDConfigs: []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500"}},
+	}}
+	create(t, p, probe, static, consul)
+	eventually(t, 20*time.Second, "jobs", func() error {
+		for _, j := range []string{"job_name: probe/" + ns + "/site", "job_name: scrapeConfig/" + ns + "/static"} {
+			if err := configContains(ns, "kinds", j); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	eventually(t, 10*time.Second, "ScrapeConfig rejected in status", func() error {
+		sc := &monitoringv1alpha1.ScrapeConfig{}
+		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "consul"}, sc); err != nil {
+			return err
+		}
+		if len(sc.Status.Bindings) != 1 || sc.Status.Bindings[0].Conditions[0].Status != monitoringv1.ConditionFalse ||
+			!strings.Contains(sc.Status.Bindings[0].Conditions[0].Message, "consulSDConfigs not supported") {
+			return fmt.Errorf("bindings %+v", sc.Status.Bindings)
+		}
+		pr := &monitoringv1.Probe{}
+		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "site"}, pr); err != nil {
+			return err
+		}
+		if len(pr.Status.Bindings) != 1 || pr.Status.Bindings[0].Conditions[0].Status != monitoringv1.ConditionTrue {
+			return fmt.Errorf("probe bindings %+v", pr.Status.Bindings)
 		}
 		return nil
 	})

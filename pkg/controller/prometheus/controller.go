@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -65,7 +66,7 @@ type promState struct {
 }
 
 type selectors struct {
-	serviceMonitors, podMonitors, rules *selection.Compiled
+	serviceMonitors, podMonitors, probes, scrapeConfigs, rules *selection.Compiled
 }
 
 func (r *Reconciler) stateFor(nn types.NamespacedName) *promState {
@@ -111,6 +112,14 @@ func (s *promState) compile(p *monitoringv1.Prometheus) (*selectors, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.sel, s.selGeneration = &selectors{serviceMonitors: sm, podMonitors: pm, rules: ru}, p.Generation
+	pr, err := selection.Compile(selection.Selector{Kind: monitoringv1.ProbesKind, Labels: p.Spec.ProbeSelector, Namespaces: p.Spec.ProbeNamespaceSelector, OwnNamespace: p.Namespace})
+	if err != nil {
+		return nil, err
+	}
+	sc, err := selection.Compile(selection.Selector{Kind: monitoringv1alpha1.ScrapeConfigsKind, Labels: p.Spec.ScrapeConfigSelector, Namespaces: p.Spec.ScrapeConfigNamespaceSelector, OwnNamespace: p.Namespace})
+	if err != nil {
+		return nil, err
+	}
+	s.sel, s.selGeneration = &selectors{serviceMonitors: sm, podMonitors: pm, probes: pr, scrapeConfigs: sc, rules: ru}, p.Generation
 	return s.sel, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -128,11 +129,21 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if err := r.Client.List(ctx, &pmList, client.UnsafeDisableDeepCopy); err != nil {
 		return applyFailed(fmt.Errorf("listing PodMonitors: %w", err))
 	}
+	var prList monitoringv1.ProbeList
+	if err := r.Client.List(ctx, &prList, client.UnsafeDisableDeepCopy); err != nil {
+		return applyFailed(fmt.Errorf("listing Probes: %w", err))
+	}
+	var scList monitoringv1alpha1.ScrapeConfigList
+	if err := r.Client.List(ctx, &scList, client.UnsafeDisableDeepCopy); err != nil {
+		return applyFailed(fmt.Errorf("listing ScrapeConfigs: %w", err))
+	}
 	sms, smVerdicts := selection.Select(sel.serviceMonitors, pointers(smList.Items), r.Config.Scope, nsLabels)
 	pms, pmVerdicts := selection.Select(sel.podMonitors, pointers(pmList.Items), r.Config.Scope, nsLabels)
+	prs, prVerdicts := selection.Select(sel.probes, pointers(prList.Items), r.Config.Scope, nsLabels)
+	scs, scVerdicts := selection.Select(sel.scrapeConfigs, pointers(scList.Items), r.Config.Scope, nsLabels)
 
 	res, err := st.generator.Generate(promcfg.Input{
-		Prometheus: p, ServiceMonitors: sms, PodMonitors: pms, Assets: r.assets,
+		Prometheus: p, ServiceMonitors: sms, PodMonitors: pms, Probes: prs, ScrapeConfigs: scs, Assets: r.assets,
 		RuleFiles: layout.RuleFileGlobs(p.Name, slots(rules.count)),
 	})
 	if err != nil {
@@ -190,6 +201,8 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	}
 	publish(monitoringv1.ServiceMonitorsKind, mergeVerdicts(smVerdicts, res.Verdicts))
 	publish(monitoringv1.PodMonitorsKind, mergeVerdicts(pmVerdicts, res.Verdicts))
+	publish(monitoringv1.ProbesKind, mergeVerdicts(prVerdicts, res.Verdicts))
+	publish(monitoringv1alpha1.ScrapeConfigsKind, mergeVerdicts(scVerdicts, res.Verdicts))
 	publish(monitoringv1.PrometheusRuleKind, rules.verdicts)
 	configInfo.DeletePartialMatch(map[string]string{"namespace": p.Namespace, "name": p.Name})
 	configInfo.WithLabelValues(p.Namespace, p.Name, res.Hash).Set(1)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -24,7 +25,7 @@ import (
 
 // SetupWithManager registers the controller and its watches:
 //   - Prometheus objects (spec changes), and the StatefulSets they own (for status);
-//   - ServiceMonitors, PodMonitors and PrometheusRules (spec or label changes), mapped to
+//   - ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules (spec or label changes), mapped to
 //     the Prometheus objects whose selectors match them before or after the change;
 //   - Namespaces (metadata only), for namespace selectors;
 //   - Secrets and ConfigMaps (metadata only: the operator never caches their data), mapped
@@ -44,6 +45,8 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&appsv1.StatefulSet{}).
 		Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), builder.WithPredicates(specOrLabels)).
 		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), builder.WithPredicates(specOrLabels)).
+		Watches(&monitoringv1.Probe{}, r.mapSelected(monitoringv1.ProbesKind), builder.WithPredicates(specOrLabels)).
+		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), builder.WithPredicates(specOrLabels)).
 		Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), builder.WithPredicates(specOrLabels)).
 		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), builder.WithPredicates(predicate.LabelChangedPredicate{})).
 		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret")).
@@ -93,6 +96,10 @@ func (r *Reconciler) mapSelected(kind string) handler.EventHandler {
 				c = sel.serviceMonitors
 			case monitoringv1.PodMonitorsKind:
 				c = sel.podMonitors
+			case monitoringv1.ProbesKind:
+				c = sel.probes
+			case monitoringv1alpha1.ScrapeConfigsKind:
+				c = sel.scrapeConfigs
 			default:
 				c = sel.rules
 			}
@@ -110,7 +117,8 @@ func (r *Reconciler) mapNamespace(ctx context.Context, o client.Object) []reconc
 	var out []reconcile.Request
 	for _, p := range r.prometheuses(ctx) {
 		s := &p.Spec
-		if s.ServiceMonitorNamespaceSelector != nil || s.PodMonitorNamespaceSelector != nil || s.RuleNamespaceSelector != nil {
+		if s.ServiceMonitorNamespaceSelector != nil || s.PodMonitorNamespaceSelector != nil || s.RuleNamespaceSelector != nil ||
+			s.ProbeNamespaceSelector != nil || s.ScrapeConfigNamespaceSelector != nil {
 			out = append(out, reconcile.Request{NamespacedName: nnOf(p)})
 		}
 	}

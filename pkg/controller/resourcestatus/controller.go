@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -45,6 +46,12 @@ var Kinds = []Kind{
 		SetBindings: func(o Object, b []monitoringv1.WorkloadBinding) { o.(*monitoringv1.ServiceMonitor).Status.Bindings = b }},
 	{Name: monitoringv1.PodMonitorsKind, New: func() Object { return &monitoringv1.PodMonitor{} },
 		SetBindings: func(o Object, b []monitoringv1.WorkloadBinding) { o.(*monitoringv1.PodMonitor).Status.Bindings = b }},
+	{Name: monitoringv1.ProbesKind, New: func() Object { return &monitoringv1.Probe{} },
+		SetBindings: func(o Object, b []monitoringv1.WorkloadBinding) { o.(*monitoringv1.Probe).Status.Bindings = b }},
+	{Name: monitoringv1alpha1.ScrapeConfigsKind, New: func() Object { return &monitoringv1alpha1.ScrapeConfig{} },
+		SetBindings: func(o Object, b []monitoringv1.WorkloadBinding) {
+			o.(*monitoringv1alpha1.ScrapeConfig).Status.Bindings = b
+		}},
 	{Name: monitoringv1.PrometheusRuleKind, New: func() Object { return &monitoringv1.PrometheusRule{} },
 		SetBindings: func(o Object, b []monitoringv1.WorkloadBinding) { o.(*monitoringv1.PrometheusRule).Status.Bindings = b }},
 }

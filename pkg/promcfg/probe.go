@@ -1,0 +1,138 @@
+package promcfg
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+)
+
+// renderProbe renders the job probe/<ns>/<name>: targets (static or discovered Ingresses)
+// are passed to the prober (e.g. blackbox_exporter) as the target parameter.
+func (sc *scrapeContext) renderProbe(pr *monitoringv1.Probe, rec *recorder) ([]M, []string, error) {
+	var warn []string
+	spec := &pr.Spec
+	where := fmt.Sprintf("Probe %s/%s", pr.Namespace, pr.Name)
+	class, err := sc.class(spec.ScrapeClassName)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := spec.Targets.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("targets: %w", err)
+	}
+	if spec.Targets.StaticConfig != nil && spec.Targets.Ingress != nil {
+		return nil, nil, fmt.Errorf("targets: staticConfig and ingress cannot both be set")
+	}
+	if spec.ProberSpec.URL == "" {
+		return nil, nil, fmt.Errorf("prober.url is required")
+	}
+	if _, err := url.Parse("http://" + spec.ProberSpec.URL); err != nil || strings.Contains(spec.ProberSpec.URL, "/") {
+		return nil, nil, fmt.Errorf("prober.url %q must be a host:port address", spec.ProberSpec.URL)
+	}
+	var tls *monitoringv1.TLSConfig
+	if spec.TLSConfig != nil {
+		tls = &monitoringv1.TLSConfig{SafeTLSConfig: *spec.TLSConfig}
+	}
+	client := httpClient{
+		Authorization: spec.Authorization, BasicAuth: spec.BasicAuth, OAuth2: spec.OAuth2, BearerTokenSecret: spec.BearerTokenSecret,
+		FollowRedirects: spec.FollowRedirects, EnableHTTP2: spec.EnableHTTP2, TLS: tls, Proxy: spec.ProberSpec.ProxyConfig,
+	}
+	applyClassClient(&client, class)
+	path := spec.ProberSpec.Path
+	if path == "" {
+		path = "/probe"
+	}
+	params := map[string][]string{}
+	if spec.Module != "" {
+		params["module"] = []string{spec.Module}
+	}
+	for _, p := range spec.Params {
+		if p.Name == "" {
+			return nil, nil, fmt.Errorf("params: a parameter needs a name")
+		}
+		params[p.Name] = p.Values
+	}
+	f := scrapeFields{
+		Interval: spec.Interval, Timeout: spec.ScrapeTimeout, Path: path, Scheme: spec.ProberSpec.Scheme, Params: params,
+		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit,
+		LabelNameLengthLimit: spec.LabelNameLengthLimit, LabelValueLengthLimit: spec.LabelValueLengthLimit,
+		KeepDroppedTargets: spec.KeepDroppedTargets, ScrapeProtocols: spec.ScrapeProtocols,
+		FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, class),
+		NativeHistograms:       spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
+	}
+	m := M{{"job_name", "probe/" + pr.Namespace + "/" + pr.Name}}
+	if err := sc.renderScrapeTiming(&m, &f, &warn, where); err != nil {
+		return nil, nil, err
+	}
+	enforced := sc.enforcedLabel(monitoringv1.ProbeName, pr.Namespace, pr.Name)
+	rules := []M{ruleTmpJobName}
+	var userRules []monitoringv1.RelabelConfig
+	if st := spec.Targets.StaticConfig; st != nil {
+		if len(st.Targets) == 0 {
+			return nil, nil, fmt.Errorf("targets.staticConfig.static: at least one target is required")
+		}
+		lbls := map[string]string{}
+		for k, v := range st.Labels {
+			lbls[k] = v
+		}
+		lbls["namespace"] = pr.Namespace
+		targets := append([]string(nil), st.Targets...)
+		sort.Strings(targets)
+		m.Set("static_configs", []M{{{"targets", targets}, {"labels", stringMap(lbls)}}})
+		userRules = st.RelabelConfigs
+		rules = append(rules,
+			relabelRule{SourceLabels: []string{"__address__"}, TargetLabel: "__param_target"}.trusted(),
+			relabelRule{SourceLabels: []string{"__param_target"}, TargetLabel: "instance"}.trusted(),
+		)
+	} else {
+		ing := spec.Targets.Ingress
+		selRules, err := selectorRelabelings(ing.Selector, "__meta_kubernetes_ingress")
+		if err != nil {
+			return nil, nil, err
+		}
+		m.Set("kubernetes_sd_configs", []M{kubernetesSD("ingress", sc.namespaces(pr.Namespace, ing.NamespaceSelector), false, nil)})
+		userRules = ing.RelabelConfigs
+		rules = append(rules, selRules...)
+		rules = append(rules,
+			relabelRule{
+				SourceLabels: []string{"__meta_kubernetes_ingress_scheme", "__address__", "__meta_kubernetes_ingress_path"},
+				Separator:    strp(";"), Regex: "(.+);(.+);(.+)", TargetLabel: "__param_target", Replacement: strp("${1}://${2}${3}"),
+			}.trusted(),
+			ruleNamespace,
+			relabelRule{SourceLabels: []string{"__meta_kubernetes_ingress_name"}, TargetLabel: "ingress"}.trusted(),
+			relabelRule{SourceLabels: []string{"__param_target"}, TargetLabel: "instance"}.trusted(),
+		)
+	}
+	rules = append(rules, relabelRule{TargetLabel: "__address__", Replacement: strp(spec.ProberSpec.URL)}.trusted())
+	if spec.JobName != "" {
+		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(spec.JobName)}.trusted())
+	}
+	if err := sc.renderScrapeSettings(&m, &f, &warn, where); err != nil {
+		return nil, nil, err
+	}
+	if err := client.render(&m, rec, pr.Namespace, sc.version); err != nil {
+		return nil, nil, err
+	}
+	if rules, err = sc.appendUserRelabelings(rules, class, userRules, "targets relabelingConfigs"); err != nil {
+		return nil, nil, err
+	}
+	if enforced != "" {
+		rules = append(rules, relabelRule{TargetLabel: enforced, Replacement: strp(pr.Namespace)}.trusted())
+	}
+	rules = append(rules, sc.shardingRules("__param_target")...)
+	m.Set("relabel_configs", rules)
+	if err := sc.renderLimits(&m, &f, &warn, where); err != nil {
+		return nil, nil, err
+	}
+	if err := sc.renderHistograms(&m, &f, &warn, where); err != nil {
+		return nil, nil, err
+	}
+	metricRules, err := sc.metricRelabelings(class, spec.MetricRelabelConfigs, enforced, pr.Namespace)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.Set("metric_relabel_configs", metricRules)
+	return []M{m}, warn, nil
+}

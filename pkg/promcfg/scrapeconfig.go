@@ -1,0 +1,235 @@
+package promcfg
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+)
+
+// supportedScrapeConfigSD are the service discoveries of a ScrapeConfig Lookout renders.
+// A ScrapeConfig using another one is rejected with a reason rather than half-rendered.
+var supportedScrapeConfigSD = map[string]bool{
+	"StaticConfigs": true, "FileSDConfigs": true, "HTTPSDConfigs": true, "KubernetesSDConfigs": true, "DNSSDConfigs": true,
+}
+
+// renderScrapeConfig renders the job scrapeConfig/<ns>/<name>.
+func (sc *scrapeContext) renderScrapeConfig(s *monitoringv1alpha1.ScrapeConfig, rec *recorder) ([]M, []string, error) {
+	var warn []string
+	spec := &s.Spec
+	where := fmt.Sprintf("ScrapeConfig %s/%s", s.Namespace, s.Name)
+	if unsupported := unsupportedSD(spec); len(unsupported) > 0 {
+		return nil, nil, fmt.Errorf("%s not supported by Lookout yet; supported: staticConfigs, fileSDConfigs, httpSDConfigs, kubernetesSDConfigs, dnsSDConfigs", strings.Join(unsupported, ", "))
+	}
+	class, err := sc.class(spec.ScrapeClassName)
+	if err != nil {
+		return nil, nil, err
+	}
+	var tls *monitoringv1.TLSConfig
+	if spec.TLSConfig != nil {
+		tls = &monitoringv1.TLSConfig{SafeTLSConfig: *spec.TLSConfig}
+	}
+	client := httpClient{Authorization: spec.Authorization, BasicAuth: spec.BasicAuth, OAuth2: spec.OAuth2, EnableHTTP2: spec.EnableHTTP2, TLS: tls, Proxy: spec.ProxyConfig}
+	applyClassClient(&client, class)
+	f := scrapeFields{
+		Params: spec.Params, Scheme: spec.Scheme, HonorTimestamps: spec.HonorTimestamps, TrackTimestampsStaleness: spec.TrackTimestampsStaleness,
+		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit, LabelNameLengthLimit: spec.LabelNameLengthLimit,
+		LabelValueLengthLimit: spec.LabelValueLengthLimit, KeepDroppedTargets: spec.KeepDroppedTargets, BodySizeLimit: spec.BodySizeLimit,
+		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, class),
+		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
+	}
+	if spec.HonorLabels != nil {
+		f.HonorLabels = *spec.HonorLabels
+	}
+	if spec.ScrapeInterval != nil {
+		f.Interval = *spec.ScrapeInterval
+	}
+	if spec.ScrapeTimeout != nil {
+		f.Timeout = *spec.ScrapeTimeout
+	}
+	if spec.MetricsPath != nil {
+		f.Path = *spec.MetricsPath
+	}
+	m := M{{"job_name", "scrapeConfig/" + s.Namespace + "/" + s.Name}}
+	if err := sc.renderScrapeTiming(&m, &f, &warn, where); err != nil {
+		return nil, nil, err
+	}
+	if err := sc.renderScrapeConfigSD(&m, s, rec); err != nil {
+		return nil, nil, err
+	}
+	if err := sc.renderScrapeSettings(&m, &f, &warn, where); err != nil {
+		return nil, nil, err
+	}
+	if spec.EnableCompression != nil {
+		if sc.version.Supports(featEnableCompression) {
+			m.SetAlways("enable_compression", *spec.EnableCompression)
+		} else {
+			warn = append(warn, unsupportedWarning(where, featEnableCompression, sc.version))
+		}
+	}
+	if err := client.render(&m, rec, s.Namespace, sc.version); err != nil {
+		return nil, nil, err
+	}
+	rules := []M{ruleTmpJobName}
+	if spec.JobName != nil && *spec.JobName != "" {
+		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(*spec.JobName)}.trusted())
+	}
+	if rules, err = sc.appendUserRelabelings(rules, class, spec.RelabelConfigs, "relabelings"); err != nil {
+		return nil, nil, err
+	}
+	enforced := sc.enforcedLabel("scrapeconfigs", s.Namespace, s.Name)
+	if enforced != "" {
+		rules = append(rules, relabelRule{TargetLabel: enforced, Replacement: strp(s.Namespace)}.trusted())
+	}
+	rules = append(rules, sc.shardingRules("__address__")...)
+	m.Set("relabel_configs", rules)
+	if err := sc.renderLimits(&m, &f, &warn, where); err != nil {
+		return nil, nil, err
+	}
+	if err := sc.renderHistograms(&m, &f, &warn, where); err != nil {
+		return nil, nil, err
+	}
+	metricRules, err := sc.metricRelabelings(class, spec.MetricRelabelConfigs, enforced, s.Namespace)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.Set("metric_relabel_configs", metricRules)
+	return []M{m}, warn, nil
+}
+
+// unsupportedSD lists the set service-discovery fields Lookout does not render.
+func unsupportedSD(spec *monitoringv1alpha1.ScrapeConfigSpec) []string {
+	var out []string
+	v := reflect.ValueOf(spec).Elem()
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		name := t.Field(i).Name
+		if !strings.HasSuffix(name, "Configs") || name == "RelabelConfigs" || name == "MetricRelabelConfigs" || supportedScrapeConfigSD[name] {
+			continue
+		}
+		if v.Field(i).Kind() == reflect.Slice && v.Field(i).Len() > 0 {
+			tag := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
+			out = append(out, tag)
+		}
+	}
+	return out
+}
+
+func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.ScrapeConfig, rec *recorder) error {
+	spec := &s.Spec
+	var statics []M
+	for i, st := range spec.StaticConfigs {
+		targets := make([]string, len(st.Targets))
+		for j, t := range st.Targets {
+			targets[j] = string(t)
+		}
+		sm := M{{"targets", targets}}
+		if len(st.Labels) > 0 {
+			sm.Set("labels", stringMap(st.Labels))
+		}
+		if len(targets) == 0 {
+			return fmt.Errorf("staticConfigs[%d]: at least one target is required", i)
+		}
+		statics = append(statics, sm)
+	}
+	m.Set("static_configs", statics)
+	var files []M
+	for _, fsd := range spec.FileSDConfigs {
+		names := make([]string, len(fsd.Files))
+		for j, f := range fsd.Files {
+			names[j] = string(f)
+		}
+		fm := M{{"files", names}}
+		if fsd.RefreshInterval != nil {
+			fm.Set("refresh_interval", string(*fsd.RefreshInterval))
+		}
+		files = append(files, fm)
+	}
+	m.Set("file_sd_configs", files)
+	var https []M
+	for i := range spec.HTTPSDConfigs {
+		h := &spec.HTTPSDConfigs[i]
+		hm := M{{"url", string(h.URL)}}
+		if h.RefreshInterval != nil {
+			hm.Set("refresh_interval", string(*h.RefreshInterval))
+		}
+		var tls *monitoringv1.TLSConfig
+		if h.TLSConfig != nil {
+			tls = &monitoringv1.TLSConfig{SafeTLSConfig: *h.TLSConfig}
+		}
+		c := httpClient{Authorization: h.Authorization, BasicAuth: h.BasicAuth, OAuth2: h.OAuth2, FollowRedirects: h.FollowRedirects, EnableHTTP2: h.EnableHTTP2, TLS: tls, Proxy: h.ProxyConfig}
+		if err := c.render(&hm, rec, s.Namespace, sc.version); err != nil {
+			return fmt.Errorf("httpSDConfigs[%d]: %w", i, err)
+		}
+		https = append(https, hm)
+	}
+	m.Set("http_sd_configs", https)
+	var kubes []M
+	for i := range spec.KubernetesSDConfigs {
+		k := &spec.KubernetesSDConfigs[i]
+		km := M{}
+		if k.APIServer != nil {
+			km.Set("api_server", *k.APIServer)
+		}
+		km.Set("role", strings.ToLower(string(k.Role)))
+		if ns := k.Namespaces; ns != nil {
+			nm := M{}
+			if ns.IncludeOwnNamespace != nil {
+				nm.Set("own_namespace", *ns.IncludeOwnNamespace)
+			}
+			names := append([]string(nil), ns.Names...)
+			sort.Strings(names)
+			nm.Set("names", names)
+			km.Set("namespaces", nm)
+		} else if !sc.spec.IgnoreNamespaceSelectors {
+			km.Set("namespaces", M{{"names", []string{s.Namespace}}})
+		}
+		if sc.spec.IgnoreNamespaceSelectors {
+			km.Set("namespaces", M{{"names", []string{s.Namespace}}})
+		}
+		if k.AttachMetadata != nil && k.AttachMetadata.Node != nil {
+			km.Set("attach_metadata", M{{"node", *k.AttachMetadata.Node}})
+		}
+		var sels []M
+		for _, sel := range k.Selectors {
+			sm := M{{"role", strings.ToLower(string(sel.Role))}}
+			if sel.Label != nil {
+				sm.Set("label", *sel.Label)
+			}
+			if sel.Field != nil {
+				sm.Set("field", *sel.Field)
+			}
+			sels = append(sels, sm)
+		}
+		km.Set("selectors", sels)
+		var tls *monitoringv1.TLSConfig
+		if k.TLSConfig != nil {
+			tls = &monitoringv1.TLSConfig{SafeTLSConfig: *k.TLSConfig}
+		}
+		c := httpClient{Authorization: k.Authorization, BasicAuth: k.BasicAuth, OAuth2: k.OAuth2, FollowRedirects: k.FollowRedirects, EnableHTTP2: k.EnableHTTP2, TLS: tls, Proxy: k.ProxyConfig}
+		if err := c.render(&km, rec, s.Namespace, sc.version); err != nil {
+			return fmt.Errorf("kubernetesSDConfigs[%d]: %w", i, err)
+		}
+		kubes = append(kubes, km)
+	}
+	m.Set("kubernetes_sd_configs", kubes)
+	var dnss []M
+	for _, d := range spec.DNSSDConfigs {
+		dm := M{{"names", d.Names}}
+		if d.RefreshInterval != nil {
+			dm.Set("refresh_interval", string(*d.RefreshInterval))
+		}
+		if d.Type != nil {
+			dm.Set("type", string(*d.Type))
+		}
+		if d.Port != nil {
+			dm.Set("port", *d.Port)
+		}
+		dnss = append(dnss, dm)
+	}
+	m.Set("dns_sd_configs", dnss)
+	return nil
+}
