@@ -78,8 +78,11 @@ func mustRequirement(key string, op string) labels.Requirement {
 }
 
 // startOperator runs an operator in-process on the test control plane; stop waits for it.
-func startOperator(ctx context.Context, instances labels.Selector) (stop func(), err error) {
+func startOperator(ctx context.Context, instances labels.Selector, mut ...func(*operator.Options)) (stop func(), err error) {
 	opts := operator.DefaultOptions()
+	for _, m := range mut {
+		m(&opts)
+	}
 	opts.MetricsAddr, opts.ProbeAddr = "0", "0"
 	opts.LeaderElection = false
 	opts.PrometheusInstanceSelector = instances
