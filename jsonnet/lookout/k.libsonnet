@@ -23,10 +23,10 @@
     rules: rules,
   },
 
-  // binding binds a (Cluster)Role to a service account.
-  binding(kind, name, namespace, labels, roleKind, sa, saNamespace)::
+  // binding binds the (Cluster)Role role to a service account.
+  binding(kind, name, namespace, labels, roleKind, role, sa, saNamespace)::
     $.object('rbac.authorization.k8s.io/v1', kind, name, namespace, labels) {
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: role },
       subjects: [{ kind: 'ServiceAccount', name: sa, namespace: saNamespace }],
     },
 

@@ -10,47 +10,38 @@ local k = import 'k.libsonnet';
       'app.kubernetes.io/component': 'controller',
       'app.kubernetes.io/version': $.values.common.version,
     },
-    local monitoringResources = [
-      'alertmanagers',
-      'alertmanagerconfigs',
-      'podmonitors',
-      'probes',
-      'prometheusagents',
-      'prometheuses',
-      'prometheusrules',
-      'scrapeconfigs',
-      'servicemonitors',
-      'thanosrulers',
-    ],
-    local write = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+    // The kinds it reconciles or selects (the same least-privilege rules as
+    // example/install/20-rbac.yaml, which explains each one).
+    local monitoringResources = ['prometheuses', 'servicemonitors', 'podmonitors', 'probes', 'scrapeconfigs', 'prometheusrules'],
     local read = ['get', 'list', 'watch'],
 
     serviceAccount: k.serviceAccount(v.name, v.namespace, labels),
 
     clusterRole: k.clusterRole(v.name, labels, [
       k.rule(['monitoring.coreos.com'], monitoringResources, read),
-      // status.bindings of monitors and rules, status of Prometheus objects.
       k.rule(['monitoring.coreos.com'], [r + '/status' for r in monitoringResources], ['get', 'update', 'patch']),
-      // Owner references that block deletion of their owner.
-      k.rule(['monitoring.coreos.com'], ['prometheuses/finalizers', 'alertmanagers/finalizers'], ['update']),
-      k.rule(['apps'], ['statefulsets'], write),
-      // Generated configuration, rule ConfigMaps, TLS assets, the governing Service; the
-      // Secrets and ConfigMaps monitors refer to.
-      k.rule([''], ['secrets', 'configmaps', 'services'], write),
-      k.rule([''], ['namespaces', 'pods'], read),
+      // Owner references that block the deletion of their Prometheus, on clusters with
+      // the OwnerReferencesPermissionEnforcement admission plugin.
+      k.rule(['monitoring.coreos.com'], ['prometheuses/finalizers'], ['update']),
+      k.rule(['apps'], ['statefulsets'], read + ['create', 'update', 'delete']),
+      k.rule([''], ['secrets', 'configmaps'], read + ['create', 'update', 'delete']),
+      k.rule([''], ['services'], read + ['create', 'update']),
+      k.rule([''], ['namespaces'], read),
       k.rule(['', 'events.k8s.io'], ['events'], ['create', 'patch']),
-      // The config-reloader's Role in API-watch mode.
-      k.rule(['rbac.authorization.k8s.io'], ['roles', 'rolebindings'], write),
+      // Only with --reloader-watch-api: the config-reloader's Role per Prometheus.
+      k.rule(['rbac.authorization.k8s.io'], ['roles', 'rolebindings'], read + ['create', 'update']),
+      // Only with --install-crds.
+      k.rule(['apiextensions.k8s.io'], ['customresourcedefinitions'], ['get', 'create', 'patch']),
     ]),
 
-    clusterRoleBinding: k.binding('ClusterRoleBinding', v.name, null, labels, 'ClusterRole', v.name, v.namespace),
+    clusterRoleBinding: k.binding('ClusterRoleBinding', v.name, null, labels, 'ClusterRole', v.name, v.name, v.namespace),
 
     // The leader election lease lives in the operator's namespace.
-    role: k.role(v.name, v.namespace, labels, [
-      k.rule(['coordination.k8s.io'], ['leases'], write),
+    leaderElectionRole: k.role(v.name + '-leader-election', v.namespace, labels, [
+      k.rule(['coordination.k8s.io'], ['leases'], ['get', 'create', 'update']),
     ]),
 
-    roleBinding: k.binding('RoleBinding', v.name, v.namespace, labels, 'Role', v.name, v.namespace),
+    leaderElectionRoleBinding: k.binding('RoleBinding', v.name + '-leader-election', v.namespace, labels, 'Role', v.name + '-leader-election', v.name, v.namespace),
 
     deployment: k.object('apps/v1', 'Deployment', v.name, v.namespace, labels) {
       spec: {
@@ -60,13 +51,14 @@ local k = import 'k.libsonnet';
         template: {
           metadata: {
             labels: labels,
-            annotations: { 'kubectl.kubernetes.io/default-container': 'operator' },
+            annotations: { 'kubectl.kubernetes.io/default-container': v.name },
           },
           spec: {
             serviceAccountName: v.name,
-            securityContext: k.nonRoot(),
+            securityContext: k.nonRoot(65532) { fsGroup:: null },
+            terminationGracePeriodSeconds: 30,
             containers: [{
-              name: 'operator',
+              name: v.name,
               image: v.image,
               args: [
                 'run',
@@ -81,12 +73,25 @@ local k = import 'k.libsonnet';
               ports: [
                 { name: 'http-metrics', containerPort: v.metricsPort },
                 { name: 'probes', containerPort: v.probePort },
+                { name: 'webhook', containerPort: 9443 },
               ],
-              livenessProbe: { httpGet: { path: '/healthz', port: 'probes' }, periodSeconds: 20 },
-              readinessProbe: { httpGet: { path: '/readyz', port: 'probes' }, periodSeconds: 10 },
+              livenessProbe: { httpGet: { path: '/healthz', port: 'probes' }, periodSeconds: 10 },
+              readinessProbe: { httpGet: { path: '/readyz', port: 'probes' }, periodSeconds: 5 },
               resources: v.resources,
               securityContext: k.restricted,
+              // The root file system is read-only; the webhook certificate directory and
+              // other scratch files go to /tmp.
+              volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
             }],
+            volumes: [{ name: 'tmp', emptyDir: {} }],
+            affinity: {
+              podAntiAffinity: {
+                preferredDuringSchedulingIgnoredDuringExecution: [{
+                  weight: 100,
+                  podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: selector } },
+                }],
+              },
+            },
           },
         },
       },

@@ -21,7 +21,7 @@ local k = import 'k.libsonnet';
       { nonResourceURLs: ['/metrics'], verbs: ['get'] },
     ]),
 
-    clusterRoleBinding: k.binding('ClusterRoleBinding', fullName, null, labels, 'ClusterRole', fullName, v.namespace),
+    clusterRoleBinding: k.binding('ClusterRoleBinding', fullName, null, labels, 'ClusterRole', fullName, fullName, v.namespace),
 
     prometheus: k.object('monitoring.coreos.com/v1', 'Prometheus', v.name, v.namespace, labels) {
       spec: {

@@ -24,8 +24,8 @@
       logLevel: 'info',
       extraArgs: [],
       resources: {
-        requests: { cpu: '100m', memory: '128Mi' },
-        limits: { memory: '512Mi' },
+        requests: { cpu: '100m', memory: '100Mi' },
+        limits: { memory: '500Mi' },
       },
       metricsPort: 8080,
       probePort: 8081,
