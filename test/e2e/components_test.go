@@ -9,21 +9,23 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 )
 
 // The operator and Alertmanager run as plain processes in the suite's network namespace.
 
-// Prometheus objects labelled reloaderLabel=api belong to an operator started with
-// --reloader-watch-api; the main operator manages every other one.
-const reloaderLabel = "e2e.lookout.dev/reloader"
+// The main operator manages the Prometheus objects without operatorLabel; one labelled
+// operatorLabel=NAME belongs to the operator a scenario starts as NAME
+// (--prometheus-instance-selector).
+const operatorLabel = "e2e.lookout.dev/operator"
 
 // mainOperator is the operator every scenario uses.
 var mainOperator *proc
 
 func startMainOperator(st *suite) error {
 	p, err := startOperator(st, "operator", "127.0.0.1:18080", "127.0.0.1:18081",
-		"--prometheus-instance-selector="+reloaderLabel+"!=api")
+		"--prometheus-instance-selector=!"+operatorLabel)
 	if err != nil {
 		return err
 	}
@@ -70,6 +72,30 @@ func startOperator(st *suite, name, metricsAddr, probeAddr string, args ...strin
 		return nil, err
 	}
 	return p, nil
+}
+
+var operatorPorts atomic.Int32
+
+// startScenarioOperator starts an operator of the scenario's own, named name, that manages
+// the Prometheus objects labelled operatorLabel=name, and stops it when the test ends.
+func (sc *scenario) startOperator(name string, args ...string) *proc {
+	sc.t.Helper()
+	port := 18100 + 2*int(operatorPorts.Add(1))
+	args = append([]string{
+		"--prometheus-instance-selector=" + operatorLabel + "=" + name,
+		"--leader-election-id=lookout-operator-" + name,
+	}, args...)
+	p, err := startOperator(s, "operator-"+name, fmt.Sprintf("127.0.0.1:%d", port), fmt.Sprintf("127.0.0.1:%d", port+1), args...)
+	if err != nil {
+		sc.t.Fatal(err)
+	}
+	sc.procs = append(sc.procs, p)
+	sc.t.Cleanup(func() {
+		if err := p.stop(30 * time.Second); err != nil {
+			sc.t.Errorf("operator %s: %v", name, err)
+		}
+	})
+	return p
 }
 
 // waitHTTP polls url until it answers 200, failing early when p exits.

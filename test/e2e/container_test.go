@@ -18,12 +18,13 @@ import (
 // /usr for the C library, plus one binary) and the container's volume mounts, the pod's
 // network namespace, and the user to run as.
 type containerSpec struct {
-	NetNS  string   `json:"netns"`  // network namespace to join
-	Root   string   `json:"root"`   // an empty directory that becomes /
-	Binary string   `json:"binary"` // host path of the image's entrypoint
-	Args   []string `json:"args"`   // argv, imagePath(Binary) first
-	Env    []string `json:"env"`
-	Mounts []mount  `json:"mounts"`
+	NetNS    string   `json:"netns"`    // network namespace to join
+	Hostname string   `json:"hostname"` // the pod's name
+	Root     string   `json:"root"`     // an empty directory that becomes /
+	Binary   string   `json:"binary"`   // host path of the image's entrypoint
+	Args     []string `json:"args"`     // argv, imagePath(Binary) first
+	Env      []string `json:"env"`
+	Mounts   []mount  `json:"mounts"`
 	// UID and GID are the user and group to run as; nil keeps root.
 	UID          *int64  `json:"uid,omitempty"`
 	GID          *int64  `json:"gid,omitempty"`
@@ -43,9 +44,10 @@ type mount struct {
 // "prometheus").
 func imagePath(binary string) string { return "/image/" + filepath.Base(binary) }
 
-// runContainer is the container runtime: it runs in a new mount namespace (the kubelet
-// helper starts it with CLONE_NEWNS), joins the pod's network namespace, builds the root
-// file system, drops to the pod's user and executes the entrypoint. It never returns.
+// runContainer is the container runtime: it runs in new mount and UTS namespaces (the
+// kubelet helper starts it with CLONE_NEWNS|CLONE_NEWUTS), takes the pod's name as host
+// name, joins the pod's network namespace, builds the root file system, drops to the pod's
+// user and executes the entrypoint. It never returns.
 func runContainer(specPath string) {
 	if err := setUpContainer(specPath); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e container runtime:", err)
@@ -72,6 +74,12 @@ func setUpContainer(specPath string) error {
 		return fmt.Errorf("joining %s: %w", c.NetNS, err)
 	}
 	ns.Close()
+	// Each container has its own UTS namespace with the pod's name (a pod shares one; with
+	// the same name in each nothing can tell). Prometheus resolves its host name through
+	// /etc/hosts, where the kubelet helper maps it to the pod's address.
+	if err := unix.Sethostname([]byte(c.Hostname)); err != nil {
+		return fmt.Errorf("sethostname: %w", err)
+	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making / private: %w", err)
 	}

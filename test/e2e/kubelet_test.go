@@ -90,7 +90,10 @@ type pod struct {
 	containers []*proc
 	tokens     map[string][]byte
 	restarts   int
-	gone       bool // the StatefulSet was deleted
+	// wantRestarts is how many recreations the scenario expects (scenario.done checks).
+	wantRestarts int
+	gone         bool    // the StatefulSet was deleted
+	stopErrs     []error // containers that did not exit cleanly when stopped by a sync
 
 	stop, stopped chan struct{}
 }
@@ -320,13 +323,13 @@ func admitServiceAccount(spec *corev1.PodSpec) {
 }
 
 // writeEtcFiles writes the hosts, hostname and resolv.conf files the kubelet mounts into
-// every container. There is no cluster DNS: lookups of other names fail inside the
-// namespace.
+// every container. There is no cluster DNS: the name server is the pod's own loopback,
+// where nothing listens, so a lookup of another name fails at once.
 func (p *pod) writeEtcFiles() error {
 	files := map[string]string{
 		"hosts":       fmt.Sprintf("127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n%s\t%s\n", p.ip, p.name),
 		"hostname":    p.name + "\n",
-		"resolv.conf": "nameserver " + gateway + "\noptions ndots:5\n",
+		"resolv.conf": "nameserver 127.0.0.1\noptions ndots:5\n",
 	}
 	dir := filepath.Join(p.dir, "etc")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -528,11 +531,12 @@ func (p *pod) startContainer(c corev1.Container) (*proc, error) {
 		return nil, fmt.Errorf("container %s: %w", c.Name, err)
 	}
 	spec := containerSpec{
-		NetNS:  p.box.netns,
-		Root:   filepath.Join(p.dir, "containers", c.Name),
-		Binary: bin,
-		Args:   []string{imagePath(bin)},
-		Env:    env,
+		NetNS:    p.box.netns,
+		Hostname: p.name,
+		Root:     filepath.Join(p.dir, "containers", c.Name),
+		Binary:   bin,
+		Args:     []string{imagePath(bin)},
+		Env:      env,
 	}
 	for _, a := range c.Args {
 		spec.Args = append(spec.Args, expand(a, vars))
@@ -592,7 +596,7 @@ func (p *pod) startContainer(c corev1.Container) (*proc, error) {
 	}
 	cmd := exec.Command(self)
 	cmd.Env = []string{envContainer + "=" + specPath}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS | syscall.CLONE_NEWUTS}
 	pr, err := startProc(p.namespace+"/"+p.name+"/"+c.Name, filepath.Join(p.dir, c.Name+".log"), cmd)
 	if err != nil {
 		return nil, err
@@ -699,7 +703,7 @@ func (p *pod) sync(ctx context.Context) error {
 		p.mu.Unlock()
 		if !gone {
 			p.log.Printf("StatefulSet deleted: deleting the pod")
-			p.stopContainers()
+			p.recordStop(p.stopContainers())
 		}
 		return nil
 	}
@@ -711,7 +715,7 @@ func (p *pod) sync(ctx context.Context) error {
 	p.mu.Unlock()
 	if changed {
 		p.log.Printf("pod template changed (generation %d): recreating the pod", sts.Generation)
-		p.stopContainers()
+		p.recordStop(p.stopContainers())
 		p.mu.Lock()
 		p.restarts++
 		p.mu.Unlock()
@@ -747,13 +751,32 @@ func (p *pod) stopContainers() []error {
 	return out
 }
 
-// delete stops the sync loop, the containers and the sandbox.
+func (p *pod) recordStop(errs []error) {
+	for _, err := range errs {
+		p.log.Printf("stopping: %v", err)
+	}
+	p.mu.Lock()
+	p.stopErrs = append(p.stopErrs, errs...)
+	p.mu.Unlock()
+}
+
+// isGone reports whether the pod was deleted with its StatefulSet.
+func (p *pod) isGone() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.gone
+}
+
+// delete stops the sync loop, the containers and the sandbox, and returns the containers
+// that did not exit cleanly on SIGTERM over the pod's life.
 func (p *pod) delete() []error {
 	close(p.stop)
 	<-p.stopped
-	errs := p.stopContainers()
+	p.recordStop(p.stopContainers())
 	p.box.close()
-	return errs
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stopErrs
 }
 
 // waitReady polls the readiness probes.

@@ -28,20 +28,7 @@ func TestReloaderAPIModeIsFaster(t *testing.T) {
 	defer sc.done()
 	ctx := context.Background()
 
-	apiOperator, err := startOperator(s, "operator-api", "127.0.0.1:18180", "127.0.0.1:18181",
-		"--prometheus-instance-selector="+reloaderLabel+"=api",
-		"--leader-election-id=lookout-operator-api",
-		"--reloader-watch-api",
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.procs = append(sc.procs, apiOperator)
-	t.Cleanup(func() {
-		if err := apiOperator.stop(30 * time.Second); err != nil {
-			t.Errorf("operator with --reloader-watch-api: %v", err)
-		}
-	})
+	sc.startOperator("api", "--reloader-watch-api")
 
 	// Separate namespaces: each operator manages the governing Service of its own.
 	apiNS := sc.ns + "-api"
@@ -52,7 +39,7 @@ func TestReloaderAPIModeIsFaster(t *testing.T) {
 	mustCreate(t,
 		sc.prometheus(sc.ns, "files", allNamespaces),
 		sc.prometheus(apiNS, "api", allNamespaces, func(p *monitoringv1.Prometheus) {
-			p.Labels = map[string]string{reloaderLabel: "api"}
+			p.Labels = map[string]string{operatorLabel: "api"}
 		}),
 	)
 	var sts appsv1.StatefulSet
@@ -99,7 +86,7 @@ func TestReloaderAPIModeIsFaster(t *testing.T) {
 			}
 			return nil
 		})
-		t.Logf("edit %d (%s into the kubelet period): API mode %s, file mode %s", i, pause.Round(time.Millisecond), apiTook.Round(time.Millisecond), fileTook.Round(time.Millisecond))
+		t.Logf("edit %d (made %s after the previous one was served): API mode %s, file mode %s", i, pause.Round(time.Millisecond), apiTook.Round(time.Millisecond), fileTook.Round(time.Millisecond))
 		apiTimes, fileTimes = append(apiTimes, apiTook), append(fileTimes, fileTook)
 	}
 	apiMedian, fileMedian := median(apiTimes), median(fileTimes)

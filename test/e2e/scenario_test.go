@@ -46,7 +46,8 @@ func newScenario(t *testing.T, limit time.Duration) *scenario {
 }
 
 // done logs how long the scenario took and fails it when over its limit, or when a pod
-// was recreated (nothing in a scenario changes a pod template unless it says so).
+// was recreated more or less often than the scenario expects (by default never: nothing
+// changes a pod template unless the scenario says so).
 func (sc *scenario) done() {
 	took := time.Since(sc.start)
 	sc.t.Logf("scenario %s took %s (limit %s)", sc.name, took.Round(time.Millisecond), sc.limit)
@@ -54,8 +55,8 @@ func (sc *scenario) done() {
 		sc.t.Errorf("scenario %s took %s, over its limit of %s", sc.name, took.Round(time.Millisecond), sc.limit)
 	}
 	for _, p := range sc.pods {
-		if n := p.restartCount(); n > 0 {
-			sc.t.Errorf("pod %s/%s was recreated %d times: its StatefulSet's pod template changed (see %s/kubelet.log)", p.namespace, p.name, n, p.dir)
+		if n := p.restartCount(); n != p.wantRestarts {
+			sc.t.Errorf("pod %s/%s was recreated %d times, want %d: its StatefulSet's pod template changed (see %s/kubelet.log)", p.namespace, p.name, n, p.wantRestarts, p.dir)
 		}
 	}
 }
@@ -83,6 +84,7 @@ func (sc *scenario) health() error {
 func (sc *scenario) step(what string, timeout time.Duration, f func() error) time.Duration {
 	sc.t.Helper()
 	t0 := time.Now()
+	lastReport := t0
 	var err error
 	for {
 		if herr := sc.health(); herr != nil {
@@ -95,6 +97,10 @@ func (sc *scenario) step(what string, timeout time.Duration, f func() error) tim
 		}
 		if time.Since(t0) > timeout {
 			sc.t.Fatalf("%s: still failing after %s: %v\nlogs: %s", what, timeout, err, sc.logHint())
+		}
+		if time.Since(lastReport) > 10*time.Second {
+			sc.t.Logf("%s: waiting for %s: %v", what, time.Since(t0).Round(time.Second), err)
+			lastReport = time.Now()
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

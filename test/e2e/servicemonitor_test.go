@@ -9,6 +9,7 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
@@ -25,7 +26,8 @@ func TestServiceMonitor(t *testing.T) {
 
 	app := startSampleApp(t, sc.ns, "sample", allocateIPs(1))
 	mustCreate(t, sc.prometheus(sc.ns, "main"))
-	prom := promAPI{sc.runPods(sc.ns, statefulSetName("main", 0))[0].url("web")}
+	pd := sc.runPods(sc.ns, statefulSetName("main", 0))[0]
+	prom := promAPI{pd.url("web")}
 
 	sm := &monitoringv1.ServiceMonitor{
 		ObjectMeta: metav1.ObjectMeta{Namespace: sc.ns, Name: "sample", Labels: sc.labels()},
@@ -90,6 +92,10 @@ func TestServiceMonitor(t *testing.T) {
 		return oneTargetUp(prom, pool, want)
 	})
 
+	sc.step("config loaded by the reloader is the one the operator generated", 30*time.Second, func() error {
+		return configHashesMatch(mainOperator, pd, sc.ns, "main")
+	})
+
 	if err := s.k8s.Delete(ctx, sm); err != nil {
 		t.Fatal(err)
 	}
@@ -146,4 +152,66 @@ func accepted(bindings []monitoringv1.WorkloadBinding, ns, name string, want boo
 		}
 	}
 	return fmt.Errorf("no Accepted condition for Prometheus %s/%s in %+v", ns, name, bindings)
+}
+
+// TestPodMonitor: a PodMonitor makes each sample pod a target through pod discovery, with
+// prometheus-operator's labels; a pod that failed is dropped.
+func TestPodMonitor(t *testing.T) {
+	sc := newScenario(t, 3*time.Minute)
+	defer sc.done()
+	ctx := context.Background()
+
+	app := startSampleApp(t, sc.ns, "sample", allocateIPs(2))
+	mustCreate(t, sc.prometheus(sc.ns, "main"), &monitoringv1.PodMonitor{
+		ObjectMeta: metav1.ObjectMeta{Namespace: sc.ns, Name: "sample", Labels: sc.labels()},
+		Spec: monitoringv1.PodMonitorSpec{
+			Selector:            metav1.LabelSelector{MatchLabels: map[string]string{"app": app.name}},
+			PodMetricsEndpoints: []monitoringv1.PodMetricsEndpoint{{Port: ptr.To(samplePortName), Interval: "1s"}},
+		},
+	})
+	prom := promAPI{sc.runPods(sc.ns, statefulSetName("main", 0))[0].url("web")}
+	pool := fmt.Sprintf("podMonitor/%s/sample/0", sc.ns)
+	targets := func(want ...*sampleInstance) error {
+		ts, err := prom.activeTargets(pool)
+		if err != nil {
+			return err
+		}
+		if len(ts) != len(want) {
+			return fmt.Errorf("%d active targets, want %d", len(ts), len(want))
+		}
+		byPod := map[string]target{}
+		for _, tg := range ts {
+			byPod[tg.Labels["pod"]] = tg
+		}
+		for _, in := range want {
+			tg, ok := byPod[in.pod]
+			if !ok {
+				return fmt.Errorf("no target for pod %s", in.pod)
+			}
+			if tg.Health != "up" {
+				return fmt.Errorf("target %s is %q: %s", tg.ScrapeURL, tg.Health, tg.LastError)
+			}
+			for k, v := range map[string]string{"job": sc.ns + "/sample", "namespace": sc.ns, "container": "app", "endpoint": samplePortName, "instance": in.address()} {
+				if tg.Labels[k] != v {
+					return fmt.Errorf("target %s: label %s=%q, want %q (labels %v)", tg.ScrapeURL, k, tg.Labels[k], v, tg.Labels)
+				}
+			}
+		}
+		return nil
+	}
+	sc.step("PodMonitor: both pods are targets, up, with the expected labels", 60*time.Second, func() error {
+		return targets(app.instances...)
+	})
+
+	var failed corev1.Pod
+	if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: app.instances[1].pod}, &failed); err != nil {
+		t.Fatal(err)
+	}
+	failed.Status.Phase = corev1.PodFailed
+	if err := s.k8s.Status().Update(ctx, &failed); err != nil {
+		t.Fatal(err)
+	}
+	sc.step("pod failed: its target dropped", 60*time.Second, func() error {
+		return targets(app.instances[0])
+	})
 }

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"crypto/md5"
 	"encoding/binary"
 	"fmt"
@@ -13,7 +14,10 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 )
 
@@ -25,6 +29,7 @@ import (
 func TestShards(t *testing.T) {
 	sc := newScenario(t, 3*time.Minute)
 	defer sc.done()
+	ctx := context.Background()
 	const shards = 2
 
 	// Addresses come from the suite's allocator; take them until both shards own some.
@@ -66,22 +71,7 @@ func TestShards(t *testing.T) {
 		slices.Sort(want)
 		prom := promAPI{p.url("web")}
 		sc.step(fmt.Sprintf("shard %d scrapes exactly its %d of %d targets", shard, len(want), len(ips)), 60*time.Second, func() error {
-			ts, err := prom.activeTargets(pool)
-			if err != nil {
-				return err
-			}
-			var got []string
-			for _, tg := range ts {
-				if tg.Health != "up" {
-					return fmt.Errorf("target %s is %q: %s", tg.ScrapeURL, tg.Health, tg.LastError)
-				}
-				got = append(got, tg.Labels["instance"])
-			}
-			slices.Sort(got)
-			if !slices.Equal(got, want) {
-				return fmt.Errorf("shard %d scrapes %v, want %v", shard, got, want)
-			}
-			return nil
+			return scrapesExactly(prom, pool, want)
 		})
 		cfg, err := prom.config()
 		if err != nil {
@@ -94,6 +84,57 @@ func TestShards(t *testing.T) {
 			t.Errorf("shard %d: running config lacks the shard's keep rule %q:\n%s", shard, want, cfg)
 		}
 	}
+
+	// Scale down: the operator deletes shard 1's StatefulSet (the kubelet helper then stops
+	// its pod) and shard 0, now the only one, takes every target.
+	var p monitoringv1.Prometheus
+	if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: "sharded"}, &p); err != nil {
+		t.Fatal(err)
+	}
+	p.Spec.Shards = ptr.To[int32](1)
+	if err := s.k8s.Update(ctx, &p); err != nil {
+		t.Fatal(err)
+	}
+	sc.step("scaled to 1 shard: shard 1's StatefulSet deleted, its pod stopped", 60*time.Second, func() error {
+		var sts appsv1.StatefulSet
+		err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: statefulSetName("sharded", 1)}, &sts)
+		if !apierrors.IsNotFound(err) {
+			return fmt.Errorf("StatefulSet %s: %v", statefulSetName("sharded", 1), err)
+		}
+		if !pods[1].isGone() {
+			return fmt.Errorf("pod %s still running", pods[1].name)
+		}
+		return nil
+	})
+	var all []string
+	for addr := range owner {
+		all = append(all, addr)
+	}
+	slices.Sort(all)
+	sc.step(fmt.Sprintf("shard 0 scrapes all %d targets", len(all)), 60*time.Second, func() error {
+		return scrapesExactly(promAPI{pods[0].url("web")}, pool, all)
+	})
+}
+
+// scrapesExactly checks that the active targets of pool are want (sorted instance
+// labels), all up.
+func scrapesExactly(prom promAPI, pool string, want []string) error {
+	ts, err := prom.activeTargets(pool)
+	if err != nil {
+		return err
+	}
+	var got []string
+	for _, tg := range ts {
+		if tg.Health != "up" {
+			return fmt.Errorf("target %s is %q: %s", tg.ScrapeURL, tg.Health, tg.LastError)
+		}
+		got = append(got, tg.Labels["instance"])
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("scrapes %v, want %v", got, want)
+	}
+	return nil
 }
 
 // hashmodShard is Prometheus's hashmod relabel action on one value: the last 8 bytes of

@@ -1,0 +1,56 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// TestSpecChangeRollsPod: a Prometheus spec change that changes the pod (retention is a
+// flag) updates the StatefulSet; the pod is recreated once, as the StatefulSet controller
+// would, and the new Prometheus runs with the new flag and the same scrape config.
+func TestSpecChangeRollsPod(t *testing.T) {
+	sc := newScenario(t, 3*time.Minute)
+	defer sc.done()
+	ctx := context.Background()
+
+	app := startSampleApp(t, sc.ns, "sample", allocateIPs(1))
+	mustCreate(t, sc.prometheus(sc.ns, "main"), sampleServiceMonitor(sc, app))
+	pd := sc.runPods(sc.ns, statefulSetName("main", 0))[0]
+	prom := promAPI{pd.url("web")}
+	pool := fmt.Sprintf("serviceMonitor/%s/sample/0", sc.ns)
+	sc.step("target up", 60*time.Second, func() error { return oneTargetUp(prom, pool, nil) })
+
+	var p monitoringv1.Prometheus
+	if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: "main"}, &p); err != nil {
+		t.Fatal(err)
+	}
+	p.Spec.Retention = "2h"
+	if err := s.k8s.Update(ctx, &p); err != nil {
+		t.Fatal(err)
+	}
+	pd.wantRestarts = 1
+	sc.step("retention changed: pod recreated with --storage.tsdb.retention.time=2h", s.kubeSync+60*time.Second, func() error {
+		if n := pd.restartCount(); n != 1 {
+			return fmt.Errorf("pod recreated %d times", n)
+		}
+		if err := pd.ready(); err != nil {
+			return err
+		}
+		var flags map[string]string
+		if err := prom.get("/api/v1/status/flags", nil, &flags); err != nil {
+			return err
+		}
+		if got := flags["storage.tsdb.retention.time"]; got != "2h" {
+			return fmt.Errorf("storage.tsdb.retention.time = %q", got)
+		}
+		return nil
+	})
+	sc.step("target up in the new pod", 60*time.Second, func() error { return oneTargetUp(prom, pool, nil) })
+}
