@@ -10,7 +10,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager
 export KUBEBUILDER_ASSETS := $(BIN)
 
-.PHONY: all build tools run test test-unit test-integration test-e2e bench generate crds fmt vet check clean
+.PHONY: all build tools run test test-unit test-integration test-e2e bench generate crds stack fmt vet check clean
 
 all: build
 
@@ -53,6 +53,10 @@ bench: tools build
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
 	$(GO) run ./test/bench -n 100,1000,5000 -out Documentation/benchmarks.md \
 		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0" $(BENCH_ARGS)
+
+## stack: regenerate example/stack/ from example/stack.jsonnet (jsonnet/lookout and the mixin)
+stack:
+	$(GO) run ./test/jsonnet/cmd/render-stack
 
 ## generate: regenerate the CRDs from the upstream API types
 generate crds: tool-controller-gen

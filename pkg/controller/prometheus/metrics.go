@@ -27,6 +27,10 @@ var (
 		Name: "lookout_reconcile_failures_total",
 		Help: "Reconciles of a Prometheus that failed, by reason.",
 	}, []string{"namespace", "name", "reason"})
+	reconciled = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "lookout_prometheus_reconciled",
+		Help: "1 when the last reconcile of a Prometheus succeeded (its Reconciled condition is True), 0 otherwise.",
+	}, []string{"namespace", "name"})
 	ruleFiles = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "lookout_prometheus_rule_configmaps",
 		Help: "Number of rule ConfigMaps of each Prometheus.",
@@ -34,7 +38,7 @@ var (
 )
 
 func init() {
-	metrics.Registry.MustRegister(managedResources, configSize, configInfo, generateSeconds, reconcileFailures, ruleFiles)
+	metrics.Registry.MustRegister(managedResources, configSize, configInfo, generateSeconds, reconcileFailures, ruleFiles, reconciled)
 }
 
 // forgetMetrics removes the series of a deleted Prometheus.
@@ -45,4 +49,5 @@ func forgetMetrics(ns, name string) {
 	configInfo.DeletePartialMatch(l)
 	generateSeconds.DeletePartialMatch(l)
 	ruleFiles.DeletePartialMatch(l)
+	reconciled.DeletePartialMatch(l)
 }

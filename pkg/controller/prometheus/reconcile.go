@@ -84,7 +84,15 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 			err = serr
 		}
 	}
+	ok := 0.0
+	if err == nil {
+		ok = 1
+	}
 	var re *reconcileError
+	if errors.As(err, &re) && re.reason == ReasonPaused {
+		ok = 1
+	}
+	reconciled.WithLabelValues(p.Namespace, p.Name).Set(ok)
 	if errors.As(err, &re) {
 		if re.reason == ReasonPaused {
 			return reconcile.Result{}, nil
