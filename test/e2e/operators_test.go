@@ -35,7 +35,7 @@ func TestOperatorRestart(t *testing.T) {
 		sampleServiceMonitor(sc, app),
 	)
 	pd := sc.runPods(sc.ns, statefulSetName("main", 0))[0]
-	prom := promAPI{pd.url("web")}
+	prom := promAPI{base: pd.url("web")}
 	rule := recordingRule(sc, "rule", "e2e:rule", "vector(1)")
 	mustCreate(t, rule)
 	sc.step("target up and rule served", 60*time.Second, func() error {
@@ -194,4 +194,38 @@ func sampleServiceMonitor(sc *scenario, app *sampleApp) *monitoringv1.ServiceMon
 			Endpoints: []monitoringv1.Endpoint{{Port: samplePortName, Interval: "1s"}},
 		},
 	}
+}
+
+// TestTwoOperatorsShareGoverningService: two operators, each selecting its own Prometheus
+// objects (--prometheus-instance-selector), run Prometheus objects in one namespace. The
+// governing Service prometheus-operated serves the pods of both; it must be owned by both
+// Prometheus objects, so that deleting one leaves it to the other (the garbage collector
+// deletes an object with its last owner).
+func TestTwoOperatorsShareGoverningService(t *testing.T) {
+	sc := newScenario(t, 2*time.Minute)
+	defer sc.done()
+	ctx := context.Background()
+
+	sc.startOperator("second")
+	mustCreate(t,
+		sc.prometheus(sc.ns, "a"),
+		sc.prometheus(sc.ns, "b", func(p *monitoringv1.Prometheus) { p.Labels = map[string]string{operatorLabel: "second"} }),
+	)
+	sc.runPods(sc.ns, statefulSetName("a", 0), statefulSetName("b", 0))
+	sc.step("governing Service owned by both Prometheus objects", 30*time.Second, func() error {
+		var svc corev1.Service
+		if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: layout.GoverningServiceName}, &svc); err != nil {
+			return err
+		}
+		owners := map[string]bool{}
+		for _, o := range svc.OwnerReferences {
+			if o.Kind == monitoringv1.PrometheusesKind {
+				owners[o.Name] = true
+			}
+		}
+		if !owners["a"] || !owners["b"] {
+			return fmt.Errorf("Service %s is owned by Prometheus %v, want a and b", layout.GoverningServiceName, keys(owners))
+		}
+		return nil
+	})
 }

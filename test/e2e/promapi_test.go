@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"sort"
 	"strings"
@@ -16,7 +17,11 @@ import (
 
 // A small client of the Prometheus HTTP API (/api/v1) and Alertmanager's (/api/v2).
 
-type promAPI struct{ base string }
+// promAPI reaches one Prometheus at base (http://<pod ip>:9090).
+type promAPI struct {
+	base   string
+	client *http.Client // nil: httpc
+}
 
 // get decodes the data of a Prometheus API answer.
 func (a promAPI) get(path string, query url.Values, data any) error {
@@ -29,7 +34,7 @@ func (a promAPI) get(path string, query url.Values, data any) error {
 		Error  string          `json:"error"`
 		Data   json.RawMessage `json:"data"`
 	}
-	if err := getJSON(u, &body); err != nil {
+	if err := getJSONWith(a.client, u, &body); err != nil {
 		return err
 	}
 	if body.Status != "success" {
@@ -38,8 +43,13 @@ func (a promAPI) get(path string, query url.Values, data any) error {
 	return json.Unmarshal(body.Data, data)
 }
 
-func getJSON(u string, into any) error {
-	resp, err := httpc.Get(u)
+func getJSON(u string, into any) error { return getJSONWith(nil, u, into) }
+
+func getJSONWith(c *http.Client, u string, into any) error {
+	if c == nil {
+		c = httpc
+	}
+	resp, err := c.Get(u)
 	if err != nil {
 		return err
 	}

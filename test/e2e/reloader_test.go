@@ -50,8 +50,8 @@ func TestReloaderAPIModeIsFaster(t *testing.T) {
 	if !strings.Contains(args, "--watch-secret=") || !strings.Contains(args, "--watch-configmap=") {
 		t.Fatalf("the API-mode reloader does not watch the API: %s", args)
 	}
-	files := promAPI{sc.runPods(sc.ns, statefulSetName("files", 0))[0].url("web")}
-	api := promAPI{sc.runPods(apiNS, statefulSetName("api", 0))[0].url("web")}
+	files := promAPI{base: sc.runPods(sc.ns, statefulSetName("files", 0))[0].url("web")}
+	api := promAPI{base: sc.runPods(apiNS, statefulSetName("api", 0))[0].url("web")}
 
 	rule := recordingRule(sc, "shared", "e2e:shared", "vector(0)")
 	mustCreate(t, rule)

@@ -23,7 +23,7 @@ func TestSpecChangeRollsPod(t *testing.T) {
 	app := startSampleApp(t, sc.ns, "sample", allocateIPs(1))
 	mustCreate(t, sc.prometheus(sc.ns, "main"), sampleServiceMonitor(sc, app))
 	pd := sc.runPods(sc.ns, statefulSetName("main", 0))[0]
-	prom := promAPI{pd.url("web")}
+	prom := promAPI{base: pd.url("web")}
 	pool := fmt.Sprintf("serviceMonitor/%s/sample/0", sc.ns)
 	sc.step("target up", 60*time.Second, func() error { return oneTargetUp(prom, pool, nil) })
 

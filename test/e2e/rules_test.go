@@ -29,7 +29,7 @@ func TestAlertReachesAlertmanager(t *testing.T) {
 			Namespace: ptrTo(alertmanagerNamespace), Name: alertmanagerService, Port: intstr.FromString("web"),
 		}}}
 	}))
-	prom := promAPI{sc.runPods(sc.ns, statefulSetName("main", 0))[0].url("web")}
+	prom := promAPI{base: sc.runPods(sc.ns, statefulSetName("main", 0))[0].url("web")}
 
 	mustCreate(t,
 		&monitoringv1.ServiceMonitor{
@@ -127,7 +127,7 @@ func TestInvalidRuleKeepsServing(t *testing.T) {
 
 	mustCreate(t, sc.prometheus(sc.ns, "main"))
 	pd := sc.runPods(sc.ns, statefulSetName("main", 0))[0]
-	prom := promAPI{pd.url("web")}
+	prom := promAPI{base: pd.url("web")}
 
 	first := recordingRule(sc, "first", "e2e:first", "vector(1)")
 	mustCreate(t, first)

@@ -27,7 +27,7 @@ func TestServiceMonitor(t *testing.T) {
 	app := startSampleApp(t, sc.ns, "sample", allocateIPs(1))
 	mustCreate(t, sc.prometheus(sc.ns, "main"))
 	pd := sc.runPods(sc.ns, statefulSetName("main", 0))[0]
-	prom := promAPI{pd.url("web")}
+	prom := promAPI{base: pd.url("web")}
 
 	sm := &monitoringv1.ServiceMonitor{
 		ObjectMeta: metav1.ObjectMeta{Namespace: sc.ns, Name: "sample", Labels: sc.labels()},
@@ -169,7 +169,7 @@ func TestPodMonitor(t *testing.T) {
 			PodMetricsEndpoints: []monitoringv1.PodMetricsEndpoint{{Port: ptr.To(samplePortName), Interval: "1s"}},
 		},
 	})
-	prom := promAPI{sc.runPods(sc.ns, statefulSetName("main", 0))[0].url("web")}
+	prom := promAPI{base: sc.runPods(sc.ns, statefulSetName("main", 0))[0].url("web")}
 	pool := fmt.Sprintf("podMonitor/%s/sample/0", sc.ns)
 	targets := func(want ...*sampleInstance) error {
 		ts, err := prom.activeTargets(pool)

@@ -69,7 +69,7 @@ func TestShards(t *testing.T) {
 			}
 		}
 		slices.Sort(want)
-		prom := promAPI{p.url("web")}
+		prom := promAPI{base: p.url("web")}
 		sc.step(fmt.Sprintf("shard %d scrapes exactly its %d of %d targets", shard, len(want), len(ips)), 60*time.Second, func() error {
 			return scrapesExactly(prom, pool, want)
 		})
@@ -112,7 +112,7 @@ func TestShards(t *testing.T) {
 	}
 	slices.Sort(all)
 	sc.step(fmt.Sprintf("shard 0 scrapes all %d targets", len(all)), 60*time.Second, func() error {
-		return scrapesExactly(promAPI{pods[0].url("web")}, pool, all)
+		return scrapesExactly(promAPI{base: pods[0].url("web")}, pool, all)
 	})
 }
 
