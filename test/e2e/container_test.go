@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 )
 
 // containerSpec is what the kubelet helper hands the container runtime (this binary with
@@ -190,4 +194,165 @@ func bind(source, target string, readOnly bool) error {
 		}
 	}
 	return nil
+}
+
+// The kubelet side: building a container's spec from the pod spec and starting it.
+
+// startContainer starts one container through the container runtime.
+func (p *pod) startContainer(c corev1.Container) (*proc, error) {
+	bin, ok := s.images[c.Image]
+	if !ok {
+		return nil, fmt.Errorf("container %s: image %s is not in the suite's image store %v", c.Name, c.Image, keys(s.images))
+	}
+	if len(c.Command) > 0 {
+		return nil, fmt.Errorf("container %s: command %v: the helper runs the image's entrypoint only", c.Name, c.Command)
+	}
+	env, vars, err := p.containerEnv(c)
+	if err != nil {
+		return nil, fmt.Errorf("container %s: %w", c.Name, err)
+	}
+	spec := containerSpec{
+		NetNS:    p.box.netns,
+		Hostname: p.name,
+		Root:     filepath.Join(p.dir, "containers", c.Name),
+		Binary:   bin,
+		Args:     []string{imagePath(bin)},
+		Env:      env,
+	}
+	for _, a := range c.Args {
+		spec.Args = append(spec.Args, expand(a, vars))
+	}
+	for _, m := range c.VolumeMounts {
+		src := p.volumeDir(m.Name)
+		if m.SubPath != "" {
+			src = filepath.Join(src, m.SubPath)
+			if err := os.MkdirAll(src, 0o777); err != nil {
+				return nil, err
+			}
+			if err := os.Chmod(src, 0o777); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := os.Stat(src); err != nil {
+			return nil, fmt.Errorf("container %s: mount %s: volume %s: %w", c.Name, m.MountPath, m.Name, err)
+		}
+		spec.Mounts = append(spec.Mounts, mount{Source: src, Target: m.MountPath, ReadOnly: m.ReadOnly})
+	}
+	for _, f := range []string{"hosts", "hostname", "resolv.conf"} {
+		spec.Mounts = append(spec.Mounts, mount{Source: filepath.Join(p.dir, "etc", f), Target: "/etc/" + f, ReadOnly: true})
+	}
+	psc := p.spec.SecurityContext
+	if psc == nil {
+		psc = &corev1.PodSecurityContext{}
+	}
+	spec.UID, spec.GID = psc.RunAsUser, psc.RunAsGroup
+	if sc := c.SecurityContext; sc != nil {
+		if sc.RunAsUser != nil {
+			spec.UID = sc.RunAsUser
+		}
+		if sc.RunAsGroup != nil {
+			spec.GID = sc.RunAsGroup
+		}
+		spec.ReadOnlyRoot = ptr.Deref(sc.ReadOnlyRootFilesystem, false)
+	}
+	if psc.FSGroup != nil {
+		spec.Groups = append(spec.Groups, *psc.FSGroup)
+	}
+	spec.Groups = append(spec.Groups, psc.SupplementalGroups...)
+
+	if err := os.MkdirAll(spec.Root, 0o755); err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(spec, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	specPath := filepath.Join(p.dir, "containers", c.Name+".json")
+	if err := os.WriteFile(specPath, b, 0o644); err != nil {
+		return nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(self)
+	cmd.Env = []string{envContainer + "=" + specPath}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS | syscall.CLONE_NEWUTS}
+	pr, err := startProc(p.namespace+"/"+p.name+"/"+c.Name, filepath.Join(p.dir, c.Name+".log"), cmd)
+	if err != nil {
+		return nil, err
+	}
+	p.log.Printf("started container %s (pid %d): %s", c.Name, pr.cmd.Process.Pid, strings.Join(spec.Args, " "))
+	return pr, nil
+}
+
+// containerEnv is the container's environment: the image's PATH, what the kubelet adds
+// (HOSTNAME, the kubernetes Service's KUBERNETES_SERVICE_HOST/PORT) and the container's
+// env with values and field references resolved. vars are the variables $(VAR) in args
+// may reference.
+func (p *pod) containerEnv(c corev1.Container) (env []string, vars map[string]string, err error) {
+	vars = map[string]string{
+		"PATH":                    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"HOSTNAME":                p.name,
+		"KUBERNETES_SERVICE_HOST": "127.0.0.1",
+		"KUBERNETES_SERVICE_PORT": s.apiPort,
+	}
+	order := []string{"PATH", "HOSTNAME", "KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"}
+	for _, e := range c.Env {
+		var v string
+		switch {
+		case e.ValueFrom == nil:
+			v = expand(e.Value, vars)
+		case e.ValueFrom.FieldRef != nil:
+			if v, err = p.fieldValue(e.ValueFrom.FieldRef.FieldPath); err != nil {
+				return nil, nil, err
+			}
+		default:
+			return nil, nil, fmt.Errorf("env %s: only values and fieldRef are supported", e.Name)
+		}
+		if _, seen := vars[e.Name]; !seen {
+			order = append(order, e.Name)
+		}
+		vars[e.Name] = v
+	}
+	for _, k := range order {
+		env = append(env, k+"="+vars[k])
+	}
+	return env, vars, nil
+}
+
+// expand resolves $(VAR) references the way the kubelet does for args and env values:
+// a defined VAR is replaced, an undefined one is left as written, $$ is a literal $.
+func expand(in string, vars map[string]string) string {
+	var out strings.Builder
+	for i := 0; i < len(in); i++ {
+		if in[i] != '$' || i+1 >= len(in) {
+			out.WriteByte(in[i])
+			continue
+		}
+		switch next := in[i+1]; next {
+		case '$':
+			out.WriteByte('$')
+			i++
+		case '(':
+			end := strings.IndexByte(in[i+2:], ')')
+			if end < 0 {
+				out.WriteString("$(")
+				i++
+				continue
+			}
+			name := in[i+2 : i+2+end]
+			if v, ok := vars[name]; ok {
+				out.WriteString(v)
+			} else {
+				out.WriteString("$(" + name + ")")
+			}
+			i += 2 + end
+		default:
+			out.WriteByte('$')
+			out.WriteByte(next)
+			i++
+		}
+	}
+	return out.String()
 }

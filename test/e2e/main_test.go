@@ -36,7 +36,8 @@ const (
 	envPause     = "LOOKOUT_E2E_PAUSE"
 	// envKubeletSync overrides the kubelet's volume sync period (default defaultKubeletSync).
 	envKubeletSync = "LOOKOUT_E2E_KUBELET_SYNC"
-	// envArtifacts names the directory for logs and pod files (default: a new temporary one).
+	// envArtifacts names the directory for logs and pod files, kept after the run (default:
+	// a new temporary directory, removed when every scenario passed).
 	envArtifacts = "LOOKOUT_E2E_ARTIFACTS"
 )
 
@@ -44,7 +45,6 @@ const (
 type suite struct {
 	env        *testenv.Env
 	k8s        client.Client
-	repo       string // repository root
 	bin        string // directory of the binaries
 	artifacts  string // logs and pod directories
 	kubeconfig string // admin kubeconfig of the control plane
@@ -136,7 +136,13 @@ func runSuite(m *testing.M) int {
 	fmt.Printf("e2e: suite ready in %s; logs and pod files in %s\n", time.Since(start).Round(time.Millisecond), s.artifacts)
 	code := m.Run()
 	s.tearDown()
-	fmt.Printf("e2e: suite took %s; logs and pod files in %s\n", time.Since(start).Round(time.Second), s.artifacts)
+	took := time.Since(start).Round(time.Second)
+	if code == 0 && os.Getenv(envArtifacts) == "" {
+		fmt.Printf("e2e: suite took %s\n", took)
+		_ = os.RemoveAll(s.artifacts)
+	} else {
+		fmt.Printf("e2e: suite took %s; logs and pod files in %s\n", took, s.artifacts)
+	}
 	return code
 }
 
@@ -148,12 +154,9 @@ func setUp(ctx context.Context) (*suite, error) {
 	if err := setUpNetwork(); err != nil {
 		return nil, err
 	}
-	root, err := testenv.RepoRoot()
-	if err != nil {
-		return nil, err
-	}
-	st := &suite{repo: root, ips: newIPAM(), kubeSync: defaultKubeletSync}
+	st := &suite{ips: newIPAM(), kubeSync: defaultKubeletSync}
 	s = st
+	var err error
 	st.bin, err = testenv.AssetsDir()
 	if err != nil {
 		return nil, err

@@ -30,7 +30,8 @@ func TestReloaderAPIModeIsFaster(t *testing.T) {
 
 	sc.startOperator("api", "--reloader-watch-api")
 
-	// Separate namespaces: each operator manages the governing Service of its own.
+	// Separate namespaces: two operators in one namespace fight over its governing Service
+	// (TestTwoOperatorsShareGoverningService).
 	apiNS := sc.ns + "-api"
 	if err := createNamespace(ctx, apiNS, nil); err != nil {
 		t.Fatal(err)
