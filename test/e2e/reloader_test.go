@@ -15,13 +15,15 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 )
 
 // TestReloaderAPIModeIsFaster: two Prometheus objects select the same PrometheusRule; one
 // is managed by the main operator (the reloader reads kubelet-projected volumes), the
 // other by a second operator started with --reloader-watch-api (the reloader watches the
-// config Secret and rule ConfigMaps through the API with the pod's service account and the
-// Role the operator created). Each edit of the rule is timed until each Prometheus serves
+// config Secret and rule ConfigMaps through the API with the service account token the
+// operator projects for it alone, automountServiceAccountToken being false, and the Role
+// the operator created). Each edit of the rule is timed until each Prometheus serves
 // it: API mode does not wait for the kubelet's volume sync, so it is faster.
 func TestReloaderAPIModeIsFaster(t *testing.T) {
 	sc := newScenario(t, 4*time.Minute)
@@ -41,6 +43,9 @@ func TestReloaderAPIModeIsFaster(t *testing.T) {
 		sc.prometheus(sc.ns, "files", allNamespaces),
 		sc.prometheus(apiNS, "api", allNamespaces, func(p *monitoringv1.Prometheus) {
 			p.Labels = map[string]string{operatorLabel: "api"}
+			// Without the pod's token, the reloader gets its own projected one
+			// (the operator's reloader-api-access volume).
+			p.Spec.AutomountServiceAccountToken = ptr.To(false)
 		}),
 	)
 	var sts appsv1.StatefulSet
@@ -50,6 +55,13 @@ func TestReloaderAPIModeIsFaster(t *testing.T) {
 	args := strings.Join(sts.Spec.Template.Spec.Containers[1].Args, " ")
 	if !strings.Contains(args, "--watch-secret=") || !strings.Contains(args, "--watch-configmap=") {
 		t.Fatalf("the API-mode reloader does not watch the API: %s", args)
+	}
+	apiAccess := false
+	for _, v := range sts.Spec.Template.Spec.Volumes {
+		apiAccess = apiAccess || (v.Projected != nil && len(v.Projected.Sources) > 0 && v.Projected.Sources[0].ServiceAccountToken != nil)
+	}
+	if !apiAccess {
+		t.Fatalf("the API-mode pod without an automounted token has no projected token for the reloader")
 	}
 	files := promAPI{base: sc.runPods(sc.ns, statefulSetName("files", 0))[0].url("web")}
 	api := promAPI{base: sc.runPods(apiNS, statefulSetName("api", 0))[0].url("web")}
