@@ -14,9 +14,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/go-logr/logr"
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
 )
 
 // options are the harness's flags.
@@ -83,6 +85,8 @@ func main() {
 		fatalf("-operator: %v", err)
 	}
 
+	// envtest logs through controller-runtime; the harness reports on its own.
+	ctrl.SetLogger(logr.Discard())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
