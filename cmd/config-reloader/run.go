@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -184,10 +187,30 @@ func watch(ctx context.Context, c config, rl *reloader.Reloader, mirror *apiwatc
 
 // trigger builds the reload trigger the flags ask for.
 func trigger(c config) reloader.Trigger {
+	client := localClient(c.reloadURL)
 	if c.reloadMethod == "signal" {
-		return &reloader.SignalTrigger{ProcessName: c.processName, RuntimeInfoURL: c.runtimeInfoURL}
+		return &reloader.SignalTrigger{ProcessName: c.processName, RuntimeInfoURL: c.runtimeInfoURL, Client: client}
 	}
-	return &reloader.HTTPTrigger{ReloadURL: c.reloadURL, RuntimeInfoURL: c.runtimeInfoURL}
+	return &reloader.HTTPTrigger{ReloadURL: c.reloadURL, RuntimeInfoURL: c.runtimeInfoURL, Client: client}
+}
+
+// localClient is the HTTP client for the sidecar's own Prometheus. When Prometheus serves
+// HTTPS on the pod's loopback (spec.web.tlsConfig) its certificate is the user's, usually
+// issued for the Service's names by a CA the sidecar does not have: on a loopback address
+// or localhost, which only the pod itself can reach, the certificate is not verified (as
+// prometheus-config-reloader does). Any other host is verified normally.
+func localClient(reloadURL string) *http.Client {
+	u, err := url.Parse(reloadURL)
+	if err != nil || u.Scheme != "https" {
+		return nil
+	}
+	host := u.Hostname()
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // loopback only, see above
+	return &http.Client{Transport: tr}
 }
 
 // newMirror connects to the API server for --watch-secret/--watch-configmap.

@@ -214,7 +214,9 @@ func (r *Reconciler) applyStatefulSet(ctx context.Context, desired *appsv1.State
 }
 
 // applyGoverningService writes the headless Service shared by the Prometheus objects of a
-// namespace; every one of them owns it, so it goes away with the last.
+// namespace; every one of them owns it, so it goes away with the last. The owners are all
+// Prometheus objects of the namespace that use it, whichever operator instance manages
+// them, so operators with disjoint instance selectors agree and never rewrite it in turn.
 func (r *Reconciler) applyGoverningService(ctx context.Context, p *monitoringv1.Prometheus) error {
 	svc := workload.GoverningService(p)
 	var list monitoringv1.PrometheusList
@@ -224,7 +226,7 @@ func (r *Reconciler) applyGoverningService(ctx context.Context, p *monitoringv1.
 	var owners []metav1.OwnerReference
 	for i := range list.Items {
 		o := &list.Items[i]
-		if o.DeletionTimestamp == nil && r.managed(o) && workload.ManagesGoverningService(o) {
+		if o.DeletionTimestamp == nil && workload.ManagesGoverningService(o) {
 			ref := ownerRef(o)
 			ref.Controller = nil
 			owners = append(owners, ref)
