@@ -38,6 +38,9 @@ func newScenario(t *testing.T, limit time.Duration) *scenario {
 	t.Parallel()
 	name := strings.ToLower(strings.TrimPrefix(t.Name(), "Test"))
 	name = regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(name, "-")
+	// Limits are written for the default kubelet sync; a slower one (LOOKOUT_E2E_KUBELET_SYNC)
+	// gets its extra time for each of a scenario's steps.
+	limit += 10 * kubeletSlack()
 	sc := &scenario{t: t, name: name, ns: "e2e-" + name, limit: limit, start: time.Now()}
 	if err := createNamespace(context.Background(), sc.ns, nil); err != nil {
 		t.Fatal(err)
@@ -83,6 +86,7 @@ func (sc *scenario) health() error {
 // test when timeout passes first or when a process dies meanwhile.
 func (sc *scenario) step(what string, timeout time.Duration, f func() error) time.Duration {
 	sc.t.Helper()
+	timeout += kubeletSlack()
 	t0 := time.Now()
 	lastReport := t0
 	var err error
@@ -105,6 +109,9 @@ func (sc *scenario) step(what string, timeout time.Duration, f func() error) tim
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// kubeletSlack is how much longer than the default a kubelet sync may take.
+func kubeletSlack() time.Duration { return max(0, s.kubeSync-defaultKubeletSync) }
 
 func (sc *scenario) logHint() string {
 	hints := []string{mainOperator.log}
