@@ -1,6 +1,7 @@
 package prometheus
 
 import (
+	"compress/gzip"
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -54,9 +55,11 @@ type Reconciler struct {
 type promState struct {
 	mu        sync.Mutex
 	generator *promcfg.Generator
-	// gzipped caches the compressed config of the last hash.
-	gzHash string
-	gz     []byte
+	// gzipped caches the compressed config of the last hash; gzw is reused.
+	gzHash  string
+	gz      []byte
+	gzw     *gzip.Writer
+	gzLevel int
 	// selectors compiled for the observed generation, guarded by selMu (map functions
 	// read them while a reconcile holds mu).
 	selMu         sync.Mutex
