@@ -172,7 +172,7 @@ func renderOAuth2(rec *recorder, ns string, o *monitoringv1.OAuth2, v Version) (
 		m.Set("endpoint_params", stringMap(o.EndpointParams))
 	}
 	if o.TLSConfig != nil {
-		t, err := renderTLS(rec, ns, &monitoringv1.TLSConfig{SafeTLSConfig: *o.TLSConfig})
+		t, err := renderTLS(rec, ns, tlsOf(o.TLSConfig))
 		if err != nil {
 			return nil, fmt.Errorf("tlsConfig: %w", err)
 		}

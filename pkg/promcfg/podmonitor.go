@@ -48,10 +48,6 @@ func (sc *scrapeContext) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i
 	spec := &pm.Spec
 	ep := &spec.PodMetricsEndpoints[i]
 	where := fmt.Sprintf("PodMonitor %s/%s podMetricsEndpoints[%d]", pm.Namespace, pm.Name, i)
-	var tls *monitoringv1.TLSConfig
-	if ep.TLSConfig != nil {
-		tls = &monitoringv1.TLSConfig{SafeTLSConfig: *ep.TLSConfig}
-	}
 	client := httpClient{
 		Authorization:     ep.Authorization,
 		BasicAuth:         ep.BasicAuth,
@@ -59,7 +55,7 @@ func (sc *scrapeContext) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i
 		BearerTokenSecret: ep.BearerTokenSecret,
 		FollowRedirects:   ep.FollowRedirects,
 		EnableHTTP2:       ep.EnableHTTP2,
-		TLS:               tls,
+		TLS:               tlsOf(ep.TLSConfig),
 		Proxy:             ep.ProxyConfig,
 	}
 	applyClassClient(&client, class)
@@ -127,25 +123,9 @@ func (sc *scrapeContext) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i
 	if endpointLabel != "" {
 		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(endpointLabel)}.trusted())
 	}
-	var err error
-	if rules, err = sc.appendUserRelabelings(rules, class, ep.RelabelConfigs, "relabelings"); err != nil {
-		return nil, err
-	}
-	if enforced != "" {
-		rules = append(rules, relabelRule{TargetLabel: enforced, Replacement: strp(pm.Namespace)}.trusted())
-	}
-	rules = append(rules, sc.shardingRules("__address__")...)
-	m.Set("relabel_configs", rules)
-	if err := sc.renderLimits(&m, &f, warn, where); err != nil {
-		return nil, err
-	}
-	if err := sc.renderHistograms(&m, &f, warn, where); err != nil {
-		return nil, err
-	}
-	metricRules, err := sc.metricRelabelings(class, ep.MetricRelabelConfigs, enforced, pm.Namespace)
-	if err != nil {
-		return nil, err
-	}
-	m.Set("metric_relabel_configs", metricRules)
-	return m, nil
+	err := sc.finishJob(&m, rules, &f, jobTail{
+		class: class, relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs,
+		enforced: enforced, namespace: pm.Namespace, hashSource: "__address__",
+	}, warn, where)
+	return m, err
 }

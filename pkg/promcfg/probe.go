@@ -31,13 +31,9 @@ func (sc *scrapeContext) renderProbe(pr *monitoringv1.Probe, rec *recorder) ([]M
 	if _, err := url.Parse("http://" + spec.ProberSpec.URL); err != nil || strings.Contains(spec.ProberSpec.URL, "/") {
 		return nil, nil, fmt.Errorf("prober.url %q must be a host:port address", spec.ProberSpec.URL)
 	}
-	var tls *monitoringv1.TLSConfig
-	if spec.TLSConfig != nil {
-		tls = &monitoringv1.TLSConfig{SafeTLSConfig: *spec.TLSConfig}
-	}
 	client := httpClient{
 		Authorization: spec.Authorization, BasicAuth: spec.BasicAuth, OAuth2: spec.OAuth2, BearerTokenSecret: spec.BearerTokenSecret,
-		FollowRedirects: spec.FollowRedirects, EnableHTTP2: spec.EnableHTTP2, TLS: tls, Proxy: spec.ProberSpec.ProxyConfig,
+		FollowRedirects: spec.FollowRedirects, EnableHTTP2: spec.EnableHTTP2, TLS: tlsOf(spec.TLSConfig), Proxy: spec.ProberSpec.ProxyConfig,
 	}
 	applyClassClient(&client, class)
 	path := spec.ProberSpec.Path
@@ -115,24 +111,11 @@ func (sc *scrapeContext) renderProbe(pr *monitoringv1.Probe, rec *recorder) ([]M
 	if err := client.render(&m, rec, pr.Namespace, sc.version); err != nil {
 		return nil, nil, err
 	}
-	if rules, err = sc.appendUserRelabelings(rules, class, userRules, "targets relabelingConfigs"); err != nil {
+	if err := sc.finishJob(&m, rules, &f, jobTail{
+		class: class, relabelings: userRules, relabelField: "targets relabelingConfigs", metricRelabelings: spec.MetricRelabelConfigs,
+		enforced: enforced, namespace: pr.Namespace, hashSource: "__param_target",
+	}, &warn, where); err != nil {
 		return nil, nil, err
 	}
-	if enforced != "" {
-		rules = append(rules, relabelRule{TargetLabel: enforced, Replacement: strp(pr.Namespace)}.trusted())
-	}
-	rules = append(rules, sc.shardingRules("__param_target")...)
-	m.Set("relabel_configs", rules)
-	if err := sc.renderLimits(&m, &f, &warn, where); err != nil {
-		return nil, nil, err
-	}
-	if err := sc.renderHistograms(&m, &f, &warn, where); err != nil {
-		return nil, nil, err
-	}
-	metricRules, err := sc.metricRelabelings(class, spec.MetricRelabelConfigs, enforced, pr.Namespace)
-	if err != nil {
-		return nil, nil, err
-	}
-	m.Set("metric_relabel_configs", metricRules)
 	return []M{m}, warn, nil
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 )
 
@@ -28,11 +27,7 @@ func (sc *scrapeContext) renderScrapeConfig(s *monitoringv1alpha1.ScrapeConfig, 
 	if err != nil {
 		return nil, nil, err
 	}
-	var tls *monitoringv1.TLSConfig
-	if spec.TLSConfig != nil {
-		tls = &monitoringv1.TLSConfig{SafeTLSConfig: *spec.TLSConfig}
-	}
-	client := httpClient{Authorization: spec.Authorization, BasicAuth: spec.BasicAuth, OAuth2: spec.OAuth2, EnableHTTP2: spec.EnableHTTP2, TLS: tls, Proxy: spec.ProxyConfig}
+	client := httpClient{Authorization: spec.Authorization, BasicAuth: spec.BasicAuth, OAuth2: spec.OAuth2, EnableHTTP2: spec.EnableHTTP2, TLS: tlsOf(spec.TLSConfig), Proxy: spec.ProxyConfig}
 	applyClassClient(&client, class)
 	f := scrapeFields{
 		Params: spec.Params, Scheme: spec.Scheme, HonorTimestamps: spec.HonorTimestamps, TrackTimestampsStaleness: spec.TrackTimestampsStaleness,
@@ -77,26 +72,12 @@ func (sc *scrapeContext) renderScrapeConfig(s *monitoringv1alpha1.ScrapeConfig, 
 	if spec.JobName != nil && *spec.JobName != "" {
 		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(*spec.JobName)}.trusted())
 	}
-	if rules, err = sc.appendUserRelabelings(rules, class, spec.RelabelConfigs, "relabelings"); err != nil {
+	if err := sc.finishJob(&m, rules, &f, jobTail{
+		class: class, relabelings: spec.RelabelConfigs, relabelField: "relabelings", metricRelabelings: spec.MetricRelabelConfigs,
+		enforced: sc.enforcedLabel("scrapeconfigs", s.Namespace, s.Name), namespace: s.Namespace, hashSource: "__address__",
+	}, &warn, where); err != nil {
 		return nil, nil, err
 	}
-	enforced := sc.enforcedLabel("scrapeconfigs", s.Namespace, s.Name)
-	if enforced != "" {
-		rules = append(rules, relabelRule{TargetLabel: enforced, Replacement: strp(s.Namespace)}.trusted())
-	}
-	rules = append(rules, sc.shardingRules("__address__")...)
-	m.Set("relabel_configs", rules)
-	if err := sc.renderLimits(&m, &f, &warn, where); err != nil {
-		return nil, nil, err
-	}
-	if err := sc.renderHistograms(&m, &f, &warn, where); err != nil {
-		return nil, nil, err
-	}
-	metricRules, err := sc.metricRelabelings(class, spec.MetricRelabelConfigs, enforced, s.Namespace)
-	if err != nil {
-		return nil, nil, err
-	}
-	m.Set("metric_relabel_configs", metricRules)
 	return []M{m}, warn, nil
 }
 
@@ -156,11 +137,7 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 		if h.RefreshInterval != nil {
 			hm.Set("refresh_interval", string(*h.RefreshInterval))
 		}
-		var tls *monitoringv1.TLSConfig
-		if h.TLSConfig != nil {
-			tls = &monitoringv1.TLSConfig{SafeTLSConfig: *h.TLSConfig}
-		}
-		c := httpClient{Authorization: h.Authorization, BasicAuth: h.BasicAuth, OAuth2: h.OAuth2, FollowRedirects: h.FollowRedirects, EnableHTTP2: h.EnableHTTP2, TLS: tls, Proxy: h.ProxyConfig}
+		c := httpClient{Authorization: h.Authorization, BasicAuth: h.BasicAuth, OAuth2: h.OAuth2, FollowRedirects: h.FollowRedirects, EnableHTTP2: h.EnableHTTP2, TLS: tlsOf(h.TLSConfig), Proxy: h.ProxyConfig}
 		if err := c.render(&hm, rec, s.Namespace, sc.version); err != nil {
 			return fmt.Errorf("httpSDConfigs[%d]: %w", i, err)
 		}
@@ -205,11 +182,7 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 			sels = append(sels, sm)
 		}
 		km.Set("selectors", sels)
-		var tls *monitoringv1.TLSConfig
-		if k.TLSConfig != nil {
-			tls = &monitoringv1.TLSConfig{SafeTLSConfig: *k.TLSConfig}
-		}
-		c := httpClient{Authorization: k.Authorization, BasicAuth: k.BasicAuth, OAuth2: k.OAuth2, FollowRedirects: k.FollowRedirects, EnableHTTP2: k.EnableHTTP2, TLS: tls, Proxy: k.ProxyConfig}
+		c := httpClient{Authorization: k.Authorization, BasicAuth: k.BasicAuth, OAuth2: k.OAuth2, FollowRedirects: k.FollowRedirects, EnableHTTP2: k.EnableHTTP2, TLS: tlsOf(k.TLSConfig), Proxy: k.ProxyConfig}
 		if err := c.render(&km, rec, s.Namespace, sc.version); err != nil {
 			return fmt.Errorf("kubernetesSDConfigs[%d]: %w", i, err)
 		}

@@ -151,28 +151,11 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 	case ep.TargetPort != nil:
 		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.TargetPort.String())}.trusted())
 	}
-	var err error
-	if rules, err = sc.appendUserRelabelings(rules, class, ep.RelabelConfigs, "relabelings"); err != nil {
-		return nil, err
-	}
-	if enforced != "" {
-		rules = append(rules, relabelRule{TargetLabel: enforced, Replacement: strp(sm.Namespace)}.trusted())
-	}
-	rules = append(rules, sc.shardingRules("__address__")...)
-	m.Set("relabel_configs", rules)
-
-	if err := sc.renderLimits(&m, &f, warn, where); err != nil {
-		return nil, err
-	}
-	if err := sc.renderHistograms(&m, &f, warn, where); err != nil {
-		return nil, err
-	}
-	metricRules, err := sc.metricRelabelings(class, ep.MetricRelabelConfigs, enforced, sm.Namespace)
-	if err != nil {
-		return nil, err
-	}
-	m.Set("metric_relabel_configs", metricRules)
-	return m, nil
+	err := sc.finishJob(&m, rules, &f, jobTail{
+		class: class, relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs,
+		enforced: enforced, namespace: sm.Namespace, hashSource: "__address__",
+	}, warn, where)
+	return m, err
 }
 
 // copyLabel copies a discovered Kubernetes label onto the target when it is non-empty.
