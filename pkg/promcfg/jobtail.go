@@ -2,6 +2,23 @@ package promcfg
 
 import monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 
+// startJob renders the head of a Kubernetes-discovered job: honor settings, the discovery,
+// timing, protocols, path, params, scheme and the HTTP client settings.
+func (sc *scrapeContext) startJob(name string, f *scrapeFields, sd M, client *httpClient, rec *recorder, ns string, warn *[]string, where string) (M, error) {
+	m := M{{"job_name", name}}
+	if err := sc.renderScrapeTiming(&m, f, warn, where); err != nil {
+		return nil, err
+	}
+	m.Set("kubernetes_sd_configs", []M{sd})
+	if err := sc.renderScrapeSettings(&m, f, warn, where); err != nil {
+		return nil, err
+	}
+	if err := client.render(&m, rec, ns, sc.version); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // jobTail is what every kind's job ends with, in this order: the scrape class's and the
 // object's relabelings, the enforced namespace label, the sharding rules, the limits, the
 // histogram settings and the metric relabelings (scrape class's, object's, enforcement).

@@ -68,15 +68,8 @@ func (sc *scrapeContext) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i
 		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, class),
 		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
 	}
-	m := M{{"job_name", jobName("podMonitor", pm.Namespace, pm.Name, i)}}
-	if err := sc.renderScrapeTiming(&m, &f, warn, where); err != nil {
-		return nil, err
-	}
-	m.Set("kubernetes_sd_configs", []M{sd})
-	if err := sc.renderScrapeSettings(&m, &f, warn, where); err != nil {
-		return nil, err
-	}
-	if err := client.render(&m, rec, pm.Namespace, sc.version); err != nil {
+	m, err := sc.startJob(jobName("podMonitor", pm.Namespace, pm.Name, i), &f, sd, &client, rec, pm.Namespace, warn, where)
+	if err != nil {
 		return nil, err
 	}
 
@@ -123,7 +116,7 @@ func (sc *scrapeContext) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i
 	if endpointLabel != "" {
 		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(endpointLabel)}.trusted())
 	}
-	err := sc.finishJob(&m, rules, &f, jobTail{
+	err = sc.finishJob(&m, rules, &f, jobTail{
 		class: class, relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs,
 		enforced: enforced, namespace: pm.Namespace, hashSource: "__address__",
 	}, warn, where)

@@ -96,15 +96,8 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
 	}
 
-	m := M{{"job_name", jobName("serviceMonitor", sm.Namespace, sm.Name, i)}}
-	if err := sc.renderScrapeTiming(&m, &f, warn, where); err != nil {
-		return nil, err
-	}
-	m.Set("kubernetes_sd_configs", []M{sd})
-	if err := sc.renderScrapeSettings(&m, &f, warn, where); err != nil {
-		return nil, err
-	}
-	if err := client.render(&m, rec, sm.Namespace, sc.version); err != nil {
+	m, err := sc.startJob(jobName("serviceMonitor", sm.Namespace, sm.Name, i), &f, sd, &client, rec, sm.Namespace, warn, where)
+	if err != nil {
 		return nil, err
 	}
 
@@ -151,7 +144,7 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 	case ep.TargetPort != nil:
 		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.TargetPort.String())}.trusted())
 	}
-	err := sc.finishJob(&m, rules, &f, jobTail{
+	err = sc.finishJob(&m, rules, &f, jobTail{
 		class: class, relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs,
 		enforced: enforced, namespace: sm.Namespace, hashSource: "__address__",
 	}, warn, where)
