@@ -5,25 +5,35 @@ import (
 	"testing"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
-// FuzzGenerate feeds arbitrary ServiceMonitor and PodMonitor specs (as JSON, the way they
-// arrive from the API server) to the generator: it must never panic, and whatever it
-// accepts must load with Prometheus's own loader.
+// FuzzGenerate feeds arbitrary ServiceMonitor, PodMonitor, Probe and ScrapeConfig specs
+// (as JSON, the way they arrive from the API server) to the generator: it must never panic,
+// and whatever it accepts must load with Prometheus's own loader.
 func FuzzGenerate(f *testing.F) {
+	empty := []byte("{}")
 	for _, c := range goldenCases() {
 		for _, s := range c.sms {
 			b, _ := json.Marshal(s.Spec)
-			f.Add(b, []byte("{}"), c.prom.Spec.Version)
+			f.Add(b, empty, empty, empty, c.prom.Spec.Version)
 		}
 		for _, p := range c.pms {
 			b, _ := json.Marshal(p.Spec)
-			f.Add([]byte("{}"), b, c.prom.Spec.Version)
+			f.Add(empty, b, empty, empty, c.prom.Spec.Version)
+		}
+		for _, p := range c.probes {
+			b, _ := json.Marshal(p.Spec)
+			f.Add(empty, empty, b, empty, c.prom.Spec.Version)
+		}
+		for _, s := range c.scs {
+			b, _ := json.Marshal(s.Spec)
+			f.Add(empty, empty, empty, b, c.prom.Spec.Version)
 		}
 	}
-	f.Fuzz(func(t *testing.T, smJSON, pmJSON []byte, version string) {
+	f.Fuzz(func(t *testing.T, smJSON, pmJSON, probeJSON, scJSON []byte, version string) {
 		s := sm("fuzz")
 		if err := json.Unmarshal(smJSON, &s.Spec); err != nil {
 			return
@@ -32,8 +42,17 @@ func FuzzGenerate(f *testing.F) {
 		if err := json.Unmarshal(pmJSON, &p.Spec); err != nil {
 			return
 		}
+		pb := probe("fuzz")
+		if err := json.Unmarshal(probeJSON, &pb.Spec); err != nil {
+			return
+		}
+		sc := scrapeConfig("fuzz")
+		if err := json.Unmarshal(scJSON, &sc.Spec); err != nil {
+			return
+		}
 		pr := prom(func(p *monitoringv1.Prometheus) { p.Spec.Version = version; p.Spec.Shards = ptr(int32(2)) })
-		res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: pr, ServiceMonitors: []*SM{s}, PodMonitors: []*PM{p}, Assets: testAssets()})
+		res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: pr, ServiceMonitors: []*SM{s}, PodMonitors: []*PM{p},
+			Probes: []*monitoringv1.Probe{pb}, ScrapeConfigs: []*monitoringv1alpha1.ScrapeConfig{sc}, Assets: testAssets()})
 		if err != nil {
 			return // a Prometheus-level error (for instance the fuzzed version string)
 		}
