@@ -59,7 +59,7 @@ func TestAPIMode(t *testing.T) {
 	go func() { initDone <- run(ctx, append(args, "--watch-interval=0"), &initLog, hooks{}) }()
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "monitoring", Name: "prometheus-k8s"},
-		Data:       map[string][]byte{"prometheus.yaml.gz": gzipString(t, withRules("v1"))},
+		Data:       map[string][]byte{"prometheus.yaml.gz": reloadertest.Gzip(t, withRules("v1"))},
 	}
 	if err := env.Client.Create(ctx, secret); err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestAPIMode(t *testing.T) {
 	var latencies []time.Duration
 	for i := range 10 {
 		marker := "u" + string(rune('a'+i))
-		secret.Data["prometheus.yaml.gz"] = gzipString(t, withRules(marker))
+		secret.Data["prometheus.yaml.gz"] = reloadertest.Gzip(t, withRules(marker))
 		start := time.Now()
 		if err := env.Client.Update(ctx, secret); err != nil {
 			t.Fatal(err)

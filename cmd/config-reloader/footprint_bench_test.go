@@ -70,7 +70,7 @@ func measureIdle(b *testing.B, bin string, idle time.Duration, api bool) {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	raw := gzipString(b, configYAML("idle"))
+	raw := reloadertest.Gzip(b, configYAML("idle"))
 	args := []string{"--config-file=" + filepath.Join(cfgDir, "prometheus.yaml.gz"), "--config-envsubst-file=" + out,
 		"--watched-dir=" + rulesDir}
 	if api {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -21,19 +20,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
 	"github.com/lookout-operator/lookout/test/atomicwriter"
 )
-
-func gzipString(t testing.TB, s string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	if _, err := zw.Write([]byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 func configYAML(marker string) string {
 	return fmt.Sprintf("global:\n  scrape_interval: 1m\n  external_labels:\n    marker: %s\n", marker)
@@ -141,7 +127,7 @@ func TestInitModeRendersAndExits(t *testing.T) {
 	t.Setenv("POD_NAME", "prometheus-k8s-1")
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in", "prometheus.yaml.gz"), filepath.Join(dir, "prometheus.env.yaml")
-	if err := atomicwriter.Write(filepath.Dir(in), map[string][]byte{"prometheus.yaml.gz": gzipString(t, "replica: $(POD_NAME)\n")}); err != nil {
+	if err := atomicwriter.Write(filepath.Dir(in), map[string][]byte{"prometheus.yaml.gz": reloadertest.Gzip(t, "replica: $(POD_NAME)\n")}); err != nil {
 		t.Fatal(err)
 	}
 	var log syncBuffer
@@ -162,7 +148,7 @@ func TestInitModeCorruptInputFails(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "prometheus.yaml.gz"), filepath.Join(dir, "out.yaml")
-	if err := os.WriteFile(in, gzipString(t, "x: 1\n")[:10], 0o644); err != nil {
+	if err := os.WriteFile(in, reloadertest.Gzip(t, "x: 1\n")[:10], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var log syncBuffer
@@ -198,7 +184,7 @@ func TestSidecar(t *testing.T) {
 	dir := t.TempDir()
 	cfgDir, out, rules := filepath.Join(dir, "config"), filepath.Join(dir, "out", "prometheus.env.yaml"), filepath.Join(dir, "rules")
 	in := filepath.Join(cfgDir, "prometheus.yaml.gz")
-	if err := atomicwriter.Write(cfgDir, map[string][]byte{"prometheus.yaml.gz": gzipString(t, configYAML("v1"))}); err != nil {
+	if err := atomicwriter.Write(cfgDir, map[string][]byte{"prometheus.yaml.gz": reloadertest.Gzip(t, configYAML("v1"))}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
@@ -214,7 +200,7 @@ func TestSidecar(t *testing.T) {
 	s.await(reloader.ActionReloaded)
 
 	v2 := configYAML("v2")
-	if err := atomicwriter.Write(cfgDir, map[string][]byte{"prometheus.yaml.gz": gzipString(t, v2)}); err != nil {
+	if err := atomicwriter.Write(cfgDir, map[string][]byte{"prometheus.yaml.gz": reloadertest.Gzip(t, v2)}); err != nil {
 		t.Fatal(err)
 	}
 	s.await(reloader.ActionReloaded)

@@ -1,24 +1,11 @@
 package reloader
 
 import (
-	"bytes"
-	"compress/gzip"
 	"strings"
 	"testing"
-)
 
-func gz(t testing.TB, s string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	if _, err := zw.Write([]byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
+	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
+)
 
 func TestDecode(t *testing.T) {
 	t.Parallel()
@@ -26,13 +13,13 @@ func TestDecode(t *testing.T) {
 	if got, err := Decode([]byte(plain)); err != nil || string(got) != plain {
 		t.Fatalf("plain: %q, %v", got, err)
 	}
-	if got, err := Decode(gz(t, plain)); err != nil || string(got) != plain {
+	if got, err := Decode(reloadertest.Gzip(t, plain)); err != nil || string(got) != plain {
 		t.Fatalf("gzip: %q, %v", got, err)
 	}
 	if got, err := Decode(nil); err != nil || len(got) != 0 {
 		t.Fatalf("empty: %q, %v", got, err)
 	}
-	full := gz(t, plain)
+	full := reloadertest.Gzip(t, plain)
 	for name, bad := range map[string][]byte{
 		"truncated":  full[:len(full)-6],
 		"bad header": append([]byte{0x1f, 0x8b, 0xff}, full[3:]...),
@@ -47,7 +34,7 @@ func TestDecode(t *testing.T) {
 
 func TestDecodeSizeLimit(t *testing.T) {
 	t.Parallel()
-	data := gz(t, strings.Repeat("x", 1025))
+	data := reloadertest.Gzip(t, strings.Repeat("x", 1025))
 	if _, err := decode(data, 1024); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Fatalf("want a size error, got %v", err)
 	}

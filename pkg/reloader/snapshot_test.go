@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lookout-operator/lookout/pkg/reloader/atomicdir"
+	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
 )
 
 func TestSnapshot(t *testing.T) {
@@ -20,7 +21,7 @@ func TestSnapshot(t *testing.T) {
 	if _, err := takeSnapshot(cfg, []string{rules}); !errors.Is(err, ErrInputMissing) {
 		t.Fatalf("missing input: %v", err)
 	}
-	if _, err := atomicdir.Write(filepath.Dir(cfg), map[string][]byte{"prometheus.yaml.gz": gz(t, "a: 1\n")}); err != nil {
+	if _, err := atomicdir.Write(filepath.Dir(cfg), map[string][]byte{"prometheus.yaml.gz": reloadertest.Gzip(t, "a: 1\n")}); err != nil {
 		t.Fatal(err)
 	}
 	s1, err := takeSnapshot(cfg, []string{rules})
