@@ -48,14 +48,9 @@ func New(c client.Client) *Applier {
 	return &Applier{Client: c, written: map[writeKey]writeMemo{}}
 }
 
-// Object is a generated object with its content hash set in layout.InputHashAnnotation.
-type Object interface {
-	client.Object
-}
-
 // Ensure creates obj or replaces the live object when its content hash differs. gvk names
 // the kind for the metadata lookup. It returns whether it wrote.
-func (a *Applier) Ensure(ctx context.Context, gvk schema.GroupVersionKind, obj Object) (bool, error) {
+func (a *Applier) Ensure(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object) (bool, error) {
 	hash := obj.GetAnnotations()[layout.InputHashAnnotation]
 	if hash == "" {
 		return false, fmt.Errorf("%s %s/%s has no %s annotation", gvk.Kind, obj.GetNamespace(), obj.GetName(), layout.InputHashAnnotation)

@@ -152,7 +152,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 
 	res, err := st.generator.Generate(promcfg.Input{
 		Prometheus: p, ServiceMonitors: sms, PodMonitors: pms, Probes: prs, ScrapeConfigs: scs, Assets: r.assets,
-		RuleFiles: layout.RuleFileGlobs(p.Name, slots(rules.count)),
+		RuleFiles: layout.RuleFileGlobs(p.Name, slots(len(rules.configMaps))),
 	})
 	if err != nil {
 		if errors.Is(err, promcfg.ErrUnavailable) {
@@ -183,13 +183,13 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if err := r.applyWebConfig(ctx, p); err != nil {
 		return err
 	}
-	if err := r.applyRuleConfigMaps(ctx, p, rules); err != nil {
+	if err := r.applyRuleConfigMaps(ctx, p, st, rules); err != nil {
 		return err
 	}
-	if err := r.applyWorkload(ctx, p, rules.count, tlsCount); err != nil {
+	if err := r.applyWorkload(ctx, p, len(rules.configMaps), tlsCount); err != nil {
 		return err
 	}
-	if err := r.deleteSurplus(ctx, p, rules.count, tlsCount); err != nil {
+	if err := r.deleteSurplus(ctx, p, len(rules.configMaps), tlsCount); err != nil {
 		return err
 	}
 

@@ -3,7 +3,6 @@ package prometheus
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -21,7 +20,6 @@ import (
 // ruleResult is the packed rule files of one Prometheus.
 type ruleResult struct {
 	configMaps []map[string]string
-	count      int
 	verdicts   []selection.Verdict
 }
 
@@ -122,7 +120,7 @@ func (r *Reconciler) reconcileRules(ctx context.Context, p *monitoringv1.Prometh
 			v.Reason, v.Message = selection.InvalidConfiguration, msg
 		}
 	}
-	return &ruleResult{configMaps: packed, count: len(packed), verdicts: verdicts}, nil
+	return &ruleResult{configMaps: packed, verdicts: verdicts}, nil
 }
 
 func nsName(o metav1.Object) string { return o.GetNamespace() + "/" + o.GetName() }
@@ -189,22 +187,18 @@ func (r *Reconciler) readRuleConfigMaps(ctx context.Context, p *monitoringv1.Pro
 
 // applyRuleConfigMaps writes the packed rule ConfigMaps (the caller deletes surplus ones
 // after the StatefulSets are updated, so Prometheus never misses rules).
-func (r *Reconciler) applyRuleConfigMaps(ctx context.Context, p *monitoringv1.Prometheus, res *ruleResult) error {
+func (r *Reconciler) applyRuleConfigMaps(ctx context.Context, p *monitoringv1.Prometheus, st *promState, res *ruleResult) error {
 	for i, data := range res.configMaps {
 		bin := make(map[string][]byte, len(data))
-		keys := make([]string, 0, len(data))
 		for k, v := range data {
 			bin[k] = []byte(v)
-			keys = append(keys, k)
 		}
-		sort.Strings(keys)
 		cm := &corev1.ConfigMap{ObjectMeta: objectMeta(p, layout.RuleConfigMapName(p.Name, i), dataHash(bin)), Data: data}
 		if _, err := r.apply.Ensure(ctx, configMapGVK, cm); err != nil {
 			return applyFailed(err)
 		}
 	}
-	st := r.stateFor(nnOf(p))
 	st.rules.live = res.configMaps
-	ruleFiles.WithLabelValues(p.Namespace, p.Name).Set(float64(res.count))
+	ruleFiles.WithLabelValues(p.Namespace, p.Name).Set(float64(len(res.configMaps)))
 	return nil
 }
