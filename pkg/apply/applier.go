@@ -48,8 +48,9 @@ func New(c client.Client) *Applier {
 	return &Applier{Client: c, written: map[writeKey]writeMemo{}}
 }
 
-// Ensure creates obj or replaces the live object when its content hash differs. gvk names
-// the kind for the metadata lookup. It returns whether it wrote.
+// Ensure creates obj or replaces the live object when its content hash differs; obj must
+// carry that hash in the layout.InputHashAnnotation annotation. gvk names the kind for the
+// metadata lookup. It returns whether it wrote.
 func (a *Applier) Ensure(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object) (bool, error) {
 	hash := obj.GetAnnotations()[layout.InputHashAnnotation]
 	if hash == "" {
