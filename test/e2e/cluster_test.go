@@ -11,6 +11,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -143,5 +144,22 @@ func mustCreate(t *testing.T, objs ...client.Object) {
 		if err := s.k8s.Create(context.Background(), o); err != nil {
 			t.Fatalf("creating %T %s/%s: %v", o, o.GetNamespace(), o.GetName(), err)
 		}
+	}
+}
+
+// mustUpdate reads obj (its namespace and name must be set), applies mutate and writes it
+// back, retrying when the operator wrote the object (its status) in between.
+func mustUpdate(t *testing.T, obj client.Object, mutate func()) {
+	t.Helper()
+	ctx := context.Background()
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := s.k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return err
+		}
+		mutate()
+		return s.k8s.Update(ctx, obj)
+	})
+	if err != nil {
+		t.Fatalf("updating %T %s/%s: %v", obj, obj.GetNamespace(), obj.GetName(), err)
 	}
 }

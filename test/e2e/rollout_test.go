@@ -3,13 +3,12 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	"k8s.io/apimachinery/pkg/types"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // TestSpecChangeRollsPod: a Prometheus spec change that changes the pod (retention is a
@@ -18,7 +17,6 @@ import (
 func TestSpecChangeRollsPod(t *testing.T) {
 	sc := newScenario(t, 3*time.Minute)
 	defer sc.done()
-	ctx := context.Background()
 
 	app := startSampleApp(t, sc.ns, "sample", allocateIPs(1))
 	mustCreate(t, sc.prometheus(sc.ns, "main"), sampleServiceMonitor(sc, app))
@@ -27,14 +25,8 @@ func TestSpecChangeRollsPod(t *testing.T) {
 	pool := fmt.Sprintf("serviceMonitor/%s/sample/0", sc.ns)
 	sc.step("target up", 60*time.Second, func() error { return oneTargetUp(prom, pool, nil) })
 
-	var p monitoringv1.Prometheus
-	if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: "main"}, &p); err != nil {
-		t.Fatal(err)
-	}
-	p.Spec.Retention = "2h"
-	if err := s.k8s.Update(ctx, &p); err != nil {
-		t.Fatal(err)
-	}
+	p := &monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Namespace: sc.ns, Name: "main"}}
+	mustUpdate(t, p, func() { p.Spec.Retention = "2h" })
 	pd.wantRestarts = 1
 	sc.step("retention changed: pod recreated with --storage.tsdb.retention.time=2h", s.kubeSync+60*time.Second, func() error {
 		if n := pd.restartCount(); n != 1 {

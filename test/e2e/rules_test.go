@@ -193,14 +193,7 @@ func recordingRule(sc *scenario, name, record, expr string) *monitoringv1.Promet
 // setExpr updates the expression of a recordingRule.
 func setExpr(t *testing.T, r *monitoringv1.PrometheusRule, expr string) {
 	t.Helper()
-	ctx := context.Background()
-	if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: r.Namespace, Name: r.Name}, r); err != nil {
-		t.Fatal(err)
-	}
-	r.Spec.Groups[0].Rules[0].Expr = intstr.FromString(expr)
-	if err := s.k8s.Update(ctx, r); err != nil {
-		t.Fatal(err)
-	}
+	mustUpdate(t, r, func() { r.Spec.Groups[0].Rules[0].Expr = intstr.FromString(expr) })
 }
 
 // servesRule checks that Prometheus has the rule loaded with that query and healthy (or

@@ -80,13 +80,7 @@ func TestServiceMonitor(t *testing.T) {
 	})
 
 	// Edit a relabeling: the new label reaches the target.
-	if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: "sample"}, sm); err != nil {
-		t.Fatal(err)
-	}
-	sm.Spec.Endpoints[0].RelabelConfigs[0].Replacement = ptr.To("green")
-	if err := s.k8s.Update(ctx, sm); err != nil {
-		t.Fatal(err)
-	}
+	mustUpdate(t, sm, func() { sm.Spec.Endpoints[0].RelabelConfigs[0].Replacement = ptr.To("green") })
 	want["team"] = "green"
 	sc.step("relabeling edited: target relabelled team=green", 60*time.Second, func() error {
 		return oneTargetUp(prom, pool, want)

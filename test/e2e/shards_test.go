@@ -87,14 +87,8 @@ func TestShards(t *testing.T) {
 
 	// Scale down: the operator deletes shard 1's StatefulSet (the kubelet helper then stops
 	// its pod) and shard 0, now the only one, takes every target.
-	var p monitoringv1.Prometheus
-	if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: "sharded"}, &p); err != nil {
-		t.Fatal(err)
-	}
-	p.Spec.Shards = ptr.To[int32](1)
-	if err := s.k8s.Update(ctx, &p); err != nil {
-		t.Fatal(err)
-	}
+	p := &monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Namespace: sc.ns, Name: "sharded"}}
+	mustUpdate(t, p, func() { p.Spec.Shards = ptr.To[int32](1) })
 	sc.step("scaled to 1 shard: shard 1's StatefulSet deleted, its pod stopped", 60*time.Second, func() error {
 		var sts appsv1.StatefulSet
 		err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: statefulSetName("sharded", 1)}, &sts)

@@ -73,14 +73,10 @@ func TestInvalidStatefulSetSpec(t *testing.T) {
 	eventually(t, 20*time.Second, "StatefulSet", func() error { _, err := statefulSet(ns, "prometheus-args"); return err })
 	before, _ := statefulSet(ns, "prometheus-args")
 
-	p, err := getPrometheus(ns, "args")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Spec.AdditionalArgs = []monitoringv1.Argument{{Name: "config.file", Value: "/elsewhere.yaml"}}
-	if err := k8s.Update(ctx, p); err != nil {
-		t.Fatal(err)
-	}
+	p := newPrometheus(ns, "args")
+	update(t, p, func() {
+		p.Spec.AdditionalArgs = []monitoringv1.Argument{{Name: "config.file", Value: "/elsewhere.yaml"}}
+	})
 	eventually(t, 20*time.Second, "Reconciled=False", func() error {
 		p, err := getPrometheus(ns, "args")
 		if err != nil {

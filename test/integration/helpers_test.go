@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
@@ -100,4 +101,20 @@ func hasOwner(o metav1.Object, p *monitoringv1.Prometheus) error {
 		}
 	}
 	return fmt.Errorf("%s has no owner reference to Prometheus %s", o.GetName(), p.Name)
+}
+
+// update reads obj (its namespace and name must be set), applies mutate and writes it back,
+// retrying when the operator wrote the object (its status) in between.
+func update(t *testing.T, obj client.Object, mutate func()) {
+	t.Helper()
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return err
+		}
+		mutate()
+		return k8s.Update(ctx, obj)
+	})
+	if err != nil {
+		t.Fatalf("updating %T %s/%s: %v", obj, obj.GetNamespace(), obj.GetName(), err)
+	}
 }

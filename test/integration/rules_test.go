@@ -150,13 +150,7 @@ func TestRuleLastKnownGood(t *testing.T) {
 
 func breakRule(t *testing.T, r *monitoringv1.PrometheusRule, alert, expr string) {
 	t.Helper()
-	if err := k8s.Get(ctx, client.ObjectKeyFromObject(r), r); err != nil {
-		t.Fatal(err)
-	}
-	r.Spec.Groups[0].Rules[0].Expr = intstr.FromString(expr)
-	if err := k8s.Update(ctx, r); err != nil {
-		t.Fatal(err)
-	}
+	update(t, r, func() { r.Spec.Groups[0].Rules[0].Expr = intstr.FromString(expr) })
 }
 
 // TestRuleLastKnownGoodAcrossRestart: the last accepted version is read back from the live

@@ -119,26 +119,15 @@ func TestRejectedMonitorStatus(t *testing.T) {
 	})
 
 	// Fix it: accepted, and its generation observed.
-	sm := &monitoringv1.ServiceMonitor{}
-	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "bad"}, sm); err != nil {
-		t.Fatal(err)
-	}
-	sm.Spec.Endpoints[0].RelabelConfigs[0].Regex = "(closed)"
-	if err := k8s.Update(ctx, sm); err != nil {
-		t.Fatal(err)
-	}
+	sm := newServiceMonitor(ns, "bad")
+	update(t, sm, func() { sm.Spec.Endpoints[0].RelabelConfigs[0].Regex = "(closed)" })
 	eventually(t, 20*time.Second, "fixed monitor accepted", func() error {
 		return binding(ns, "bad", monitoringv1.ConditionTrue, "Accepted", "")
 	})
 
 	// Stop selecting it: the binding goes away.
-	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "good"}, sm); err != nil {
-		t.Fatal(err)
-	}
-	sm.Labels = map[string]string{"team": "other"}
-	if err := k8s.Update(ctx, sm); err != nil {
-		t.Fatal(err)
-	}
+	sm = newServiceMonitor(ns, "good")
+	update(t, sm, func() { sm.Labels = map[string]string{"team": "other"} })
 	eventually(t, 20*time.Second, "binding removed", func() error {
 		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "good"}, sm); err != nil {
 			return err
@@ -181,13 +170,7 @@ func TestReferencedSecretRotation(t *testing.T) {
 	})
 	create(t, sec, newPrometheus(ns, "rot"), sm)
 	eventually(t, 20*time.Second, "first token in config", func() error { return configContains(ns, "rot", "credentials: first-token") })
-	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "creds"}, sec); err != nil {
-		t.Fatal(err)
-	}
-	sec.Data["token"] = []byte("second-token")
-	if err := k8s.Update(ctx, sec); err != nil {
-		t.Fatal(err)
-	}
+	update(t, sec, func() { sec.Data["token"] = []byte("second-token") })
 	eventually(t, 20*time.Second, "rotated token in config", func() error { return configContains(ns, "rot", "credentials: second-token") })
 }
 

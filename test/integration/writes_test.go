@@ -8,7 +8,6 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // These tests count the operator's API writes (lookout_api_writes_total). They are not
@@ -53,14 +52,8 @@ func TestZeroWritesOnResync(t *testing.T) {
 	// Unrelated Secret, and a Secret in the same namespace nobody references.
 	create(t, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "unrelated"}, StringData: map[string]string{"x": "y"}})
 	// A label change reconciles the Prometheus (label changes pass the event filter).
-	p, err := getPrometheus(ns, "quiet")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Labels = map[string]string{"touched": "1"}
-	if err := k8s.Update(ctx, p); err != nil {
-		t.Fatal(err)
-	}
+	p := newPrometheus(ns, "quiet")
+	update(t, p, func() { p.Labels = map[string]string{"touched": "1"} })
 	// A monitor that no Prometheus selects.
 	create(t, newServiceMonitor(ns, "ignored", func(s *monitoringv1.ServiceMonitor) { s.Labels = map[string]string{"team": "nobody"} }))
 
@@ -85,14 +78,8 @@ func TestOneWritePerMonitorChange(t *testing.T) {
 	before := settle(t)
 	byKind := writesByKind()
 
-	sm := &monitoringv1.ServiceMonitor{}
-	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "a"}, sm); err != nil {
-		t.Fatal(err)
-	}
-	sm.Spec.Endpoints[0].Interval = "17s"
-	if err := k8s.Update(ctx, sm); err != nil {
-		t.Fatal(err)
-	}
+	sm := newServiceMonitor(ns, "a")
+	update(t, sm, func() { sm.Spec.Endpoints[0].Interval = "17s" })
 	eventually(t, 20*time.Second, "change in config", func() error { return configContains(ns, "one", "scrape_interval: 17s") })
 	after := settle(t)
 	now := writesByKind()
