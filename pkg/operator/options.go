@@ -2,6 +2,7 @@ package operator
 
 import (
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"strings"
 	"time"
 
@@ -53,6 +54,10 @@ type Options struct {
 
 	// SkipControllerNameValidation allows a second operator in one process (tests).
 	SkipControllerNameValidation bool
+
+	// Registry receives the operator's metrics (nil: controller-runtime's registry, which
+	// the metrics endpoint serves). Two operators in one process need two registries.
+	Registry prometheus.Registerer
 
 	// ResourceStatus writes status.bindings on the monitors and rules each Prometheus
 	// considered.
