@@ -19,6 +19,7 @@ case "$name" in
                   done ;;
   etcd)           dir=test/tools/etcd; pkg=. ;;
   controller-gen) dir=test/tools/controller-gen; pkg=sigs.k8s.io/controller-tools/cmd/controller-gen ;;
+  staticcheck)    dir=test/tools/staticcheck; pkg=honnef.co/go/tools/cmd/staticcheck ;;
   # Only the Kubernetes service discovery: the cloud SDKs would double the build time.
   prometheus|promtool)
                   dir=test/tools/prometheus; pkg=github.com/prometheus/prometheus/cmd/$name; tags=remove_all_sd,enable_kubernetes_sd

@@ -102,9 +102,7 @@ func podTemplate(p *monitoringv1.Prometheus, opts Options, v *version.Version, s
 	for _, t := range s.Tolerations {
 		pod.Tolerations = append(pod.Tolerations, *t.DeepCopy())
 	}
-	for _, ref := range s.ImagePullSecrets {
-		pod.ImagePullSecrets = append(pod.ImagePullSecrets, ref)
-	}
+	pod.ImagePullSecrets = append(pod.ImagePullSecrets, s.ImagePullSecrets...)
 	if reloadSignal(p) {
 		// The reloader signals the Prometheus process, so it must see it.
 		pod.ShareProcessNamespace = ptr.To(true)

@@ -166,6 +166,7 @@ func TestReferencedSecretRotation(t *testing.T) {
 	ns := newNamespace(t, nil)
 	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "creds"}, StringData: map[string]string{"token": "first-token"}}
 	sm := newServiceMonitor(ns, "auth", func(s *monitoringv1.ServiceMonitor) {
+		//lint:ignore SA1019 the deprecated field is part of the API Lookout serves
 		s.Spec.Endpoints[0].BearerTokenSecret = &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "creds"}, Key: "token"}
 	})
 	create(t, sec, newPrometheus(ns, "rot"), sm)
