@@ -61,12 +61,23 @@ func New(c client.Client, m *Metrics, clk clock.PassiveClock) *Applier {
 // Option changes one Ensure call.
 type Option func(*options)
 
-type options struct{ force bool }
+type options struct {
+	force bool
+	owns  func(live metav1.Object) bool
+}
 
 // Drifted makes Ensure update the object even when the hashes match: the caller compared
 // the live content and found it changed behind the hash (for instance a StatefulSet
 // scaled by hand).
 func Drifted(drifted bool) Option { return func(o *options) { o.force = o.force || drifted } }
+
+// OwnedWhen replaces the owner-reference check for objects that cannot carry an owner
+// reference (cluster-wide objects, or objects in another namespace than what they are
+// generated for, such as the kubelet Service): the live object is the operator's when
+// owns says so (typically by its managed-by label). obj then needs no owner reference.
+func OwnedWhen(owns func(live metav1.Object) bool) Option {
+	return func(o *options) { o.owns = owns }
+}
 
 // Ensure creates obj, or replaces the live object when its content hash differs. obj must
 // carry the hash of its content in the layout.InputHashAnnotation annotation, and its
@@ -82,7 +93,10 @@ func (a *Applier) Ensure(ctx context.Context, gvk schema.GroupVersionKind, obj c
 	if hash == "" {
 		return false, fmt.Errorf("%s %s/%s has no %s annotation", gvk.Kind, obj.GetNamespace(), obj.GetName(), layout.InputHashAnnotation)
 	}
-	if len(obj.GetOwnerReferences()) == 0 {
+	owns := func(live metav1.Object) bool { return ownedBy(live, obj) }
+	if o.owns != nil {
+		owns = o.owns
+	} else if len(obj.GetOwnerReferences()) == 0 {
 		return false, fmt.Errorf("%s %s/%s has no owner reference", gvk.Kind, obj.GetNamespace(), obj.GetName())
 	}
 	live := &metav1.PartialObjectMetadata{}
@@ -104,7 +118,7 @@ func (a *Applier) Ensure(ctx context.Context, gvk schema.GroupVersionKind, obj c
 	case err != nil:
 		return false, fmt.Errorf("reading %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
 	}
-	if !ownedBy(live, obj) {
+	if !owns(live) {
 		a.metrics.countConflict(gvk.Kind)
 		return false, notOwned(gvk.Kind, live)
 	}
@@ -143,7 +157,12 @@ func (a *Applier) remember(key writeKey, hash, rv, previousRV string) {
 // live's UID, so an object recreated in between by someone else is not deleted either.
 // A missing object is not an error.
 func (a *Applier) Delete(ctx context.Context, kind string, live client.Object, owner types.UID, opts ...client.DeleteOption) error {
-	if !hasOwner(live, owner) {
+	return a.DeleteIf(ctx, kind, live, func(o metav1.Object) bool { return hasOwner(o, owner) }, opts...)
+}
+
+// DeleteIf is Delete with the ownership decided by owns (see OwnedWhen).
+func (a *Applier) DeleteIf(ctx context.Context, kind string, live client.Object, owns func(metav1.Object) bool, opts ...client.DeleteOption) error {
+	if !owns(live) {
 		a.metrics.countConflict(kind)
 		return notOwned(kind, live)
 	}

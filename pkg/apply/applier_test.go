@@ -214,3 +214,32 @@ func TestDeleteOnlyOwned(t *testing.T) {
 		t.Fatalf("the foreign object is gone: %v", err)
 	}
 }
+
+func TestOwnedWhen(t *testing.T) {
+	ctx := context.Background()
+	managed := func(o metav1.Object) bool { return o.GetLabels()["app.kubernetes.io/managed-by"] == "prometheus-operator" }
+	ours := secret("ours", "h0", "x")
+	ours.Labels = map[string]string{"app.kubernetes.io/managed-by": "prometheus-operator"}
+	a, c, _, _ := newApplier(t, ours, secret("user", "h0", "x"))
+	desired := func(name string) *corev1.Secret {
+		s := secret(name, "h1", "new")
+		s.Labels = map[string]string{"app.kubernetes.io/managed-by": "prometheus-operator"}
+		return s
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, desired("ours"), OwnedWhen(managed)); err != nil || !wrote {
+		t.Fatalf("labelled as ours: wrote=%v err=%v", wrote, err)
+	}
+	if _, err := a.Ensure(ctx, secretGVK, desired("user"), OwnedWhen(managed)); !IsNotOwned(err) {
+		t.Fatalf("a user's object: want NotOwnedError, got %v", err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, desired("new"), OwnedWhen(managed)); err != nil || !wrote {
+		t.Fatalf("create without owner reference: wrote=%v err=%v", wrote, err)
+	}
+	user := &corev1.Secret{}
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "user"}, user); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteIf(ctx, "Secret", user, managed); !IsNotOwned(err) {
+		t.Fatalf("deleting a user's object: want NotOwnedError, got %v", err)
+	}
+}
