@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/tls"
 	"encoding/json"
+	"flag"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -429,4 +431,18 @@ func matches(t *testing.T, what string, sel labels.Selector, set labels.Set, wan
 	if sel.Matches(set) != want {
 		t.Errorf("%s %q matching %v: %v, want %v", what, sel, set, !want, want)
 	}
+}
+
+// TestFlagsDocumented: Documentation/operator.md has a row for every flag.
+func TestFlagsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../Documentation/operator.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _ := operator.NewFlagSet("test", &bytes.Buffer{})
+	fs.VisitAll(func(f *flag.Flag) {
+		if !bytes.Contains(doc, []byte("`--"+f.Name+"`")) {
+			t.Errorf("--%s is not in Documentation/operator.md", f.Name)
+		}
+	})
 }
