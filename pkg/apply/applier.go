@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -10,16 +11,19 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 )
 
-// Applier creates, updates and deletes generated objects.
+// Applier creates, updates and deletes generated objects. It is the only write path for
+// them: every controller constructs its objects, hashes their content into
+// layout.InputHashAnnotation and hands them to Ensure.
 type Applier struct {
-	// Client writes to the API server; its reads of PartialObjectMetadata come from the
-	// metadata cache.
-	Client client.Client
+	client  client.Client
+	clock   clock.PassiveClock
+	metrics *Metrics
 
 	mu      sync.Mutex
 	written map[writeKey]writeMemo
@@ -32,7 +36,8 @@ type writeKey struct {
 }
 
 // writeMemo remembers our last write of an object: until the cache catches up, the cached
-// object still has the previous resourceVersion, and comparing with it would write again.
+// object still has the previous resourceVersion (or is missing, after a create), and
+// comparing with it would write again.
 type writeMemo struct {
 	hash           string
 	rv, previousRV string
@@ -43,46 +48,74 @@ type writeMemo struct {
 // event to arrive, short enough that an object deleted behind our back is recreated.
 const memoTTL = 10 * time.Second
 
-// New returns an Applier.
-func New(c client.Client) *Applier {
-	return &Applier{Client: c, written: map[writeKey]writeMemo{}}
+// New returns an Applier writing through c, whose reads of PartialObjectMetadata should
+// come from a metadata cache. m may be nil (writes are not counted); clk nil means the
+// real clock.
+func New(c client.Client, m *Metrics, clk clock.PassiveClock) *Applier {
+	if clk == nil {
+		clk = clock.RealClock{}
+	}
+	return &Applier{client: c, clock: clk, metrics: m, written: map[writeKey]writeMemo{}}
 }
 
-// Ensure creates obj or replaces the live object when its content hash differs; obj must
-// carry that hash in the layout.InputHashAnnotation annotation. gvk names the kind for the
-// metadata lookup. It returns whether it wrote.
-func (a *Applier) Ensure(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object) (bool, error) {
+// Option changes one Ensure call.
+type Option func(*options)
+
+type options struct{ force bool }
+
+// Drifted makes Ensure update the object even when the hashes match: the caller compared
+// the live content and found it changed behind the hash (for instance a StatefulSet
+// scaled by hand).
+func Drifted(drifted bool) Option { return func(o *options) { o.force = o.force || drifted } }
+
+// Ensure creates obj, or replaces the live object when its content hash differs. obj must
+// carry the hash of its content in the layout.InputHashAnnotation annotation, and its
+// owner references: a live object owned by none of them is never written (the result is
+// a *NotOwnedError). gvk names the kind for the metadata lookup. It returns whether it
+// wrote.
+func (a *Applier) Ensure(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, opts ...Option) (bool, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	hash := obj.GetAnnotations()[layout.InputHashAnnotation]
 	if hash == "" {
 		return false, fmt.Errorf("%s %s/%s has no %s annotation", gvk.Kind, obj.GetNamespace(), obj.GetName(), layout.InputHashAnnotation)
 	}
+	if len(obj.GetOwnerReferences()) == 0 {
+		return false, fmt.Errorf("%s %s/%s has no owner reference", gvk.Kind, obj.GetNamespace(), obj.GetName())
+	}
 	live := &metav1.PartialObjectMetadata{}
 	live.SetGroupVersionKind(gvk)
 	key := writeKey{gvk.GroupKind(), obj.GetNamespace(), obj.GetName()}
-	err := a.Client.Get(ctx, types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}, live)
+	err := a.client.Get(ctx, types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}, live)
 	switch {
 	case apierrors.IsNotFound(err):
 		if a.recentlyWritten(key, hash, "") {
 			return false, nil
 		}
 		obj.SetResourceVersion("")
-		if err := a.Client.Create(ctx, obj); err != nil {
+		if err := a.client.Create(ctx, obj); err != nil {
 			return false, fmt.Errorf("creating %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
 		}
-		countWrite(gvk.Kind, "create")
+		a.metrics.CountWrite(gvk.Kind, "create")
 		a.remember(key, hash, obj.GetResourceVersion(), "")
 		return true, nil
 	case err != nil:
 		return false, fmt.Errorf("reading %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
 	}
-	if live.GetAnnotations()[layout.InputHashAnnotation] == hash || a.recentlyWritten(key, hash, live.GetResourceVersion()) {
+	if !ownedBy(live, obj) {
+		a.metrics.countConflict(gvk.Kind)
+		return false, notOwned(gvk.Kind, live)
+	}
+	if !o.force && (live.GetAnnotations()[layout.InputHashAnnotation] == hash || a.recentlyWritten(key, hash, live.GetResourceVersion())) {
 		return false, nil
 	}
 	obj.SetResourceVersion(live.GetResourceVersion())
-	if err := a.Client.Update(ctx, obj); err != nil {
+	if err := a.client.Update(ctx, obj); err != nil {
 		return false, fmt.Errorf("updating %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
 	}
-	countWrite(gvk.Kind, "update")
+	a.metrics.CountWrite(gvk.Kind, "update")
 	a.remember(key, hash, obj.GetResourceVersion(), live.GetResourceVersion())
 	return true, nil
 }
@@ -93,7 +126,7 @@ func (a *Applier) recentlyWritten(key writeKey, hash, liveRV string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	m, ok := a.written[key]
-	if !ok || m.hash != hash || time.Since(m.at) > memoTTL {
+	if !ok || m.hash != hash || a.clock.Since(m.at) > memoTTL {
 		return false
 	}
 	return liveRV == m.previousRV || liveRV == m.rv
@@ -102,21 +135,31 @@ func (a *Applier) recentlyWritten(key writeKey, hash, liveRV string) bool {
 func (a *Applier) remember(key writeKey, hash, rv, previousRV string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.written[key] = writeMemo{hash: hash, rv: rv, previousRV: previousRV, at: time.Now()}
+	a.written[key] = writeMemo{hash: hash, rv: rv, previousRV: previousRV, at: a.clock.Now()}
 }
 
-// Delete deletes an object if it exists, counting the write.
-func (a *Applier) Delete(ctx context.Context, obj client.Object, kind string, opts ...client.DeleteOption) error {
-	if err := a.Client.Delete(ctx, obj, opts...); err != nil {
-		if apierrors.IsNotFound(err) {
-			return nil
-		}
-		return fmt.Errorf("deleting %s %s/%s: %w", kind, obj.GetNamespace(), obj.GetName(), err)
+// Delete deletes live, as read by the caller, if it is owned by owner; a live object
+// owned by something else is left alone (a *NotOwnedError). The delete is conditional on
+// live's UID, so an object recreated in between by someone else is not deleted either.
+// A missing object is not an error.
+func (a *Applier) Delete(ctx context.Context, kind string, live client.Object, owner types.UID, opts ...client.DeleteOption) error {
+	if !hasOwner(live, owner) {
+		a.metrics.countConflict(kind)
+		return notOwned(kind, live)
 	}
-	countWrite(kind, "delete")
+	if uid := live.GetUID(); uid != "" {
+		opts = append(opts, client.Preconditions{UID: &uid})
+	}
+	if err := a.client.Delete(ctx, live, opts...); err != nil {
+		if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+			return nil // gone, or replaced by an object that is not ours to delete
+		}
+		return fmt.Errorf("deleting %s %s/%s: %w", kind, live.GetNamespace(), live.GetName(), err)
+	}
+	a.metrics.CountWrite(kind, "delete")
 	a.mu.Lock()
 	for k := range a.written {
-		if k.namespace == obj.GetNamespace() && k.name == obj.GetName() && k.gk.Kind == kind {
+		if k.namespace == live.GetNamespace() && k.name == live.GetName() && k.gk.Kind == kind {
 			delete(a.written, k)
 		}
 	}
@@ -124,5 +167,20 @@ func (a *Applier) Delete(ctx context.Context, obj client.Object, kind string, op
 	return nil
 }
 
-// CountWrite records a write made outside Ensure and Delete (status updates).
-func CountWrite(kind, verb string) { countWrite(kind, verb) }
+// CountWrite records a write made outside Ensure and Delete (status writes).
+func (a *Applier) CountWrite(kind, verb string) { a.metrics.CountWrite(kind, verb) }
+
+// IsNotOwned reports whether err is (or wraps) a *NotOwnedError.
+func IsNotOwned(err error) bool {
+	var e *NotOwnedError
+	return errors.As(err, &e)
+}
+
+func hasOwner(o metav1.Object, uid types.UID) bool {
+	for _, r := range o.GetOwnerReferences() {
+		if r.UID == uid {
+			return true
+		}
+	}
+	return false
+}

@@ -1,5 +1,7 @@
-// Package apply writes the objects the operator generates, only when they differ from what
-// is live: every generated object carries the hash of its content in an annotation, the live
-// object's metadata comes from the informer cache, and a write happens only when the hashes
-// differ. Every write is counted in lookout_api_writes_total.
+// Package apply is the one write path for the objects the operator generates. Every
+// generated object carries the hash of its content in an annotation and its owner
+// references; the live object's metadata comes from the informer cache, and a write
+// happens only when the hashes differ and the live object belongs to the same owner. A
+// short memo of our own writes covers the window before the cache catches up. Every
+// write is counted in lookout_api_writes_total on the registry the operator injects.
 package apply

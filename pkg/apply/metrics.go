@@ -1,18 +1,51 @@
 package apply
 
 import (
+	"fmt"
+
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
 
-// Writes counts API writes the operator makes, by kind and verb.
-var Writes = prometheus.NewCounterVec(prometheus.CounterOpts{
-	Name: "lookout_api_writes_total",
-	Help: "API write requests (create, update, delete, status update) made by the operator, by kind and verb.",
-}, []string{"kind", "verb"})
-
-func init() {
-	metrics.Registry.MustRegister(Writes)
+// Metrics are the write counters of one operator instance.
+type Metrics struct {
+	// Writes counts API writes by kind and verb.
+	Writes *prometheus.CounterVec
+	// Conflicts counts objects left alone because something else owns them.
+	Conflicts *prometheus.CounterVec
 }
 
-func countWrite(kind, verb string) { Writes.WithLabelValues(kind, verb).Inc() }
+// NewMetrics creates the counters and registers them on reg (nil: not registered, for
+// tests that read the counters directly).
+func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
+	m := &Metrics{
+		Writes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lookout_api_writes_total",
+			Help: "API write requests (create, update, delete, status apply) made by the operator, by kind and verb.",
+		}, []string{"kind", "verb"}),
+		Conflicts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lookout_ownership_conflicts_total",
+			Help: "Writes refused because the live object exists and is not owned by the object the operator generates it for, by kind.",
+		}, []string{"kind"}),
+	}
+	if reg != nil {
+		for _, c := range []prometheus.Collector{m.Writes, m.Conflicts} {
+			if err := reg.Register(c); err != nil {
+				return nil, fmt.Errorf("registering write metrics: %w", err)
+			}
+		}
+	}
+	return m, nil
+}
+
+// CountWrite records one write.
+func (m *Metrics) CountWrite(kind, verb string) {
+	if m != nil {
+		m.Writes.WithLabelValues(kind, verb).Inc()
+	}
+}
+
+func (m *Metrics) countConflict(kind string) {
+	if m != nil {
+		m.Conflicts.WithLabelValues(kind).Inc()
+	}
+}

@@ -17,11 +17,10 @@ import (
 // APIStore resolves references for the controller. Versions come from the metadata-only
 // informer cache (every Secret's metadata, never its data); values are read from the API
 // server only when referenced, and kept while their resourceVersion does not change.
+// Lookups run in the context of one reconcile: see For.
 type APIStore struct {
-	// Meta reads PartialObjectMetadata from the manager's cache.
-	Meta client.Reader
-	// Reader reads full objects from the API server (the manager's APIReader).
-	Reader client.Reader
+	meta   client.Reader
+	reader client.Reader
 
 	mu    sync.Mutex
 	items map[assetKey]*cachedAsset
@@ -38,37 +37,46 @@ type cachedAsset struct {
 	data    map[string][]byte
 }
 
-var _ promcfg.Assets = (*APIStore)(nil)
-
 // NewAPIStore returns a store over a metadata cache and a direct reader.
 func NewAPIStore(meta, reader client.Reader) *APIStore {
-	return &APIStore{Meta: meta, Reader: reader, items: map[assetKey]*cachedAsset{}}
+	return &APIStore{meta: meta, reader: reader, items: map[assetKey]*cachedAsset{}}
 }
 
-// Version implements promcfg.Assets from the metadata cache.
-func (s *APIStore) Version(kind promcfg.AssetKind, ns, name string) string {
-	m := &metav1.PartialObjectMetadata{}
-	m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(string(kind)))
-	if err := s.Meta.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: name}, m); err != nil {
-		return ""
-	}
-	return m.ResourceVersion
+// For returns the store's promcfg.Assets for one reconcile: its reads use ctx (and stop
+// with it), and a cache or API failure is reported as promcfg.ErrUnavailable (the
+// reconcile is retried) rather than as a missing object (which would reject a monitor).
+func (s *APIStore) For(ctx context.Context) promcfg.Assets { return &boundStore{s: s, ctx: ctx} }
+
+type boundStore struct {
+	s   *APIStore
+	ctx context.Context
+}
+
+var _ promcfg.Assets = (*boundStore)(nil)
+
+// Version implements promcfg.Assets from the metadata cache; "" means missing, and also
+// unreadable (Get then tells the two apart).
+func (b *boundStore) Version(kind promcfg.AssetKind, ns, name string) string {
+	v, _ := b.s.version(b.ctx, kind, ns, name)
+	return v
 }
 
 // Get implements promcfg.Assets.
-func (s *APIStore) Get(ref promcfg.AssetRef) ([]byte, error) {
+func (b *boundStore) Get(ref promcfg.AssetRef) ([]byte, error) {
 	key := assetKey{ref.Kind, ref.Namespace, ref.Name}
-	version := s.Version(ref.Kind, ref.Namespace, ref.Name)
+	version, err := b.s.version(b.ctx, ref.Kind, ref.Namespace, ref.Name)
+	if err != nil {
+		return nil, fmt.Errorf("reading the metadata of %s %s/%s: %w: %w", lower(ref.Kind), ref.Namespace, ref.Name, promcfg.ErrUnavailable, err)
+	}
 	if version == "" {
-		s.forget(key)
+		b.s.forget(key)
 		return nil, fmt.Errorf("%s %s/%s: %w", lower(ref.Kind), ref.Namespace, ref.Name, promcfg.ErrNotFound)
 	}
-	s.mu.Lock()
-	item := s.items[key]
-	s.mu.Unlock()
+	b.s.mu.Lock()
+	item := b.s.items[key]
+	b.s.mu.Unlock()
 	if item == nil || item.version != version {
-		var err error
-		if item, err = s.fetch(key); err != nil {
+		if item, err = b.s.fetch(b.ctx, key); err != nil {
 			return nil, err
 		}
 	}
@@ -79,20 +87,34 @@ func (s *APIStore) Get(ref promcfg.AssetRef) ([]byte, error) {
 	return v, nil
 }
 
-func (s *APIStore) fetch(key assetKey) (*cachedAsset, error) {
-	ctx := context.Background()
+// version reads an object's resourceVersion from the metadata cache: "" and no error when
+// it does not exist.
+func (s *APIStore) version(ctx context.Context, kind promcfg.AssetKind, ns, name string) (string, error) {
+	m := &metav1.PartialObjectMetadata{}
+	m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(string(kind)))
+	err := s.meta.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, m)
+	switch {
+	case apierrors.IsNotFound(err):
+		return "", nil
+	case err != nil:
+		return "", err
+	}
+	return m.ResourceVersion, nil
+}
+
+func (s *APIStore) fetch(ctx context.Context, key assetKey) (*cachedAsset, error) {
 	nn := types.NamespacedName{Namespace: key.namespace, Name: key.name}
 	item := &cachedAsset{data: map[string][]byte{}}
 	var err error
 	switch key.kind {
 	case promcfg.SecretAsset:
 		sec := &corev1.Secret{}
-		if err = s.Reader.Get(ctx, nn, sec); err == nil {
+		if err = s.reader.Get(ctx, nn, sec); err == nil {
 			item.version, item.data = sec.ResourceVersion, sec.Data
 		}
 	case promcfg.ConfigMapAsset:
 		cm := &corev1.ConfigMap{}
-		if err = s.Reader.Get(ctx, nn, cm); err == nil {
+		if err = s.reader.Get(ctx, nn, cm); err == nil {
 			item.version = cm.ResourceVersion
 			for k, v := range cm.Data {
 				item.data[k] = []byte(v)

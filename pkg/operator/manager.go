@@ -12,8 +12,10 @@ import (
 	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	ctrlwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	"github.com/lookout-operator/lookout/pkg/apply"
 	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/crds"
@@ -123,27 +125,46 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	return mgr, nil
 }
 
-// setupControllers registers the Prometheus controller and the status controllers.
+// setupControllers registers the Prometheus controller and the status controllers, with
+// their dependencies built here: one Applier and one set of metrics for the instance.
 func setupControllers(mgr manager.Manager, opts Options) error {
-	store := resourcestatus.NewStore()
-	pr := &promctrl.Reconciler{
+	reg := opts.Registry
+	if reg == nil {
+		reg = ctrlmetrics.Registry
+	}
+	writeMetrics, err := apply.NewMetrics(reg)
+	if err != nil {
+		return err
+	}
+	promMetrics, err := promctrl.NewMetrics(reg)
+	if err != nil {
+		return err
+	}
+	applier := apply.New(mgr.GetClient(), writeMetrics, nil)
+	recorder := mgr.GetEventRecorder("lookout-operator")
+	var store *resourcestatus.Store
+	if opts.ResourceStatus {
+		store = resourcestatus.NewStore()
+	}
+	pr := promctrl.New(promctrl.Deps{
 		Client:    mgr.GetClient(),
 		APIReader: mgr.GetAPIReader(),
-		Scheme:    mgr.GetScheme(),
-		Recorder:  mgr.GetEventRecorderFor("lookout-operator"),
+		Applier:   applier,
+		Recorder:  recorder,
 		Statuses:  store,
-		Config: promctrl.Config{
-			Workload:                opts.Workload,
-			Scope:                   opts.WatchScope(),
-			InstanceSelector:        opts.PrometheusInstanceSelector,
-			MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
-		},
-	}
+		Metrics:   promMetrics,
+	}, promctrl.Config{
+		Workload:                opts.Workload,
+		Scope:                   opts.WatchScope(),
+		InstanceSelector:        opts.PrometheusInstanceSelector,
+		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
+	})
 	if err := pr.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Prometheus controller: %w", err)
 	}
-	if opts.ResourceStatus {
-		if err := resourcestatus.SetupWithManager(mgr, store, opts.MaxConcurrentReconciles); err != nil {
+	if store != nil {
+		deps := resourcestatus.Deps{Client: mgr.GetClient(), Store: store, Owners: pr.OwnerState, Recorder: recorder, Applier: applier}
+		if err := resourcestatus.SetupWithManager(mgr, deps, opts.MaxConcurrentReconciles); err != nil {
 			return err
 		}
 	}

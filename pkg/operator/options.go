@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -152,6 +153,10 @@ type Options struct {
 
 	// SkipControllerNameValidation allows a second operator in one process (tests).
 	SkipControllerNameValidation bool
+
+	// Registry receives the operator's metrics (nil: controller-runtime's registry, which
+	// the metrics endpoint serves). Two operators in one process need two registries.
+	Registry prometheus.Registerer
 
 	// ResourceStatus writes status.bindings on the monitors and rules each Prometheus
 	// considered (--resource-status, or the StatusForConfigurationResources feature gate

@@ -35,3 +35,7 @@ func (v Verdict) Used() bool { return v.Reason == Accepted }
 
 // Key returns "Kind namespace/name".
 func (v Verdict) Key() string { return v.Kind + " " + v.Namespace + "/" + v.Name }
+
+// Binds reports whether the object was selected, used or rejected as invalid: such an
+// object gets a status binding for the Prometheus that judged it.
+func (v Verdict) Binds() bool { return v.Reason == Accepted || v.Reason == InvalidConfiguration }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,7 +19,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/operator"
 	"github.com/lookout-operator/lookout/test/testenv"
 )
@@ -34,6 +32,8 @@ var (
 	k8s    client.Client
 	nsSeq  atomic.Int32
 	cancel context.CancelFunc
+	// sharedRegistry holds the metrics of the operator every test shares.
+	sharedRegistry *prometheus.Registry
 )
 
 func TestMain(m *testing.M) {
@@ -47,7 +47,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	k8s = env.Client
-	stop, err := startOperator(ctx, labels.NewSelector().Add(mustRequirement(dedicatedLabel, "!")))
+	sharedRegistry = prometheus.NewRegistry()
+	stop, err := startOperator(ctx, labels.NewSelector().Add(mustRequirement(dedicatedLabel, "!")), func(o *operator.Options) { o.Registry = sharedRegistry })
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "starting the operator:", err)
 		_ = env.Stop()
@@ -80,6 +81,7 @@ func mustRequirement(key string, op string) labels.Requirement {
 // startOperator runs an operator in-process on the test control plane; stop waits for it.
 func startOperator(ctx context.Context, instances labels.Selector, mut ...func(*operator.Options)) (stop func(), err error) {
 	opts := operator.DefaultOptions()
+	opts.Registry = prometheus.NewRegistry()
 	for _, m := range mut {
 		m(&opts)
 	}
@@ -131,24 +133,38 @@ func eventually(t *testing.T, timeout time.Duration, what string, f func() error
 	t.Fatalf("%s: still failing after %s: %v", what, timeout, err)
 }
 
-// writes returns the operator's API write count so far.
+// writes returns the shared operator's API write count so far.
 func writes() float64 {
 	total := 0.0
-	ch := make(chan prometheus.Metric, 64)
-	go func() { apply.Writes.Collect(ch); close(ch) }()
-	for m := range ch {
-		var d dto.Metric
-		if err := m.Write(&d); err == nil && d.Counter != nil {
-			total += d.Counter.GetValue()
-		}
+	for _, v := range writeCounts() {
+		total += v
 	}
 	return total
 }
 
-func counterValue(kind, verb string) float64 {
-	var d dto.Metric
-	if err := apply.Writes.WithLabelValues(kind, verb).Write(&d); err != nil {
-		return 0
+// writeCounts returns the shared operator's lookout_api_writes_total by "kind/verb".
+func writeCounts() map[string]float64 {
+	out := map[string]float64{}
+	families, err := sharedRegistry.Gather()
+	if err != nil {
+		panic(err)
 	}
-	return d.Counter.GetValue()
+	for _, f := range families {
+		if f.GetName() != "lookout_api_writes_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			var kind, verb string
+			for _, l := range m.GetLabel() {
+				switch l.GetName() {
+				case "kind":
+					kind = l.GetValue()
+				case "verb":
+					verb = l.GetValue()
+				}
+			}
+			out[kind+"/"+verb] = m.GetCounter().GetValue()
+		}
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/client_golang/prometheus"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -187,6 +188,7 @@ func runMigrated(t *testing.T, name string, deploymentArgs []string) string {
 	}
 	opts := p.Options
 	opts.SkipControllerNameValidation = true // a second operator in this process
+	opts.Registry = prometheus.NewRegistry() // and its own metrics
 	opts.GracefulShutdown = 5 * time.Second
 	cfg, err := opts.Client.RESTConfig("lookout-operator/migration-test")
 	if err != nil {

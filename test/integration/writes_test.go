@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -83,21 +82,11 @@ func TestOneWritePerMonitorChange(t *testing.T) {
 	eventually(t, 20*time.Second, "change in config", func() error { return configContains(ns, "one", "scrape_interval: 17s") })
 	after := settle(t)
 	now := writesByKind()
-	if after-before != 2 || now["Secret/update"]-byKind["Secret/update"] != 1 || now["ServiceMonitor/update-status"]-byKind["ServiceMonitor/update-status"] != 1 {
+	if after-before != 2 || now["Secret/update"]-byKind["Secret/update"] != 1 || now["ServiceMonitor/apply-status"]-byKind["ServiceMonitor/apply-status"] != 1 {
 		t.Errorf("one monitor change made %v writes; by kind before %v, after %v (want the config Secret and the monitor's status)", after-before, byKind, now)
 	}
 }
 
-func writesByKind() map[string]float64 {
-	out := map[string]float64{}
-	for _, kind := range []string{"Secret", "ConfigMap", "StatefulSet", "Service", "Prometheus", "ServiceMonitor", "PodMonitor", "PrometheusRule"} {
-		for _, verb := range []string{"create", "update", "delete", "update-status"} {
-			if v := counterValue(kind, verb); v != 0 {
-				out[fmt.Sprintf("%s/%s", kind, verb)] = v
-			}
-		}
-	}
-	return out
-}
+func writesByKind() map[string]float64 { return writeCounts() }
 
 func ptrInt32(v int32) *int32 { return &v }

@@ -1,15 +1,15 @@
 package prometheus
 
 import (
-	"compress/gzip"
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
@@ -20,6 +20,10 @@ import (
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
+// ControllerIDAnnotation assigns a Prometheus to the operator instance started with the same
+// --controller-id, as prometheus-operator does.
+const ControllerIDAnnotation = "operator.prometheus.io/controller-id"
+
 // Config is what the operator tells the controller at start.
 type Config struct {
 	Workload workload.Options
@@ -27,39 +31,83 @@ type Config struct {
 	Scope selection.Scope
 	// InstanceSelector limits the Prometheus objects reconciled.
 	InstanceSelector labels.Selector
+	// ControllerID: when set, only Prometheus objects whose ControllerIDAnnotation has this
+	// value are reconciled; when empty, only those without the annotation (or with an
+	// empty value).
+	ControllerID string
+	// Labels and Annotations are added to every generated object (the operator's own
+	// labels win on a clash).
+	Labels, Annotations map[string]string
+	// DisableUnmanagedConfiguration generates the configuration even when a Prometheus has
+	// no ServiceMonitor, PodMonitor, Probe or ScrapeConfig selector; by default such a
+	// Prometheus's config Secret is left to its user, as prometheus-operator does.
+	DisableUnmanagedConfiguration bool
 	// MaxConcurrentReconciles is the number of Prometheus objects reconciled in parallel.
 	MaxConcurrentReconciles int
 }
 
-// Reconciler reconciles Prometheus objects.
-type Reconciler struct {
+// Deps are the collaborators a Reconciler works with; tests give fakes.
+type Deps struct {
 	// Client is the manager's client: cached reads (typed, or PartialObjectMetadata for
 	// Secrets, ConfigMaps and Namespaces), direct writes.
 	Client client.Client
 	// APIReader reads Secrets and ConfigMaps straight from the API server.
 	APIReader client.Reader
-	Scheme    *runtime.Scheme
-	Recorder  record.EventRecorder
-	Statuses  *resourcestatus.Store
-	Config    Config
+	// Applier is the write path of every generated object.
+	Applier *apply.Applier
+	// Recorder receives events about Prometheus objects (nil: none).
+	Recorder events.EventRecorder
+	// Statuses receives the verdicts on monitors and rules (nil: no per-object status).
+	Statuses *resourcestatus.Store
+	// Metrics are this instance's metrics.
+	Metrics *Metrics
+	// Clock stamps status conditions (nil: the real clock).
+	Clock clock.PassiveClock
+}
 
+// Reconciler reconciles Prometheus objects.
+type Reconciler struct {
+	Deps
+	cfg    Config
 	assets *assets.APIStore
-	apply  *apply.Applier
 	refs   *refIndex
 
 	mu    sync.Mutex
 	state map[types.NamespacedName]*promState
 }
 
+// New returns a Reconciler. It can reconcile without a manager (unit tests call Reconcile
+// directly); SetupWithManager registers its watches.
+func New(d Deps, cfg Config) *Reconciler {
+	if d.Clock == nil {
+		d.Clock = clock.RealClock{}
+	}
+	if d.Metrics == nil {
+		d.Metrics, _ = NewMetrics(nil)
+	}
+	if d.Applier == nil {
+		d.Applier = apply.New(d.Client, nil, d.Clock)
+	}
+	if cfg.MaxConcurrentReconciles < 1 {
+		cfg.MaxConcurrentReconciles = 1
+	}
+	if cfg.InstanceSelector == nil {
+		cfg.InstanceSelector = labels.Everything()
+	}
+	return &Reconciler{
+		Deps:   d,
+		cfg:    cfg,
+		assets: assets.NewAPIStore(d.Client, d.APIReader),
+		refs:   newRefIndex(),
+		state:  map[types.NamespacedName]*promState{},
+	}
+}
+
 // promState is what the controller remembers about one Prometheus between reconciles.
 type promState struct {
 	mu        sync.Mutex
 	generator *promcfg.Generator
-	// gzipped caches the compressed config of the last hash; gzw is reused.
-	gzHash  string
-	gz      []byte
-	gzw     *gzip.Writer
-	gzLevel int
+	gz        compressor
 	// selectors compiled for the observed generation, guarded by selMu (map functions
 	// read them while a reconcile holds mu).
 	selMu         sync.Mutex
@@ -70,6 +118,22 @@ type promState struct {
 
 type selectors struct {
 	serviceMonitors, podMonitors, probes, scrapeConfigs, rules *selection.Compiled
+}
+
+// forKind returns the compiled selector of a monitor or rule kind.
+func (s *selectors) forKind(kind string) *selection.Compiled {
+	switch kind {
+	case monitoringv1.ServiceMonitorsKind:
+		return s.serviceMonitors
+	case monitoringv1.PodMonitorsKind:
+		return s.podMonitors
+	case monitoringv1.ProbesKind:
+		return s.probes
+	case monitoringv1alpha1.ScrapeConfigsKind:
+		return s.scrapeConfigs
+	default:
+		return s.rules
+	}
 }
 
 func (r *Reconciler) stateFor(nn types.NamespacedName) *promState {
@@ -83,13 +147,14 @@ func (r *Reconciler) stateFor(nn types.NamespacedName) *promState {
 	return s
 }
 
+// forget drops everything remembered about a Prometheus that is gone or no longer ours.
 func (r *Reconciler) forget(nn types.NamespacedName) {
 	r.mu.Lock()
 	delete(r.state, nn)
 	r.mu.Unlock()
 	r.refs.forget(nn)
 	r.Statuses.Forget(owner(nn))
-	forgetMetrics(nn.Namespace, nn.Name)
+	r.Metrics.forget(nn.Namespace, nn.Name)
 }
 
 func owner(nn types.NamespacedName) resourcestatus.Owner {
@@ -103,26 +168,26 @@ func (s *promState) compile(p *monitoringv1.Prometheus) (*selectors, error) {
 	if s.sel != nil && s.selGeneration == p.Generation && p.Generation != 0 {
 		return s.sel, nil
 	}
-	sm, err := selection.Compile(selection.Selector{Kind: monitoringv1.ServiceMonitorsKind, Labels: p.Spec.ServiceMonitorSelector, Namespaces: p.Spec.ServiceMonitorNamespaceSelector, OwnNamespace: p.Namespace})
-	if err != nil {
+	compile := func(kind string, lbl *metav1.LabelSelector, ns *metav1.LabelSelector) (*selection.Compiled, error) {
+		return selection.Compile(selection.Selector{Kind: kind, Labels: lbl, Namespaces: ns, OwnNamespace: p.Namespace})
+	}
+	var sel selectors
+	var err error
+	if sel.serviceMonitors, err = compile(monitoringv1.ServiceMonitorsKind, p.Spec.ServiceMonitorSelector, p.Spec.ServiceMonitorNamespaceSelector); err != nil {
 		return nil, err
 	}
-	pm, err := selection.Compile(selection.Selector{Kind: monitoringv1.PodMonitorsKind, Labels: p.Spec.PodMonitorSelector, Namespaces: p.Spec.PodMonitorNamespaceSelector, OwnNamespace: p.Namespace})
-	if err != nil {
+	if sel.podMonitors, err = compile(monitoringv1.PodMonitorsKind, p.Spec.PodMonitorSelector, p.Spec.PodMonitorNamespaceSelector); err != nil {
 		return nil, err
 	}
-	ru, err := selection.Compile(selection.Selector{Kind: monitoringv1.PrometheusRuleKind, Labels: p.Spec.RuleSelector, Namespaces: p.Spec.RuleNamespaceSelector, OwnNamespace: p.Namespace})
-	if err != nil {
+	if sel.rules, err = compile(monitoringv1.PrometheusRuleKind, p.Spec.RuleSelector, p.Spec.RuleNamespaceSelector); err != nil {
 		return nil, err
 	}
-	pr, err := selection.Compile(selection.Selector{Kind: monitoringv1.ProbesKind, Labels: p.Spec.ProbeSelector, Namespaces: p.Spec.ProbeNamespaceSelector, OwnNamespace: p.Namespace})
-	if err != nil {
+	if sel.probes, err = compile(monitoringv1.ProbesKind, p.Spec.ProbeSelector, p.Spec.ProbeNamespaceSelector); err != nil {
 		return nil, err
 	}
-	sc, err := selection.Compile(selection.Selector{Kind: monitoringv1alpha1.ScrapeConfigsKind, Labels: p.Spec.ScrapeConfigSelector, Namespaces: p.Spec.ScrapeConfigNamespaceSelector, OwnNamespace: p.Namespace})
-	if err != nil {
+	if sel.scrapeConfigs, err = compile(monitoringv1alpha1.ScrapeConfigsKind, p.Spec.ScrapeConfigSelector, p.Spec.ScrapeConfigNamespaceSelector); err != nil {
 		return nil, err
 	}
-	s.sel, s.selGeneration = &selectors{serviceMonitors: sm, podMonitors: pm, probes: pr, scrapeConfigs: sc, rules: ru}, p.Generation
+	s.sel, s.selGeneration = &sel, p.Generation
 	return s.sel, nil
 }

@@ -4,13 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-
-	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/lookout-operator/lookout/pkg/apply"
 )
-
-type schemaGVK = schema.GroupVersionKind
 
 // hashJSON hashes a value through its JSON encoding (maps are sorted by encoding/json).
 func hashJSON(v any) (string, error) {
@@ -21,5 +15,3 @@ func hashJSON(v any) (string, error) {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:]), nil
 }
-
-func countWrite(kind, verb string) { apply.CountWrite(kind, verb) }

@@ -1,8 +1,6 @@
 package prometheus
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,10 +13,12 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -27,6 +27,15 @@ import (
 // maxSecretData is what one Secret may hold: the API server's 1 MiB object limit minus
 // room for metadata.
 const maxSecretData = 1024*1024 - 16*1024
+
+var (
+	secretGVK      = corev1.SchemeGroupVersion.WithKind("Secret")
+	configMapGVK   = corev1.SchemeGroupVersion.WithKind("ConfigMap")
+	serviceGVK     = corev1.SchemeGroupVersion.WithKind("Service")
+	statefulSetGVK = appsv1.SchemeGroupVersion.WithKind("StatefulSet")
+	roleGVK        = rbacv1.SchemeGroupVersion.WithKind("Role")
+	roleBindingGVK = rbacv1.SchemeGroupVersion.WithKind("RoleBinding")
+)
 
 func nnOf(o client.Object) types.NamespacedName {
 	return types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}
@@ -42,18 +51,25 @@ func ownerRef(p *monitoringv1.Prometheus) metav1.OwnerReference {
 	}
 }
 
-// objectMeta is the metadata of a generated object; hash goes into the input-hash
-// annotation.
-func objectMeta(p *monitoringv1.Prometheus, name, hash string) metav1.ObjectMeta {
-	return metav1.ObjectMeta{
-		Name: name, Namespace: p.Namespace,
-		Labels: map[string]string{
-			layout.ManagedByLabel: layout.ManagedByValue, layout.NameLabel: "prometheus",
-			layout.InstanceLabel: p.Name, layout.OperatorNameLabel: p.Name,
-		},
-		Annotations:     map[string]string{layout.InputHashAnnotation: hash},
-		OwnerReferences: []metav1.OwnerReference{ownerRef(p)},
+// objectMeta is the metadata of a generated object: the operator-wide labels and
+// annotations, the operator's own labels, hash in the input-hash annotation, p as owner.
+func (r *Reconciler) objectMeta(p *monitoringv1.Prometheus, name, hash string) metav1.ObjectMeta {
+	lbls := map[string]string{}
+	for k, v := range r.cfg.Labels {
+		lbls[k] = v
 	}
+	for k, v := range map[string]string{
+		layout.ManagedByLabel: layout.ManagedByValue, layout.NameLabel: "prometheus",
+		layout.InstanceLabel: p.Name, layout.OperatorNameLabel: p.Name,
+	} {
+		lbls[k] = v
+	}
+	ann := map[string]string{}
+	for k, v := range r.cfg.Annotations {
+		ann[k] = v
+	}
+	ann[layout.InputHashAnnotation] = hash
+	return metav1.ObjectMeta{Name: name, Namespace: p.Namespace, Labels: lbls, Annotations: ann, OwnerReferences: []metav1.OwnerReference{ownerRef(p)}}
 }
 
 // dataHash hashes Secret/ConfigMap data deterministically.
@@ -71,59 +87,66 @@ func dataHash(data map[string][]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-var secretGVK = corev1.SchemeGroupVersion.WithKind("Secret")
-var configMapGVK = corev1.SchemeGroupVersion.WithKind("ConfigMap")
-
-// compressed gzips the config, reusing the last result when the hash did not change.
-// Level 3 is the fastest of Go's levels on generated configs and compresses them about 70
-// times; only when that does not fit a Secret does it spend four times as long on
-// BestCompression (10,000 monitors with three endpoints: 640 KiB in about 50 ms).
-func (s *promState) compressed(res *promcfg.Result) ([]byte, error) {
-	if s.gzHash == res.Hash && s.gz != nil {
-		return s.gz, nil
-	}
-	out, err := s.gzip(res.Config, 3)
-	if err == nil && len(out) > maxSecretData {
-		out, err = s.gzip(res.Config, gzip.BestCompression)
-	}
-	if err != nil {
-		return nil, err
-	}
-	s.gzHash, s.gz = res.Hash, out
-	return out, nil
+// ensure hands obj, whose content hash is hash, to the Applier.
+func (r *Reconciler) ensure(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, opts ...apply.Option) error {
+	_, err := r.Applier.Ensure(ctx, gvk, obj, opts...)
+	return applyFailed(err)
 }
 
-func (s *promState) gzip(data []byte, level int) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(len(data) / 32)
-	if s.gzw == nil || s.gzLevel != level {
-		w, err := gzip.NewWriterLevel(&buf, level)
-		if err != nil {
-			return nil, err
-		}
-		s.gzw, s.gzLevel = w, level
-	} else {
-		s.gzw.Reset(&buf)
+// ensureHashed sets the hash of content on obj and ensures it.
+func (r *Reconciler) ensureHashed(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, content any, opts ...apply.Option) error {
+	h, err := hashJSON(content)
+	if err != nil {
+		return applyFailed(err)
 	}
-	if _, err := s.gzw.Write(data); err != nil {
-		return nil, err
+	ann := obj.GetAnnotations()
+	if ann == nil {
+		ann = map[string]string{}
 	}
-	if err := s.gzw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	ann[layout.InputHashAnnotation] = h
+	obj.SetAnnotations(ann)
+	return r.ensure(ctx, gvk, obj, opts...)
 }
 
 // applyConfig writes the config Secret prometheus-<name> (key prometheus.yaml.gz). Its
 // hash annotation is the hash of the uncompressed config, which the config-reloader and
 // lookout_prometheus_config_info also report.
-func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus, res *promcfg.Result, gz []byte) error {
+func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus, st *promState, res *promcfg.Result) error {
+	gz, err := st.gz.compress(res.Hash, res.Config)
+	if err != nil {
+		return applyFailed(err)
+	}
+	r.Metrics.configSize.WithLabelValues(p.Namespace, p.Name, "plain").Set(float64(len(res.Config)))
+	r.Metrics.configSize.WithLabelValues(p.Namespace, p.Name, "gzip").Set(float64(len(gz)))
+	if len(gz) > maxSecretData {
+		return invalid(fmt.Errorf("the compressed configuration is %d bytes, more than the %d bytes a Secret can hold; reduce the number of monitors selected or shard this Prometheus", len(gz), maxSecretData))
+	}
 	sec := &corev1.Secret{
-		ObjectMeta: objectMeta(p, layout.ConfigSecretName(p.Name), res.Hash),
+		ObjectMeta: r.objectMeta(p, layout.ConfigSecretName(p.Name), res.Hash),
 		Data:       map[string][]byte{layout.ConfigCompressedKey: gz},
 	}
-	_, err := r.apply.Ensure(ctx, secretGVK, sec)
-	return applyFailed(err)
+	return r.ensure(ctx, secretGVK, sec)
+}
+
+// ensureUnmanagedConfig creates an empty config Secret when there is none, so the pods
+// can start, and never touches an existing one: its content is the user's.
+func (r *Reconciler) ensureUnmanagedConfig(ctx context.Context, p *monitoringv1.Prometheus) error {
+	live := &metav1.PartialObjectMetadata{}
+	live.SetGroupVersionKind(secretGVK)
+	err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: layout.ConfigSecretName(p.Name)}, live)
+	if err == nil || !apierrors.IsNotFound(err) {
+		return applyFailed(err)
+	}
+	var c compressor
+	gz, err := c.compress("", nil)
+	if err != nil {
+		return applyFailed(err)
+	}
+	sec := &corev1.Secret{
+		ObjectMeta: r.objectMeta(p, layout.ConfigSecretName(p.Name), "unmanaged"),
+		Data:       map[string][]byte{layout.ConfigCompressedKey: gz},
+	}
+	return r.ensure(ctx, secretGVK, sec)
 }
 
 // applyTLSAssets writes the TLS files into as many Secrets as needed and returns how many.
@@ -133,9 +156,9 @@ func (r *Reconciler) applyTLSAssets(ctx context.Context, p *monitoringv1.Prometh
 		return 0, invalid(err)
 	}
 	for i, data := range parts {
-		sec := &corev1.Secret{ObjectMeta: objectMeta(p, layout.TLSAssetsSecretName(p.Name, i), dataHash(data)), Data: data}
-		if _, err := r.apply.Ensure(ctx, secretGVK, sec); err != nil {
-			return 0, applyFailed(err)
+		sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, layout.TLSAssetsSecretName(p.Name, i), dataHash(data)), Data: data}
+		if err := r.ensure(ctx, secretGVK, sec); err != nil {
+			return 0, err
 		}
 	}
 	return len(parts), nil
@@ -147,16 +170,15 @@ func (r *Reconciler) applyWebConfig(ctx context.Context, p *monitoringv1.Prometh
 		return invalid(err)
 	}
 	data := map[string][]byte{layout.WebConfigFile: cfg}
-	sec := &corev1.Secret{ObjectMeta: objectMeta(p, layout.WebConfigSecretName(p.Name), dataHash(data)), Data: data}
-	_, err = r.apply.Ensure(ctx, secretGVK, sec)
-	return applyFailed(err)
+	sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, layout.WebConfigSecretName(p.Name), dataHash(data)), Data: data}
+	return r.ensure(ctx, secretGVK, sec)
 }
 
 // applyWorkload writes the StatefulSets, the governing Service and, in API-watch mode, the
 // reloader's Role and RoleBinding.
 func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Prometheus, ruleCMs, tlsSecrets int) error {
 	in := workload.Input{Prometheus: p, RuleConfigMaps: ruleCMs, TLSAssetSecrets: tlsSecrets}
-	sets, err := workload.StatefulSets(in, r.Config.Workload)
+	sets, err := workload.StatefulSets(in, r.cfg.Workload)
 	if err != nil {
 		return invalid(err)
 	}
@@ -165,71 +187,51 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 			return err
 		}
 	}
-	if r.Config.Workload.ReloaderWatchAPI {
+	if r.cfg.Workload.ReloaderWatchAPI {
 		role, err := workload.ReloaderRole(in)
 		if err != nil {
 			return invalid(err)
 		}
 		role.OwnerReferences = []metav1.OwnerReference{ownerRef(p)}
-		if err := r.ensureHashed(ctx, rbacv1.SchemeGroupVersion.WithKind("Role"), role, role.Rules); err != nil {
+		if err := r.ensureHashed(ctx, roleGVK, role, role.Rules); err != nil {
 			return err
 		}
 		rb := workload.ReloaderRoleBinding(p)
 		rb.OwnerReferences = []metav1.OwnerReference{ownerRef(p)}
-		if err := r.ensureHashed(ctx, rbacv1.SchemeGroupVersion.WithKind("RoleBinding"), rb, []any{rb.RoleRef, rb.Subjects}); err != nil {
+		if err := r.ensureHashed(ctx, roleBindingGVK, rb, []any{rb.RoleRef, rb.Subjects}); err != nil {
 			return err
 		}
 	}
 	for _, desired := range sets {
 		desired.OwnerReferences = []metav1.OwnerReference{ownerRef(p)}
-		if err := r.applyStatefulSet(ctx, desired); err != nil {
+		if err := r.applyStatefulSet(ctx, p, desired); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// ensureHashed sets the hash of content on obj and ensures it.
-func (r *Reconciler) ensureHashed(ctx context.Context, gvk schemaGVK, obj client.Object, content any) error {
-	h, err := hashJSON(content)
-	if err != nil {
-		return applyFailed(err)
-	}
-	ann := obj.GetAnnotations()
-	if ann == nil {
-		ann = map[string]string{}
-	}
-	ann[layout.InputHashAnnotation] = h
-	obj.SetAnnotations(ann)
-	_, err = r.apply.Ensure(ctx, gvk, obj)
-	return applyFailed(err)
-}
-
-func (r *Reconciler) applyStatefulSet(ctx context.Context, desired *appsv1.StatefulSet) error {
+// applyStatefulSet ensures one StatefulSet. A change to a field the API server refuses to
+// update makes it delete the live one with propagation Orphan (pods and claims stay and
+// are adopted) and create it on the next reconcile; a replica count changed by hand is
+// put back even though the hash did not change.
+func (r *Reconciler) applyStatefulSet(ctx context.Context, p *monitoringv1.Prometheus, desired *appsv1.StatefulSet) error {
 	live := &appsv1.StatefulSet{}
 	err := r.Client.Get(ctx, nnOf(desired), live)
 	switch {
 	case apierrors.IsNotFound(err):
-		_, err := r.apply.Ensure(ctx, appsv1.SchemeGroupVersion.WithKind("StatefulSet"), desired)
-		return applyFailed(err)
+		return r.ensure(ctx, statefulSetGVK, desired)
 	case err != nil:
-		return applyFailed(err)
+		return applyFailed(fmt.Errorf("reading StatefulSet %s/%s: %w", desired.Namespace, desired.Name, err))
 	}
 	if recreate, why := workload.NeedsRecreate(live, desired); recreate {
-		if err := r.apply.Delete(ctx, live, "StatefulSet", client.PropagationPolicy(metav1.DeletePropagationOrphan)); err != nil {
+		if err := r.Applier.Delete(ctx, "StatefulSet", live, p.UID, client.PropagationPolicy(metav1.DeletePropagationOrphan)); err != nil {
 			return applyFailed(err)
 		}
 		return applyFailed(fmt.Errorf("StatefulSet %s/%s is being recreated (orphaning its pods) because %s changed; it is created again on the next reconcile", live.Namespace, live.Name, why))
 	}
-	if workload.UpToDate(live, desired) && ptr.Deref(live.Spec.Replicas, 1) == ptr.Deref(desired.Spec.Replicas, 1) {
-		return nil
-	}
-	desired.ResourceVersion = live.ResourceVersion
-	if err := r.Client.Update(ctx, desired); err != nil {
-		return applyFailed(fmt.Errorf("updating StatefulSet %s/%s: %w", desired.Namespace, desired.Name, err))
-	}
-	countWrite("StatefulSet", "update")
-	return nil
+	drifted := ptr.Deref(live.Spec.Replicas, 1) != ptr.Deref(desired.Spec.Replicas, 1)
+	return r.ensure(ctx, statefulSetGVK, desired, apply.Drifted(drifted))
 }
 
 // applyGoverningService writes the headless Service shared by the Prometheus objects of a
@@ -240,7 +242,7 @@ func (r *Reconciler) applyGoverningService(ctx context.Context, p *monitoringv1.
 	svc := workload.GoverningService(p)
 	var list monitoringv1.PrometheusList
 	if err := r.Client.List(ctx, &list, client.InNamespace(p.Namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return applyFailed(err)
+		return applyFailed(fmt.Errorf("listing the Prometheus objects of namespace %s: %w", p.Namespace, err))
 	}
 	var owners []metav1.OwnerReference
 	for i := range list.Items {
@@ -253,11 +255,12 @@ func (r *Reconciler) applyGoverningService(ctx context.Context, p *monitoringv1.
 	}
 	sort.Slice(owners, func(i, j int) bool { return owners[i].Name < owners[j].Name })
 	svc.OwnerReferences = owners
-	return r.ensureHashed(ctx, corev1.SchemeGroupVersion.WithKind("Service"), svc, []any{svc.Labels, svc.Spec, owners})
+	return r.ensureHashed(ctx, serviceGVK, svc, []any{svc.Labels, svc.Spec, owners})
 }
 
 // deleteSurplus removes generated objects of p that are no longer needed: StatefulSets of
 // shards scaled away, rule ConfigMaps and TLS assets Secrets beyond the current count.
+// Only objects p owns are considered, and the Applier checks it again before deleting.
 func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Prometheus, ruleCMs, tlsSecrets int) error {
 	names, err := workload.StatefulSetNames(p)
 	if err != nil {
@@ -269,18 +272,18 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Promethe
 	}
 	var sets appsv1.StatefulSetList
 	if err := r.Client.List(ctx, &sets, client.InNamespace(p.Namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return applyFailed(err)
+		return applyFailed(fmt.Errorf("listing StatefulSets: %w", err))
 	}
 	for i := range sets.Items {
 		s := &sets.Items[i]
 		if ownedBy(s, p) && !want[s.Name] {
-			if err := r.apply.Delete(ctx, s.DeepCopy(), "StatefulSet"); err != nil {
+			if err := r.Applier.Delete(ctx, "StatefulSet", s.DeepCopy(), p.UID); err != nil {
 				return applyFailed(err)
 			}
 		}
 	}
 	for _, kind := range []struct {
-		gvk   schemaGVK
+		gvk   schema.GroupVersionKind
 		name  func(int) string
 		count int
 	}{
@@ -290,7 +293,7 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Promethe
 		list := &metav1.PartialObjectMetadataList{}
 		list.SetGroupVersionKind(kind.gvk.GroupVersion().WithKind(kind.gvk.Kind + "List"))
 		if err := r.Client.List(ctx, list, client.InNamespace(p.Namespace), client.MatchingLabels{layout.ManagedByLabel: layout.ManagedByValue, layout.InstanceLabel: p.Name}); err != nil {
-			return applyFailed(err)
+			return applyFailed(fmt.Errorf("listing %ss: %w", kind.gvk.Kind, err))
 		}
 		keep := map[string]bool{}
 		for i := 0; i < kind.count; i++ {
@@ -301,9 +304,9 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Promethe
 			if !ownedBy(o, p) || keep[o.Name] || !isNumbered(o.Name, kind.name) {
 				continue
 			}
-			obj := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: o.Name, Namespace: o.Namespace}}
+			obj := o.DeepCopy()
 			obj.SetGroupVersionKind(kind.gvk)
-			if err := r.apply.Delete(ctx, obj, kind.gvk.Kind); err != nil {
+			if err := r.Applier.Delete(ctx, kind.gvk.Kind, obj, p.UID); err != nil {
 				return applyFailed(err)
 			}
 		}

@@ -12,50 +12,28 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
-// Reasons of the Reconciled condition.
-const (
-	ReasonReconciled           = "ReconcileSucceeded"
-	ReasonInvalidConfiguration = "InvalidConfiguration"
-	ReasonApplyFailed          = "ApplyFailed"
-	ReasonPaused               = "Paused"
-)
-
-// reconcileError is a failure with the reason the Reconciled condition shows.
-type reconcileError struct {
-	reason string
-	err    error
-}
-
-func (e *reconcileError) Error() string { return e.err.Error() }
-func (e *reconcileError) Unwrap() error { return e.err }
-
-func invalid(err error) error { return &reconcileError{ReasonInvalidConfiguration, err} }
-func applyFailed(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &reconcileError{ReasonApplyFailed, err}
-}
-
-// Reconcile brings one Prometheus's objects in line with its spec and inputs.
+// Reconcile brings one Prometheus's objects in line with its spec and inputs, then
+// writes its status. A failure is returned (and retried with backoff) after the status
+// says why.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	logger := log.FromContext(ctx)
 	p := &monitoringv1.Prometheus{}
 	if err := r.Client.Get(ctx, req.NamespacedName, p); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.forget(req.NamespacedName)
 			return reconcile.Result{}, nil
 		}
-		return reconcile.Result{}, err
+		return reconcile.Result{}, fmt.Errorf("reading Prometheus %s: %w", req.NamespacedName, err)
 	}
 	if !r.managed(p) {
 		r.forget(req.NamespacedName)
@@ -68,51 +46,119 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	st.mu.Lock()
 	defer st.mu.Unlock()
 
-	var err error
+	var outcome error
 	if p.Spec.Paused {
-		err = &reconcileError{ReasonPaused, errors.New("spec.paused is set: the operator leaves the StatefulSets and configuration as they are")}
+		outcome = &note{ReasonPaused, "spec.paused is set: the operator leaves the StatefulSets and configuration as they are"}
 	} else {
-		err = r.reconcileObjects(ctx, p, st)
+		outcome = r.reconcileObjects(ctx, p, st)
 	}
-	if serr := r.updateStatus(ctx, p, err); serr != nil {
-		if apierrors.IsConflict(serr) && err == nil {
-			// The cached object was older than the live one: a newer event is queued.
-			return reconcile.Result{Requeue: true}, nil
-		}
-		logger.Error(serr, "updating Prometheus status")
-		if err == nil {
-			err = serr
+	if serr := r.updateStatus(ctx, p, outcome); serr != nil {
+		log.FromContext(ctx).Error(serr, "updating Prometheus status")
+		if outcome == nil {
+			outcome = serr
 		}
 	}
-	ok := 0.0
-	if err == nil {
-		ok = 1
+	var n *note
+	if errors.As(outcome, &n) {
+		r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(1)
+		return reconcile.Result{}, nil
 	}
-	var re *reconcileError
-	if errors.As(err, &re) && re.reason == ReasonPaused {
-		ok = 1
+	if outcome == nil {
+		r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(1)
+		return reconcile.Result{}, nil
 	}
-	reconciled.WithLabelValues(p.Namespace, p.Name).Set(ok)
-	if errors.As(err, &re) {
-		if re.reason == ReasonPaused {
-			return reconcile.Result{}, nil
-		}
-		reconcileFailures.WithLabelValues(p.Namespace, p.Name, re.reason).Inc()
-		r.Recorder.Eventf(p, corev1.EventTypeWarning, re.reason, "%s", truncate(re.Error(), 1024))
+	reason := reasonOf(outcome)
+	r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(0)
+	r.Metrics.reconcileFailures.WithLabelValues(p.Namespace, p.Name, reason).Inc()
+	if r.Recorder != nil {
+		r.Recorder.Eventf(p, nil, corev1.EventTypeWarning, reason, "Reconcile", "%s", truncate(outcome.Error(), 1024))
 	}
-	return reconcile.Result{}, err
+	return reconcile.Result{}, outcome
 }
 
-// managed reports whether this operator is responsible for p.
+// managed reports whether this operator is responsible for p: in a watched namespace,
+// matching the instance selector, and carrying this instance's controller ID.
 func (r *Reconciler) managed(p *monitoringv1.Prometheus) bool {
-	if !r.Config.Scope.Contains(p.Namespace) {
+	if !r.cfg.Scope.Contains(p.Namespace) {
 		return false
 	}
-	sel := r.Config.InstanceSelector
-	return sel == nil || sel.Matches(labels.Set(p.Labels))
+	if p.Annotations[ControllerIDAnnotation] != r.cfg.ControllerID {
+		return false
+	}
+	return r.cfg.InstanceSelector.Matches(labels.Set(p.Labels))
 }
 
-// reconcileObjects generates and applies everything but the status.
+// OwnerState tells the status controllers how a Prometheus named in a status binding
+// relates to this operator.
+func (r *Reconciler) OwnerState(ctx context.Context, o resourcestatus.Owner) (resourcestatus.OwnerState, error) {
+	if o.Resource != monitoringv1.PrometheusName {
+		return resourcestatus.OwnerForeign, nil
+	}
+	p := &monitoringv1.Prometheus{}
+	err := r.Client.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: o.Name}, p)
+	switch {
+	case apierrors.IsNotFound(err):
+		return resourcestatus.OwnerGone, nil
+	case err != nil:
+		return resourcestatus.OwnerForeign, fmt.Errorf("reading Prometheus %s/%s: %w", o.Namespace, o.Name, err)
+	case r.managed(p):
+		return resourcestatus.OwnerManaged, nil
+	default:
+		return resourcestatus.OwnerForeign, nil
+	}
+}
+
+// unmanagedConfiguration reports whether p's config Secret is left to its user: p selects
+// no ServiceMonitors, PodMonitors, Probes or ScrapeConfigs at all, as prometheus-operator
+// decides it (unless --disable-unmanaged-prometheus-configuration).
+func (r *Reconciler) unmanagedConfiguration(p *monitoringv1.Prometheus) bool {
+	s := &p.Spec
+	return !r.cfg.DisableUnmanagedConfiguration && s.ServiceMonitorSelector == nil && s.PodMonitorSelector == nil &&
+		s.ProbeSelector == nil && s.ScrapeConfigSelector == nil
+}
+
+// selected is what p selects among the cached monitors, with selection's verdicts.
+type selected struct {
+	serviceMonitors []*monitoringv1.ServiceMonitor
+	podMonitors     []*monitoringv1.PodMonitor
+	probes          []*monitoringv1.Probe
+	scrapeConfigs   []*monitoringv1alpha1.ScrapeConfig
+	verdicts        map[string][]selection.Verdict
+}
+
+// selectMonitors lists the monitors of every kind from the cache and selects p's.
+func (r *Reconciler) selectMonitors(ctx context.Context, sel *selectors, nsLabels selection.NamespaceLabels) (*selected, error) {
+	var smList monitoringv1.ServiceMonitorList
+	if err := r.Client.List(ctx, &smList, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, fmt.Errorf("listing ServiceMonitors: %w", err)
+	}
+	var pmList monitoringv1.PodMonitorList
+	if err := r.Client.List(ctx, &pmList, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, fmt.Errorf("listing PodMonitors: %w", err)
+	}
+	var prList monitoringv1.ProbeList
+	if err := r.Client.List(ctx, &prList, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, fmt.Errorf("listing Probes: %w", err)
+	}
+	var scList monitoringv1alpha1.ScrapeConfigList
+	if err := r.Client.List(ctx, &scList, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, fmt.Errorf("listing ScrapeConfigs: %w", err)
+	}
+	s := &selected{verdicts: map[string][]selection.Verdict{}}
+	var v []selection.Verdict
+	s.serviceMonitors, v = selection.Select(sel.serviceMonitors, pointers(smList.Items), r.cfg.Scope, nsLabels)
+	s.verdicts[monitoringv1.ServiceMonitorsKind] = v
+	s.podMonitors, v = selection.Select(sel.podMonitors, pointers(pmList.Items), r.cfg.Scope, nsLabels)
+	s.verdicts[monitoringv1.PodMonitorsKind] = v
+	s.probes, v = selection.Select(sel.probes, pointers(prList.Items), r.cfg.Scope, nsLabels)
+	s.verdicts[monitoringv1.ProbesKind] = v
+	s.scrapeConfigs, v = selection.Select(sel.scrapeConfigs, pointers(scList.Items), r.cfg.Scope, nsLabels)
+	s.verdicts[monitoringv1alpha1.ScrapeConfigsKind] = v
+	return s, nil
+}
+
+// reconcileObjects generates and applies everything but the status. The returned error
+// is nil, a *note (success with something to say) or a failure.
 func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prometheus, st *promState) error {
 	sel, err := st.compile(p)
 	if err != nil {
@@ -128,30 +174,13 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if err != nil {
 		return err
 	}
-
-	var smList monitoringv1.ServiceMonitorList
-	if err := r.Client.List(ctx, &smList, client.UnsafeDisableDeepCopy); err != nil {
-		return applyFailed(fmt.Errorf("listing ServiceMonitors: %w", err))
+	mons, err := r.selectMonitors(ctx, sel, nsLabels)
+	if err != nil {
+		return applyFailed(err)
 	}
-	var pmList monitoringv1.PodMonitorList
-	if err := r.Client.List(ctx, &pmList, client.UnsafeDisableDeepCopy); err != nil {
-		return applyFailed(fmt.Errorf("listing PodMonitors: %w", err))
-	}
-	var prList monitoringv1.ProbeList
-	if err := r.Client.List(ctx, &prList, client.UnsafeDisableDeepCopy); err != nil {
-		return applyFailed(fmt.Errorf("listing Probes: %w", err))
-	}
-	var scList monitoringv1alpha1.ScrapeConfigList
-	if err := r.Client.List(ctx, &scList, client.UnsafeDisableDeepCopy); err != nil {
-		return applyFailed(fmt.Errorf("listing ScrapeConfigs: %w", err))
-	}
-	sms, smVerdicts := selection.Select(sel.serviceMonitors, pointers(smList.Items), r.Config.Scope, nsLabels)
-	pms, pmVerdicts := selection.Select(sel.podMonitors, pointers(pmList.Items), r.Config.Scope, nsLabels)
-	prs, prVerdicts := selection.Select(sel.probes, pointers(prList.Items), r.Config.Scope, nsLabels)
-	scs, scVerdicts := selection.Select(sel.scrapeConfigs, pointers(scList.Items), r.Config.Scope, nsLabels)
-
 	res, err := st.generator.Generate(promcfg.Input{
-		Prometheus: p, ServiceMonitors: sms, PodMonitors: pms, Probes: prs, ScrapeConfigs: scs, Assets: r.assets,
+		Prometheus: p, ServiceMonitors: mons.serviceMonitors, PodMonitors: mons.podMonitors, Probes: mons.probes,
+		ScrapeConfigs: mons.scrapeConfigs, Assets: r.assets.For(ctx),
 		RuleFiles: layout.RuleFileGlobs(p.Name, slots(len(rules.configMaps))),
 	})
 	if err != nil {
@@ -160,20 +189,16 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 		}
 		return invalid(err)
 	}
-	generateSeconds.WithLabelValues(p.Namespace, p.Name).Observe(time.Since(start).Seconds())
+	r.Metrics.generateSeconds.WithLabelValues(p.Namespace, p.Name).Observe(time.Since(start).Seconds())
 	r.trackReferences(p, res)
 
-	gz, err := st.compressed(res)
-	if err != nil {
-		return applyFailed(err)
-	}
-	configSize.WithLabelValues(p.Namespace, p.Name, "plain").Set(float64(len(res.Config)))
-	configSize.WithLabelValues(p.Namespace, p.Name, "gzip").Set(float64(len(gz)))
-	if len(gz) > maxSecretData {
-		return invalid(fmt.Errorf("the compressed configuration is %d bytes, more than the %d bytes a Secret can hold; reduce the number of monitors selected or shard this Prometheus", len(gz), maxSecretData))
-	}
-
-	if err := r.applyConfig(ctx, p, res, gz); err != nil {
+	var outcome error
+	if r.unmanagedConfiguration(p) {
+		if err := r.ensureUnmanagedConfig(ctx, p); err != nil {
+			return err
+		}
+		outcome = &note{ReasonConfigurationUnmanaged, "the operator does not manage the configuration Secret because the Prometheus has no serviceMonitorSelector, podMonitorSelector, probeSelector or scrapeConfigSelector; unmanaged configuration is deprecated upstream: use additionalScrapeConfigs or ScrapeConfig objects"}
+	} else if err := r.applyConfig(ctx, p, st, res); err != nil {
 		return err
 	}
 	tlsCount, err := r.applyTLSAssets(ctx, p, res.TLSAssets)
@@ -193,28 +218,29 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 		return err
 	}
 
-	publish := func(kind string, vs []selection.Verdict) {
-		r.Statuses.Publish(owner(nnOf(p)), kind, vs)
-		sel, rej := 0, 0
-		for _, v := range vs {
-			switch v.Reason {
-			case selection.Accepted:
-				sel++
-			case selection.InvalidConfiguration:
-				rej++
-			}
-		}
-		managedResources.WithLabelValues(p.Namespace, p.Name, kind, "selected").Set(float64(sel))
-		managedResources.WithLabelValues(p.Namespace, p.Name, kind, "rejected").Set(float64(rej))
+	for kind, vs := range mons.verdicts {
+		r.publish(p, kind, mergeVerdicts(vs, res.Verdicts))
 	}
-	publish(monitoringv1.ServiceMonitorsKind, mergeVerdicts(smVerdicts, res.Verdicts))
-	publish(monitoringv1.PodMonitorsKind, mergeVerdicts(pmVerdicts, res.Verdicts))
-	publish(monitoringv1.ProbesKind, mergeVerdicts(prVerdicts, res.Verdicts))
-	publish(monitoringv1alpha1.ScrapeConfigsKind, mergeVerdicts(scVerdicts, res.Verdicts))
-	publish(monitoringv1.PrometheusRuleKind, rules.verdicts)
-	configInfo.DeletePartialMatch(map[string]string{"namespace": p.Namespace, "name": p.Name})
-	configInfo.WithLabelValues(p.Namespace, p.Name, res.Hash).Set(1)
-	return nil
+	r.publish(p, monitoringv1.PrometheusRuleKind, rules.verdicts)
+	r.Metrics.configInfo.DeletePartialMatch(map[string]string{"namespace": p.Namespace, "name": p.Name})
+	r.Metrics.configInfo.WithLabelValues(p.Namespace, p.Name, res.Hash).Set(1)
+	return outcome
+}
+
+// publish hands one kind's verdicts to the status store and counts them.
+func (r *Reconciler) publish(p *monitoringv1.Prometheus, kind string, vs []selection.Verdict) {
+	r.Statuses.Publish(owner(nnOf(p)), kind, vs)
+	sel, rej := 0, 0
+	for _, v := range vs {
+		switch v.Reason {
+		case selection.Accepted:
+			sel++
+		case selection.InvalidConfiguration:
+			rej++
+		}
+	}
+	r.Metrics.managedResources.WithLabelValues(p.Namespace, p.Name, kind, "selected").Set(float64(sel))
+	r.Metrics.managedResources.WithLabelValues(p.Namespace, p.Name, kind, "rejected").Set(float64(rej))
 }
 
 // namespaceLabels reads every namespace's labels from the metadata cache.

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/rules"
@@ -72,7 +73,7 @@ func (r *Reconciler) reconcileRules(ctx context.Context, p *monitoringv1.Prometh
 	if err := r.Client.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
 		return nil, applyFailed(fmt.Errorf("listing PrometheusRules: %w", err))
 	}
-	selected, verdicts := selection.Select(sel.rules, pointers(list.Items), r.Config.Scope, nsLabels)
+	selected, verdicts := selection.Select(sel.rules, pointers(list.Items), r.cfg.Scope, nsLabels)
 	enforced := p.Spec.EnforcedNamespaceLabel
 
 	files := map[string][]byte{}
@@ -96,12 +97,7 @@ func (r *Reconciler) reconcileRules(ctx context.Context, p *monitoringv1.Prometh
 			files[key] = e.file
 			continue
 		}
-		msg := e.problem
-		if served, h, ok := rules.FindServed(rs.live, rule); ok {
-			files[key] = served
-			msg = fmt.Sprintf("%s; still serving generation %d, the last accepted version", msg, h.Generation)
-		}
-		problems[nsName(rule)] = msg
+		problems[nsName(rule)] = r.lastKnownGood(ctx, rs, rule, label, e.problem, files, key)
 	}
 	for uid := range rs.entries {
 		if !seen[uid] {
@@ -169,6 +165,27 @@ func ruleExcluded(p *monitoringv1.Prometheus, rule *monitoringv1.PrometheusRule)
 	return false
 }
 
+// lastKnownGood puts the last accepted version of an invalid rule into files, when the
+// live rule ConfigMaps hold one that satisfies the current namespace enforcement, and
+// returns the rejection message saying what is served. A version rendered before
+// enforcement was turned on is never served: the tenant would escape enforcement for as
+// long as the new version stays invalid.
+func (r *Reconciler) lastKnownGood(ctx context.Context, rs *ruleState, rule *monitoringv1.PrometheusRule, label, problem string, files map[string][]byte, key string) string {
+	served, h, ok := rules.FindServed(rs.live, rule)
+	if !ok {
+		return problem
+	}
+	enforced, err := rules.SatisfiesEnforcement(served, label, rule.Namespace)
+	if err != nil {
+		log.FromContext(ctx).Error(err, "checking the served version of a PrometheusRule", "rule", nsName(rule))
+	}
+	if !enforced {
+		return fmt.Sprintf("%s; its last accepted version (generation %d) is not served either: it does not carry the namespace label enforcement now in place", problem, h.Generation)
+	}
+	files[key] = served
+	return fmt.Sprintf("%s; still serving generation %d, the last accepted version", problem, h.Generation)
+}
+
 // readRuleConfigMaps reads the data of p's live rule ConfigMaps, in index order.
 func (r *Reconciler) readRuleConfigMaps(ctx context.Context, p *monitoringv1.Prometheus) ([]map[string]string, error) {
 	var out []map[string]string
@@ -193,12 +210,12 @@ func (r *Reconciler) applyRuleConfigMaps(ctx context.Context, p *monitoringv1.Pr
 		for k, v := range data {
 			bin[k] = []byte(v)
 		}
-		cm := &corev1.ConfigMap{ObjectMeta: objectMeta(p, layout.RuleConfigMapName(p.Name, i), dataHash(bin)), Data: data}
-		if _, err := r.apply.Ensure(ctx, configMapGVK, cm); err != nil {
-			return applyFailed(err)
+		cm := &corev1.ConfigMap{ObjectMeta: r.objectMeta(p, layout.RuleConfigMapName(p.Name, i), dataHash(bin)), Data: data}
+		if err := r.ensure(ctx, configMapGVK, cm); err != nil {
+			return err
 		}
 	}
 	st.rules.live = res.configMaps
-	ruleFiles.WithLabelValues(p.Namespace, p.Name).Set(float64(len(res.configMaps)))
+	r.Metrics.ruleConfigMaps.WithLabelValues(p.Namespace, p.Name).Set(float64(len(res.configMaps)))
 	return nil
 }

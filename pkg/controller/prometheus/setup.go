@@ -15,33 +15,25 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
-
-	"github.com/lookout-operator/lookout/pkg/apply"
-	"github.com/lookout-operator/lookout/pkg/assets"
-	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
 // SetupWithManager registers the controller and its watches:
-//   - Prometheus objects (spec changes), and the StatefulSets they own (for status);
-//   - ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules (spec or label changes), mapped to
-//     the Prometheus objects whose selectors match them before or after the change;
+//   - Prometheus objects (spec, label or annotation changes), and the StatefulSets they
+//     own (for status);
+//   - ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules (spec or
+//     label changes), mapped to the Prometheus objects whose selectors match them before
+//     or after the change;
 //   - Namespaces (metadata only), for namespace selectors;
 //   - Secrets and ConfigMaps (metadata only: the operator never caches their data), mapped
 //     to the Prometheus objects that own or reference them.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.assets = assets.NewAPIStore(mgr.GetClient(), mgr.GetAPIReader())
-	r.apply = apply.New(mgr.GetClient())
-	r.refs = newRefIndex()
-	r.state = map[types.NamespacedName]*promState{}
-	if r.Config.MaxConcurrentReconciles < 1 {
-		r.Config.MaxConcurrentReconciles = 1
-	}
 	specOrLabels := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{})
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("prometheus").
-		For(&monitoringv1.Prometheus{}, builder.WithPredicates(specOrLabels)).
+		For(&monitoringv1.Prometheus{}, builder.WithPredicates(predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.StatefulSet{}).
 		Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), builder.WithPredicates(specOrLabels)).
 		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), builder.WithPredicates(specOrLabels)).
@@ -52,17 +44,17 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret")).
 		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap")).
 		WithOptions(controller.Options{
-			MaxConcurrentReconciles: r.Config.MaxConcurrentReconciles,
+			MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
 			RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
 		}).
 		Complete(r)
 }
 
 // prometheuses lists the managed Prometheus objects from the cache.
-func (r *Reconciler) prometheuses(ctx context.Context) []*monitoringv1.Prometheus {
+func (r *Reconciler) prometheuses(ctx context.Context) ([]*monitoringv1.Prometheus, error) {
 	var list monitoringv1.PrometheusList
 	if err := r.Client.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
-		return nil
+		return nil, err
 	}
 	out := make([]*monitoringv1.Prometheus, 0, len(list.Items))
 	for i := range list.Items {
@@ -70,7 +62,7 @@ func (r *Reconciler) prometheuses(ctx context.Context) []*monitoringv1.Prometheu
 			out = append(out, &list.Items[i])
 		}
 	}
-	return out
+	return out, nil
 }
 
 // mapSelected maps a monitor or rule to the Prometheus objects selecting it. The handler
@@ -78,32 +70,21 @@ func (r *Reconciler) prometheuses(ctx context.Context) []*monitoringv1.Prometheu
 // matching still reconciles the Prometheus that used to select it.
 func (r *Reconciler) mapSelected(kind string) handler.EventHandler {
 	return handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
-		nsLabels, err := r.namespaceLabels(ctx)
+		proms, err := r.prometheuses(ctx)
 		if err != nil {
+			log.FromContext(ctx).Error(err, "listing Prometheus objects to map a change to", "kind", kind, "object", client.ObjectKeyFromObject(o))
 			return nil
 		}
+		nsLabels, err := r.namespaceLabels(ctx)
+		if err != nil {
+			log.FromContext(ctx).Error(err, "reading namespace labels to map a change; reconciling every Prometheus", "kind", kind)
+			return requests(proms)
+		}
 		var out []reconcile.Request
-		for _, p := range r.prometheuses(ctx) {
+		for _, p := range proms {
 			sel, err := r.stateFor(nnOf(p)).compile(p)
-			if err != nil {
+			if err != nil || sel.forKind(kind).Matches(o, r.cfg.Scope, nsLabels) {
 				// An invalid selector is reported by the Prometheus's own reconcile.
-				out = append(out, reconcile.Request{NamespacedName: nnOf(p)})
-				continue
-			}
-			var c *selection.Compiled
-			switch kind {
-			case monitoringv1.ServiceMonitorsKind:
-				c = sel.serviceMonitors
-			case monitoringv1.PodMonitorsKind:
-				c = sel.podMonitors
-			case monitoringv1.ProbesKind:
-				c = sel.probes
-			case monitoringv1alpha1.ScrapeConfigsKind:
-				c = sel.scrapeConfigs
-			default:
-				c = sel.rules
-			}
-			if c.Matches(o, r.Config.Scope, nsLabels) {
 				out = append(out, reconcile.Request{NamespacedName: nnOf(p)})
 			}
 		}
@@ -114,8 +95,13 @@ func (r *Reconciler) mapSelected(kind string) handler.EventHandler {
 // mapNamespace reconciles the Prometheus objects with a namespace selector when a
 // namespace's labels change (namespaces in the Prometheus's own namespace never matter).
 func (r *Reconciler) mapNamespace(ctx context.Context, o client.Object) []reconcile.Request {
+	proms, err := r.prometheuses(ctx)
+	if err != nil {
+		log.FromContext(ctx).Error(err, "listing Prometheus objects to map a namespace change to", "namespace", o.GetName())
+		return nil
+	}
 	var out []reconcile.Request
-	for _, p := range r.prometheuses(ctx) {
+	for _, p := range proms {
 		s := &p.Spec
 		if s.ServiceMonitorNamespaceSelector != nil || s.PodMonitorNamespaceSelector != nil || s.RuleNamespaceSelector != nil ||
 			s.ProbeNamespaceSelector != nil || s.ScrapeConfigNamespaceSelector != nil {
@@ -125,8 +111,16 @@ func (r *Reconciler) mapNamespace(ctx context.Context, o client.Object) []reconc
 	return out
 }
 
-// mapAsset maps a Secret or ConfigMap to its owning Prometheus and to the Prometheus
-// objects whose configuration read it.
+func requests(proms []*monitoringv1.Prometheus) []reconcile.Request {
+	out := make([]reconcile.Request, len(proms))
+	for i, p := range proms {
+		out[i] = reconcile.Request{NamespacedName: nnOf(p)}
+	}
+	return out
+}
+
+// mapAsset maps a Secret or ConfigMap to its owning Prometheus objects and to the
+// Prometheus objects whose configuration read it.
 func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
 	return handler.Funcs{
 		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {

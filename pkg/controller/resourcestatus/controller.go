@@ -2,89 +2,70 @@ package resourcestatus
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"sort"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
-	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
-	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
-// Object is a monitor or rule with a ConfigResourceStatus.
-type Object interface {
-	client.Object
-	Bindings() []monitoringv1.WorkloadBinding
-}
+// FieldOwner is the field manager of the bindings Lookout applies: each writer of
+// status.bindings owns only its own entries (the list is keyed by group, resource,
+// namespace and name), so another operator's bindings on the same object stay.
+const FieldOwner = "lookout-operator"
 
-// Kind describes one kind whose status this package writes.
-type Kind struct {
-	// Name is the kind ("ServiceMonitor").
-	Name string
-	// New returns an empty object of the kind.
-	New func() Object
-	// SetBindings replaces the object's status.bindings.
-	SetBindings func(Object, []monitoringv1.WorkloadBinding)
-}
+// OwnerLookup tells how an owner relates to this operator. An error (other than the owner
+// being gone) retries the reconcile.
+type OwnerLookup func(ctx context.Context, o Owner) (OwnerState, error)
 
-// Kinds are the kinds Lookout reports status on.
-var Kinds = []Kind{
-	{Name: monitoringv1.ServiceMonitorsKind, New: func() Object { return &monitoringv1.ServiceMonitor{} },
-		SetBindings: func(o Object, b []monitoringv1.WorkloadBinding) { o.(*monitoringv1.ServiceMonitor).Status.Bindings = b }},
-	{Name: monitoringv1.PodMonitorsKind, New: func() Object { return &monitoringv1.PodMonitor{} },
-		SetBindings: func(o Object, b []monitoringv1.WorkloadBinding) { o.(*monitoringv1.PodMonitor).Status.Bindings = b }},
-	{Name: monitoringv1.ProbesKind, New: func() Object { return &monitoringv1.Probe{} },
-		SetBindings: func(o Object, b []monitoringv1.WorkloadBinding) { o.(*monitoringv1.Probe).Status.Bindings = b }},
-	{Name: monitoringv1alpha1.ScrapeConfigsKind, New: func() Object { return &monitoringv1alpha1.ScrapeConfig{} },
-		SetBindings: func(o Object, b []monitoringv1.WorkloadBinding) {
-			o.(*monitoringv1alpha1.ScrapeConfig).Status.Bindings = b
-		}},
-	{Name: monitoringv1.PrometheusRuleKind, New: func() Object { return &monitoringv1.PrometheusRule{} },
-		SetBindings: func(o Object, b []monitoringv1.WorkloadBinding) { o.(*monitoringv1.PrometheusRule).Status.Bindings = b }},
+// Deps are what a status reconciler works with.
+type Deps struct {
+	// Client reads objects from the cache and applies status.
+	Client client.Client
+	// Store holds the verdicts to write.
+	Store *Store
+	// Owners classifies the owners named in live bindings.
+	Owners OwnerLookup
+	// Recorder receives a Warning event for every new rejection (nil: no events).
+	Recorder events.EventRecorder
+	// Applier counts the status writes (nil: not counted).
+	Applier *apply.Applier
+	// Clock stamps condition transitions (nil: the real clock).
+	Clock clock.PassiveClock
 }
 
 // Reconciler writes status.bindings of one kind from the Store.
 type Reconciler struct {
-	Client   client.Client
-	Store    *Store
-	Kind     Kind
-	Recorder record.EventRecorder
-	// OwnerExists reports whether a Prometheus still exists (bindings to deleted ones are
-	// removed).
-	OwnerExists func(ctx context.Context, o Owner) bool
+	Deps
+	kind Kind
 }
 
-// SetupWithManager registers one status controller per kind.
-func SetupWithManager(mgr ctrl.Manager, store *Store, workers int) error {
+// New returns the status reconciler of one kind.
+func New(d Deps, kind Kind) *Reconciler {
+	if d.Clock == nil {
+		d.Clock = clock.RealClock{}
+	}
+	return &Reconciler{Deps: d, kind: kind}
+}
+
+// SetupWithManager registers one status controller per kind in Kinds, fed by the store.
+func SetupWithManager(mgr ctrl.Manager, d Deps, workers int) error {
 	for _, k := range Kinds {
-		r := &Reconciler{
-			Client:   mgr.GetClient(),
-			Store:    store,
-			Kind:     k,
-			Recorder: mgr.GetEventRecorderFor("lookout-operator"),
-			OwnerExists: func(ctx context.Context, o Owner) bool {
-				p := &metav1.PartialObjectMetadata{}
-				p.SetGroupVersionKind(monitoringv1.SchemeGroupVersion.WithKind(monitoringv1.PrometheusesKind))
-				err := mgr.GetClient().Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: o.Name}, p)
-				return !apierrors.IsNotFound(err)
-			},
-		}
+		r := New(d, k)
 		err := ctrl.NewControllerManagedBy(mgr).
 			Named(lowerKind(k.Name) + "-status").
-			WatchesRawSource(source.Channel(store.channel(k.Name), &handler.EnqueueRequestForObject{})).
+			WatchesRawSource(d.Store.Source(k.Name)).
 			WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
 			Complete(r)
 		if err != nil {
@@ -94,115 +75,73 @@ func SetupWithManager(mgr ctrl.Manager, store *Store, workers int) error {
 	return nil
 }
 
-func lowerKind(k string) string {
-	out := make([]byte, 0, len(k))
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out = append(out, c)
-	}
-	return string(out)
-}
-
-// Reconcile writes the object's bindings when they differ from the live ones.
+// Reconcile applies the object's bindings when the ones this operator holds differ from
+// the desired ones.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	obj := r.Kind.New()
+	obj := r.kind.New()
 	if err := r.Client.Get(ctx, req.NamespacedName, obj); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
-	verdicts, published := r.Store.Verdicts(r.Kind.Name, req.NamespacedName)
-	desired := r.bindings(ctx, obj, verdicts, published)
-	if equality.Semantic.DeepEqual(desired, obj.Bindings()) || (len(desired) == 0 && len(obj.Bindings()) == 0) {
+	verdicts, published := r.Store.Verdicts(r.kind.Name, req.NamespacedName)
+	var lookupErr error
+	state := func(o Owner) OwnerState {
+		s, err := r.Owners(ctx, o)
+		if err != nil && lookupErr == nil {
+			lookupErr = err
+		}
+		return s
+	}
+	p := planBindings(obj.Bindings(), obj.GetGeneration(), verdicts, published, state, metav1.NewTime(r.Clock.Now()))
+	if lookupErr != nil {
+		return reconcile.Result{}, fmt.Errorf("looking up the owners of %s %s's bindings: %w", r.kind.Name, req.NamespacedName, lookupErr)
+	}
+	if !p.changed() {
 		return reconcile.Result{}, nil
 	}
-	before := rejected(obj.Bindings())
-	upd := obj.DeepCopyObject().(Object)
-	r.Kind.SetBindings(upd, desired)
-	if err := r.Client.Status().Update(ctx, upd); err != nil {
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-			return reconcile.Result{Requeue: true}, nil
-		}
-		return reconcile.Result{}, fmt.Errorf("updating status of %s %s: %w", r.Kind.Name, req.NamespacedName, err)
+	if err := r.applyBindings(ctx, obj, p.desired); err != nil {
+		return reconcile.Result{}, err
 	}
-	apply.CountWrite(r.Kind.Name, "update-status")
-	for _, b := range desired {
-		for _, c := range b.Conditions {
-			if c.Status == monitoringv1.ConditionFalse && !before[b.Namespace+"/"+b.Name+"/"+c.Message] {
-				r.Recorder.Eventf(obj, corev1.EventTypeWarning, c.Reason, "rejected by Prometheus %s/%s: %s", b.Namespace, b.Name, c.Message)
+	if r.Recorder != nil {
+		for _, b := range newlyRejected(obj.Bindings(), p.desired) {
+			for _, c := range b.Conditions {
+				r.Recorder.Eventf(obj, nil, corev1.EventTypeWarning, c.Reason, "Reject",
+					"rejected by Prometheus %s/%s: %s", b.Namespace, b.Name, c.Message)
 			}
 		}
 	}
 	return reconcile.Result{}, nil
 }
 
-func rejected(bs []monitoringv1.WorkloadBinding) map[string]bool {
-	out := map[string]bool{}
-	for _, b := range bs {
-		for _, c := range b.Conditions {
-			if c.Status == monitoringv1.ConditionFalse {
-				out[b.Namespace+"/"+b.Name+"/"+c.Message] = true
-			}
+// applyBindings applies status.bindings = desired with server-side apply as FieldOwner.
+func (r *Reconciler) applyBindings(ctx context.Context, obj Object, desired []monitoringv1.WorkloadBinding) error {
+	// An empty list (not an absent one, which the API server reads as a null status)
+	// releases every binding this field manager held.
+	list := []any{}
+	if len(desired) > 0 {
+		b, err := json.Marshal(desired)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, &list); err != nil {
+			return err
 		}
 	}
-	return out
-}
-
-// bindings builds the desired bindings: one per Prometheus with a verdict, keeping
-// bindings of Prometheus objects that have not published yet (after a restart) and that
-// still exist, and the lastTransitionTime of unchanged conditions.
-func (r *Reconciler) bindings(ctx context.Context, obj Object, verdicts map[Owner]selection.Verdict, published func(Owner) bool) []monitoringv1.WorkloadBinding {
-	live := map[Owner]monitoringv1.WorkloadBinding{}
-	for _, b := range obj.Bindings() {
-		live[Owner{Resource: b.Resource, Namespace: b.Namespace, Name: b.Name}] = b
+	status := map[string]any{"bindings": list}
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": r.kind.APIVersion,
+		"kind":       r.kind.Name,
+		"metadata":   map[string]any{"name": obj.GetName(), "namespace": obj.GetNamespace()},
+		"status":     status,
+	}}
+	err := r.Client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldOwner), client.ForceOwnership)
+	if apierrors.IsNotFound(err) {
+		return nil // deleted meanwhile
 	}
-	var out []monitoringv1.WorkloadBinding
-	for o, v := range verdicts {
-		cond := monitoringv1.ConfigResourceCondition{
-			Type:               monitoringv1.Accepted,
-			Status:             monitoringv1.ConditionTrue,
-			Reason:             string(v.Reason),
-			Message:            v.Message,
-			ObservedGeneration: obj.GetGeneration(),
-			LastTransitionTime: metav1.Now(),
-		}
-		if v.Generation != 0 {
-			cond.ObservedGeneration = v.Generation
-		}
-		if !v.Used() {
-			cond.Status = monitoringv1.ConditionFalse
-		}
-		if old, ok := live[o]; ok {
-			for _, c := range old.Conditions {
-				if c.Type == cond.Type && c.Status == cond.Status {
-					cond.LastTransitionTime = c.LastTransitionTime
-				}
-			}
-		}
-		out = append(out, monitoringv1.WorkloadBinding{
-			Group: monitoringv1.SchemeGroupVersion.Group, Resource: o.Resource, Name: o.Name, Namespace: o.Namespace,
-			Conditions: []monitoringv1.ConfigResourceCondition{cond},
-		})
+	if err != nil {
+		return fmt.Errorf("applying status of %s %s/%s: %w", r.kind.Name, obj.GetNamespace(), obj.GetName(), err)
 	}
-	for o, b := range live {
-		if _, ok := verdicts[o]; ok || published(o) || o.Resource != "prometheuses" {
-			continue
-		}
-		if r.OwnerExists(ctx, o) {
-			out = append(out, b)
-		}
+	if r.Applier != nil {
+		r.Applier.CountWrite(r.kind.Name, "apply-status")
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Namespace != out[j].Namespace {
-			return out[i].Namespace < out[j].Namespace
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
-}
-
-// placeholder is the object put on the notification channel.
-func placeholder(nn types.NamespacedName) client.Object {
-	return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: nn.Namespace, Name: nn.Name}}
+	return nil
 }

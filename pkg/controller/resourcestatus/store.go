@@ -1,10 +1,13 @@
 package resourcestatus
 
 import (
+	"context"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/event"
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
@@ -16,7 +19,9 @@ type Owner struct {
 	Name      string
 }
 
-// Store holds the latest verdicts. It is safe for concurrent use.
+// Store holds the latest verdicts and queues the objects whose verdicts changed for the
+// status controller of their kind. It is safe for concurrent use. A nil *Store is valid
+// and discards everything: the operator runs without per-object status.
 type Store struct {
 	mu sync.Mutex
 	// verdicts[kind][object][owner]
@@ -24,7 +29,11 @@ type Store struct {
 	// published[owner][kind] remembers which kinds an owner has reported, so objects it
 	// stopped selecting lose their binding.
 	published map[Owner]map[string]bool
-	notify    map[string]chan event.GenericEvent
+	// queues are the work queues of the status controllers, attached when they start;
+	// until then changed objects wait in pending (a set: its size is bounded by the
+	// number of objects, whatever the number of changes).
+	queues  map[string]workqueue.TypedRateLimitingInterface[reconcile.Request]
+	pending map[string]map[types.NamespacedName]bool
 }
 
 // NewStore returns an empty store.
@@ -32,28 +41,35 @@ func NewStore() *Store {
 	return &Store{
 		verdicts:  map[string]map[types.NamespacedName]map[Owner]selection.Verdict{},
 		published: map[Owner]map[string]bool{},
-		notify:    map[string]chan event.GenericEvent{},
+		queues:    map[string]workqueue.TypedRateLimitingInterface[reconcile.Request]{},
+		pending:   map[string]map[types.NamespacedName]bool{},
 	}
 }
 
-// channel returns the notification channel of a kind, creating it.
-func (s *Store) channel(kind string) chan event.GenericEvent {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ch, ok := s.notify[kind]
-	if !ok {
-		ch = make(chan event.GenericEvent, 4096)
-		s.notify[kind] = ch
-	}
-	return ch
+// Source is the event source of the status controller of one kind: it attaches the
+// controller's queue to the store and hands it the objects that changed before.
+func (s *Store) Source(kind string) source.Source {
+	return source.Func(func(_ context.Context, q workqueue.TypedRateLimitingInterface[reconcile.Request]) error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.queues[kind] = q
+		for nn := range s.pending[kind] {
+			q.Add(reconcile.Request{NamespacedName: nn})
+		}
+		delete(s.pending, kind)
+		return nil
+	})
 }
 
 // Publish replaces the verdicts an owner reached for one kind. Only selected objects (used
 // or rejected as invalid) get a binding; objects it no longer selects lose theirs. Every
 // object whose verdict changed is queued for a status write.
 func (s *Store) Publish(owner Owner, kind string, verdicts []selection.Verdict) {
-	var changed []types.NamespacedName
+	if s == nil {
+		return
+	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	byObj := s.verdicts[kind]
 	if byObj == nil {
 		byObj = map[types.NamespacedName]map[Owner]selection.Verdict{}
@@ -61,7 +77,7 @@ func (s *Store) Publish(owner Owner, kind string, verdicts []selection.Verdict) 
 	}
 	keep := map[types.NamespacedName]bool{}
 	for _, v := range verdicts {
-		if v.Reason != selection.Accepted && v.Reason != selection.InvalidConfiguration {
+		if !v.Binds() {
 			continue
 		}
 		nn := types.NamespacedName{Namespace: v.Namespace, Name: v.Name}
@@ -73,7 +89,7 @@ func (s *Store) Publish(owner Owner, kind string, verdicts []selection.Verdict) 
 		}
 		if old, ok := owners[owner]; !ok || old != v {
 			owners[owner] = v
-			changed = append(changed, nn)
+			s.enqueueLocked(kind, nn)
 		}
 	}
 	for nn, owners := range byObj {
@@ -82,21 +98,22 @@ func (s *Store) Publish(owner Owner, kind string, verdicts []selection.Verdict) 
 			if len(owners) == 0 {
 				delete(byObj, nn)
 			}
-			changed = append(changed, nn)
+			s.enqueueLocked(kind, nn)
 		}
 	}
 	if s.published[owner] == nil {
 		s.published[owner] = map[string]bool{}
 	}
 	s.published[owner][kind] = true
-	s.mu.Unlock()
-	s.enqueue(kind, changed)
 }
 
-// Forget removes an owner that no longer exists.
+// Forget removes an owner that no longer exists or is no longer managed.
 func (s *Store) Forget(owner Owner) {
-	changed := map[string][]types.NamespacedName{}
+	if s == nil {
+		return
+	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	for kind, byObj := range s.verdicts {
 		for nn, owners := range byObj {
 			if _, ok := owners[owner]; ok {
@@ -104,23 +121,22 @@ func (s *Store) Forget(owner Owner) {
 				if len(owners) == 0 {
 					delete(byObj, nn)
 				}
-				changed[kind] = append(changed[kind], nn)
+				s.enqueueLocked(kind, nn)
 			}
 		}
 	}
 	delete(s.published, owner)
-	s.mu.Unlock()
-	for kind, nns := range changed {
-		s.enqueue(kind, nns)
-	}
 }
 
 // Verdicts returns the verdicts of one object, by owner, and whether each owner has
 // published this kind at least once (owners not yet heard from keep their old binding).
 func (s *Store) Verdicts(kind string, nn types.NamespacedName) (map[Owner]selection.Verdict, func(Owner) bool) {
+	out := map[Owner]selection.Verdict{}
+	if s == nil {
+		return out, func(Owner) bool { return false }
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := map[Owner]selection.Verdict{}
 	for o, v := range s.verdicts[kind][nn] {
 		out[o] = v
 	}
@@ -133,18 +149,28 @@ func (s *Store) Verdicts(kind string, nn types.NamespacedName) (map[Owner]select
 	return out, func(o Owner) bool { return pub[o] }
 }
 
-func (s *Store) enqueue(kind string, nns []types.NamespacedName) {
-	if len(nns) == 0 {
+// enqueueLocked queues one object of a kind; the caller holds s.mu. Adding to a work
+// queue never blocks, and the queue folds repeated adds of one object into one.
+func (s *Store) enqueueLocked(kind string, nn types.NamespacedName) {
+	if q := s.queues[kind]; q != nil {
+		q.Add(reconcile.Request{NamespacedName: nn})
 		return
 	}
-	ch := s.channel(kind)
-	for _, nn := range nns {
-		ev := event.GenericEvent{Object: placeholder(nn)}
-		select {
-		case ch <- ev:
-		default:
-			// The queue is full: deliver asynchronously rather than block the reconciler.
-			go func() { ch <- ev }()
-		}
+	p := s.pending[kind]
+	if p == nil {
+		p = map[types.NamespacedName]bool{}
+		s.pending[kind] = p
 	}
+	p[nn] = true
+}
+
+// pendingLen is the number of objects waiting for a queue (tests).
+func (s *Store) pendingLen() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, p := range s.pending {
+		n += len(p)
+	}
+	return n
 }

@@ -1,0 +1,216 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+var secretGVK = corev1.SchemeGroupVersion.WithKind("Secret")
+
+func owner(uid string) metav1.OwnerReference {
+	return metav1.OwnerReference{APIVersion: "monitoring.coreos.com/v1", Kind: "Prometheus", Name: "p-" + uid, UID: types.UID(uid)}
+}
+
+func secret(name, hash string, data string, owners ...metav1.OwnerReference) *corev1.Secret {
+	return &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, Annotations: map[string]string{layout.InputHashAnnotation: hash}, OwnerReferences: owners},
+		Data:       map[string][]byte{"k": []byte(data)},
+	}
+}
+
+func newApplier(t *testing.T, objs ...client.Object) (*Applier, client.Client, *Metrics, *clocktesting.FakeClock) {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := corev1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	c := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build()
+	m, err := NewMetrics(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := clocktesting.NewFakeClock(time.Unix(1_000_000, 0))
+	return New(c, m, clk), c, m, clk
+}
+
+func writes(m *Metrics, verb string) int {
+	return int(testutil.ToFloat64(m.Writes.WithLabelValues("Secret", verb)))
+}
+
+func liveData(t *testing.T, c client.Client, name string) string {
+	t.Helper()
+	s := &corev1.Secret{}
+	if err := c.Get(context.Background(), types.NamespacedName{Namespace: "ns", Name: name}, s); err != nil {
+		t.Fatal(err)
+	}
+	return string(s.Data["k"])
+}
+
+func TestEnsureCreatesUpdatesAndSkips(t *testing.T) {
+	ctx := context.Background()
+	a, c, m, _ := newApplier(t)
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "one", owner("a"))); err != nil || !wrote {
+		t.Fatalf("create: wrote=%v err=%v", wrote, err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "one", owner("a"))); err != nil || wrote {
+		t.Fatalf("same hash: wrote=%v err=%v", wrote, err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h2", "two", owner("a"))); err != nil || !wrote {
+		t.Fatalf("new hash: wrote=%v err=%v", wrote, err)
+	}
+	if got := liveData(t, c, "s"); got != "two" {
+		t.Fatalf("live data %q, want two", got)
+	}
+	if writes(m, "create") != 1 || writes(m, "update") != 1 {
+		t.Fatalf("writes: create %d update %d, want 1 and 1", writes(m, "create"), writes(m, "update"))
+	}
+	// Drifted forces a rewrite of unchanged content.
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h2", "two", owner("a")), Drifted(true)); err != nil || !wrote {
+		t.Fatalf("drifted: wrote=%v err=%v", wrote, err)
+	}
+}
+
+func TestEnsureRequiresHashAndOwner(t *testing.T) {
+	a, _, _, _ := newApplier(t)
+	if _, err := a.Ensure(context.Background(), secretGVK, secret("s", "", "x", owner("a"))); err == nil {
+		t.Fatal("no hash: want an error")
+	}
+	if _, err := a.Ensure(context.Background(), secretGVK, secret("s", "h", "x")); err == nil {
+		t.Fatal("no owner: want an error")
+	}
+}
+
+func TestEnsureNeverWritesWhatItDoesNotOwn(t *testing.T) {
+	ctx := context.Background()
+	for name, live := range map[string]*corev1.Secret{
+		"user's own":         secret("s", "user", "mine"),
+		"other Prometheus":   secret("s", "h0", "theirs", owner("b")),
+		"same hash, foreign": secret("s", "h1", "theirs", owner("b")),
+	} {
+		t.Run(name, func(t *testing.T) {
+			a, c, m, _ := newApplier(t, live)
+			_, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "ours", owner("a")))
+			if !IsNotOwned(err) {
+				t.Fatalf("want a NotOwnedError, got %v", err)
+			}
+			if got := liveData(t, c, "s"); got != string(live.Data["k"]) {
+				t.Fatalf("live data changed to %q", got)
+			}
+			if writes(m, "update") != 0 || testutil.ToFloat64(m.Conflicts.WithLabelValues("Secret")) != 1 {
+				t.Fatal("want no write and one conflict counted")
+			}
+		})
+	}
+	// A shared object (several owners) may be written by any of them.
+	a, _, _, _ := newApplier(t, secret("s", "h0", "shared", owner("a"), owner("b")))
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "shared2", owner("b"), owner("c"))); err != nil || !wrote {
+		t.Fatalf("co-owned: wrote=%v err=%v", wrote, err)
+	}
+}
+
+// staleClient serves Gets of one object from a frozen copy, as an informer cache does
+// before the watch event of our own write arrives.
+type staleClient struct {
+	client.Client
+	frozen *metav1.PartialObjectMetadata // nil: reads say NotFound
+}
+
+func (s *staleClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	if s.frozen == nil {
+		return apierrors.NewNotFound(corev1.Resource("secrets"), key.Name)
+	}
+	s.frozen.DeepCopyInto(obj.(*metav1.PartialObjectMetadata))
+	return nil
+}
+
+func TestWriteMemoBridgesTheCacheLag(t *testing.T) {
+	ctx := context.Background()
+	_, c, _, _ := newApplier(t)
+	m, _ := NewMetrics(nil)
+	clk := clocktesting.NewFakeClock(time.Unix(1_000_000, 0))
+	stale := &staleClient{Client: c}
+	a := New(stale, m, clk)
+
+	// Created, but the cache does not show it yet: no second create.
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "one", owner("a"))); err != nil || !wrote {
+		t.Fatalf("create: wrote=%v err=%v", wrote, err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "one", owner("a"))); err != nil || wrote {
+		t.Fatalf("create during lag: wrote=%v err=%v", wrote, err)
+	}
+
+	// The cache shows the created object; update to h2, then the cache still shows h1.
+	live := &corev1.Secret{}
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "s"}, live); err != nil {
+		t.Fatal(err)
+	}
+	stale.frozen = &metav1.PartialObjectMetadata{ObjectMeta: *live.ObjectMeta.DeepCopy()}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h2", "two", owner("a"))); err != nil || !wrote {
+		t.Fatalf("update: wrote=%v err=%v", wrote, err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h2", "two", owner("a"))); err != nil || wrote {
+		t.Fatalf("update during lag: wrote=%v err=%v", wrote, err)
+	}
+	if writes(m, "update") != 1 {
+		t.Fatalf("updates %d, want 1", writes(m, "update"))
+	}
+	// Past the memo's lifetime the cache is believed again: the stale cache makes Ensure
+	// try to write, and the API server's resourceVersion check refuses the stale update
+	// (the reconcile is retried) instead of the memo hiding a change for good.
+	clk.Step(memoTTL + time.Second)
+	if _, err := a.Ensure(ctx, secretGVK, secret("s", "h2", "two", owner("a"))); !apierrors.IsConflict(errors.Unwrap(err)) {
+		t.Fatalf("after the memo expired, with a stale cache: want a conflict, got %v", err)
+	}
+	// Once the cache caught up, nothing is written.
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "s"}, live); err != nil {
+		t.Fatal(err)
+	}
+	stale.frozen = &metav1.PartialObjectMetadata{ObjectMeta: *live.ObjectMeta.DeepCopy()}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h2", "two", owner("a"))); err != nil || wrote {
+		t.Fatalf("cache caught up: wrote=%v err=%v", wrote, err)
+	}
+}
+
+func TestDeleteOnlyOwned(t *testing.T) {
+	ctx := context.Background()
+	mine := secret("mine", "h", "x", owner("a"))
+	theirs := secret("theirs", "h", "x", owner("b"))
+	a, c, m, _ := newApplier(t, mine, theirs)
+	get := func(name string) *corev1.Secret {
+		s := &corev1.Secret{}
+		if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: name}, s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if err := a.Delete(ctx, "Secret", get("theirs"), "a"); !IsNotOwned(err) {
+		t.Fatalf("deleting a foreign object: want NotOwnedError, got %v", err)
+	}
+	live := get("mine")
+	if err := a.Delete(ctx, "Secret", live, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Delete(ctx, "Secret", live, "a"); err != nil {
+		t.Fatalf("deleting a deleted object: %v", err)
+	}
+	if writes(m, "delete") != 1 {
+		t.Fatalf("deletes %d, want 1", writes(m, "delete"))
+	}
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "theirs"}, &corev1.Secret{}); err != nil {
+		t.Fatalf("the foreign object is gone: %v", err)
+	}
+}

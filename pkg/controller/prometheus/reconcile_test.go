@@ -1,0 +1,378 @@
+package prometheus
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	"github.com/prometheus/client_golang/prometheus"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/ptr"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/workload"
+)
+
+// fixture is a Reconciler over a fake client.
+type fixture struct {
+	t        *testing.T
+	c        client.Client
+	r        *Reconciler
+	writes   *apply.Metrics
+	store    *resourcestatus.Store
+	recorder *events.FakeRecorder
+}
+
+func newFixture(t *testing.T, cfg Config, objs ...client.Object) *fixture {
+	t.Helper()
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, rbacv1.AddToScheme, monitoringv1.AddToScheme, monitoringv1alpha1.AddToScheme} {
+		if err := add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "mon"}}, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
+	c := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).WithStatusSubresource(&monitoringv1.Prometheus{}).Build()
+	wm, _ := apply.NewMetrics(nil)
+	clk := clocktesting.NewFakeClock(time.Unix(1_700_000_000, 0))
+	store := resourcestatus.NewStore()
+	rec := events.NewFakeRecorder(100)
+	if cfg.Workload.PrometheusBaseImage == "" {
+		cfg.Workload = workload.DefaultOptions()
+	}
+	r := New(Deps{Client: c, APIReader: c, Applier: apply.New(c, wm, clk), Recorder: rec, Statuses: store, Clock: clk}, cfg)
+	return &fixture{t: t, c: c, r: r, writes: wm, store: store, recorder: rec}
+}
+
+func (f *fixture) reconcile(ns, name string) error {
+	f.t.Helper()
+	_, err := f.r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: ns, Name: name}})
+	return err
+}
+
+func (f *fixture) totalWrites() float64 {
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(f.writes.Writes)
+	families, err := reg.Gather()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	total := 0.0
+	for _, fam := range families {
+		for _, m := range fam.GetMetric() {
+			total += m.GetCounter().GetValue()
+		}
+	}
+	return total
+}
+
+func (f *fixture) get(o client.Object, ns, name string) {
+	f.t.Helper()
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: name}, o); err != nil {
+		f.t.Fatalf("reading %T %s/%s: %v", o, ns, name, err)
+	}
+}
+
+func (f *fixture) config(name string) string {
+	f.t.Helper()
+	sec := &corev1.Secret{}
+	f.get(sec, "mon", layout.ConfigSecretName(name))
+	zr, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.ConfigCompressedKey]))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (f *fixture) condition(name string) monitoringv1.Condition {
+	f.t.Helper()
+	p := &monitoringv1.Prometheus{}
+	f.get(p, "mon", name)
+	for _, c := range p.Status.Conditions {
+		if c.Type == monitoringv1.Reconciled {
+			return c
+		}
+	}
+	f.t.Fatalf("Prometheus %s has no Reconciled condition: %+v", name, p.Status.Conditions)
+	return monitoringv1.Condition{}
+}
+
+func prom(name string, mut ...func(*monitoringv1.Prometheus)) *monitoringv1.Prometheus {
+	p := &monitoringv1.Prometheus{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: name, UID: types.UID("uid-" + name), Generation: 1},
+		Spec: monitoringv1.PrometheusSpec{CommonPrometheusFields: monitoringv1.CommonPrometheusFields{
+			ServiceMonitorSelector:          &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}},
+			ServiceMonitorNamespaceSelector: &metav1.LabelSelector{},
+		}, RuleSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}}, RuleNamespaceSelector: &metav1.LabelSelector{}},
+	}
+	for _, m := range mut {
+		m(p)
+	}
+	return p
+}
+
+func serviceMonitor(name string, mut ...func(*monitoringv1.ServiceMonitor)) *monitoringv1.ServiceMonitor {
+	s := &monitoringv1.ServiceMonitor{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "app", Name: name, UID: types.UID("uid-sm-" + name), Generation: 1, Labels: map[string]string{"team": "a"}},
+		Spec:       monitoringv1.ServiceMonitorSpec{Selector: metav1.LabelSelector{MatchLabels: map[string]string{"app": name}}, Endpoints: []monitoringv1.Endpoint{{Port: "web"}}},
+	}
+	for _, m := range mut {
+		m(s)
+	}
+	return s
+}
+
+func TestReconcileGeneratesThenWritesNothing(t *testing.T) {
+	f := newFixture(t, Config{}, prom("p"), serviceMonitor("web"))
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	if cfg := f.config("p"); !strings.Contains(cfg, "job_name: serviceMonitor/app/web/0") {
+		t.Fatalf("config lacks the monitor's job:\n%s", cfg)
+	}
+	ss := &appsv1.StatefulSet{}
+	f.get(ss, "mon", "prometheus-p")
+	if c := f.condition("p"); c.Status != monitoringv1.ConditionTrue || c.Reason != ReasonReconciled {
+		t.Fatalf("condition %+v", c)
+	}
+	vs, _ := f.store.Verdicts(monitoringv1.ServiceMonitorsKind, types.NamespacedName{Namespace: "app", Name: "web"})
+	if v := vs[owner(types.NamespacedName{Namespace: "mon", Name: "p"})]; v.Reason != selection.Accepted {
+		t.Fatalf("verdict %+v", v)
+	}
+	before := f.totalWrites()
+	if before == 0 {
+		t.Fatal("no write counted")
+	}
+	for i := 0; i < 3; i++ {
+		if err := f.reconcile("mon", "p"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := f.totalWrites(); after != before {
+		t.Fatalf("%v writes with nothing changed", after-before)
+	}
+}
+
+func TestReconcileReportsNameConflict(t *testing.T) {
+	user := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: "prometheus-p"}, Data: map[string][]byte{"mine": []byte("keep")}}
+	f := newFixture(t, Config{}, prom("p"), user)
+	err := f.reconcile("mon", "p")
+	if err == nil || !apply.IsNotOwned(err) {
+		t.Fatalf("want a name conflict, got %v", err)
+	}
+	c := f.condition("p")
+	if c.Status != monitoringv1.ConditionFalse || c.Reason != ReasonNameConflict || !strings.Contains(c.Message, "prometheus-p") {
+		t.Fatalf("condition %+v", c)
+	}
+	live := &corev1.Secret{}
+	f.get(live, "mon", "prometheus-p")
+	if string(live.Data["mine"]) != "keep" || len(live.Data) != 1 {
+		t.Fatalf("the user's Secret was changed: %v", live.Data)
+	}
+	select {
+	case e := <-f.recorder.Events:
+		if !strings.Contains(e, ReasonNameConflict) {
+			t.Fatalf("event %q", e)
+		}
+	default:
+		t.Fatal("no event")
+	}
+}
+
+// Shard 1 of "a" and Prometheus "a-shard-1" want the same StatefulSet name: whoever
+// created it keeps it, the other reports the conflict, and scaling "a" down never deletes
+// the other's StatefulSet.
+func TestShardNameCollision(t *testing.T) {
+	a := prom("a", func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To(int32(2)) })
+	b := prom("a-shard-1")
+	f := newFixture(t, Config{}, b, a)
+	if err := f.reconcile("mon", "a-shard-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("mon", "a"); !apply.IsNotOwned(err) {
+		t.Fatalf("want a name conflict for shard 1 of a, got %v", err)
+	}
+	a1 := &monitoringv1.Prometheus{}
+	f.get(a1, "mon", "a")
+	a1.Spec.Shards = ptr.To(int32(1))
+	a1.Generation = 2
+	if err := f.c.Update(context.Background(), a1); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("mon", "a"); err != nil {
+		t.Fatal(err)
+	}
+	ss := &appsv1.StatefulSet{}
+	f.get(ss, "mon", "prometheus-a-shard-1")
+	if !ownedBy(ss, b) {
+		t.Fatalf("prometheus-a-shard-1 changed hands: %+v", ss.OwnerReferences)
+	}
+}
+
+func TestUnmanagedConfiguration(t *testing.T) {
+	unmanaged := func(p *monitoringv1.Prometheus) {
+		p.Spec.ServiceMonitorSelector, p.Spec.ServiceMonitorNamespaceSelector = nil, nil
+	}
+	t.Run("an existing Secret is the user's", func(t *testing.T) {
+		user := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: "prometheus-p"}, Data: map[string][]byte{"prometheus.yaml.gz": []byte("user's")}}
+		f := newFixture(t, Config{}, prom("p", unmanaged), user)
+		if err := f.reconcile("mon", "p"); err != nil {
+			t.Fatal(err)
+		}
+		live := &corev1.Secret{}
+		f.get(live, "mon", "prometheus-p")
+		if string(live.Data["prometheus.yaml.gz"]) != "user's" {
+			t.Fatal("the user's configuration was overwritten")
+		}
+		if c := f.condition("p"); c.Status != monitoringv1.ConditionTrue || c.Reason != ReasonConfigurationUnmanaged {
+			t.Fatalf("condition %+v", c)
+		}
+		ss := &appsv1.StatefulSet{}
+		f.get(ss, "mon", "prometheus-p")
+	})
+	t.Run("a missing Secret is created empty", func(t *testing.T) {
+		f := newFixture(t, Config{}, prom("p", unmanaged))
+		if err := f.reconcile("mon", "p"); err != nil {
+			t.Fatal(err)
+		}
+		if cfg := f.config("p"); cfg != "" {
+			t.Fatalf("config %q, want empty", cfg)
+		}
+	})
+	t.Run("disabled: generated", func(t *testing.T) {
+		f := newFixture(t, Config{DisableUnmanagedConfiguration: true}, prom("p", unmanaged))
+		if err := f.reconcile("mon", "p"); err != nil {
+			t.Fatal(err)
+		}
+		if cfg := f.config("p"); !strings.Contains(cfg, "global:") {
+			t.Fatalf("config %q, want a generated one", cfg)
+		}
+	})
+}
+
+func TestManaged(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  Config
+		p    *monitoringv1.Prometheus
+		want bool
+	}{
+		{"default", Config{}, prom("p"), true},
+		{"controller id wanted, none set", Config{ControllerID: "x"}, prom("p"), false},
+		{"controller id matches", Config{ControllerID: "x"}, prom("p", func(p *monitoringv1.Prometheus) {
+			p.Annotations = map[string]string{ControllerIDAnnotation: "x"}
+		}), true},
+		{"annotated for another instance", Config{}, prom("p", func(p *monitoringv1.Prometheus) {
+			p.Annotations = map[string]string{ControllerIDAnnotation: "y"}
+		}), false},
+		{"empty annotation is unassigned", Config{}, prom("p", func(p *monitoringv1.Prometheus) {
+			p.Annotations = map[string]string{ControllerIDAnnotation: ""}
+		}), true},
+		{"namespace not watched", Config{Scope: selection.NewScope([]string{"other"})}, prom("p"), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := New(Deps{}, c.cfg)
+			if got := r.managed(c.p); got != c.want {
+				t.Fatalf("managed = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestOwnerState(t *testing.T) {
+	f := newFixture(t, Config{ControllerID: "me"},
+		prom("mine", func(p *monitoringv1.Prometheus) { p.Annotations = map[string]string{ControllerIDAnnotation: "me"} }),
+		prom("theirs"))
+	for name, want := range map[string]resourcestatus.OwnerState{"mine": resourcestatus.OwnerManaged, "theirs": resourcestatus.OwnerForeign, "gone": resourcestatus.OwnerGone} {
+		got, err := f.r.OwnerState(context.Background(), resourcestatus.Owner{Resource: "prometheuses", Namespace: "mon", Name: name})
+		if err != nil || got != want {
+			t.Errorf("%s: state %v err %v, want %v", name, got, err, want)
+		}
+	}
+}
+
+func TestReconciledConditionTransitions(t *testing.T) {
+	t0 := metav1.NewTime(time.Unix(1000, 0))
+	t1 := metav1.NewTime(time.Unix(2000, 0))
+	p := prom("p")
+	c := reconciledCondition(p, nil, t0)
+	if c.Status != monitoringv1.ConditionTrue || c.LastTransitionTime != t0 {
+		t.Fatalf("%+v", c)
+	}
+	p.Status.Conditions = []monitoringv1.Condition{c}
+	if again := reconciledCondition(p, nil, t1); again.LastTransitionTime != t0 {
+		t.Fatal("an unchanged status moved its transition time")
+	}
+	failed := reconciledCondition(p, invalid(errString("bad")), t1)
+	if failed.Status != monitoringv1.ConditionFalse || failed.Reason != ReasonInvalidConfiguration || failed.LastTransitionTime != t1 {
+		t.Fatalf("%+v", failed)
+	}
+	paused := reconciledCondition(p, &note{ReasonPaused, "paused"}, t1)
+	if paused.Status != monitoringv1.ConditionTrue || paused.Reason != ReasonPaused || paused.LastTransitionTime != t0 {
+		t.Fatalf("%+v", paused)
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+func TestMergeVerdicts(t *testing.T) {
+	v := func(name string, r selection.Reason, msg string) selection.Verdict {
+		return selection.Verdict{Kind: "ServiceMonitor", Namespace: "app", Name: name, Reason: r, Message: msg}
+	}
+	sel := []selection.Verdict{v("a", selection.Accepted, ""), v("b", selection.Accepted, ""), v("c", selection.NotSelectedByLabels, "labels")}
+	gen := []selection.Verdict{v("b", selection.InvalidConfiguration, "bad regex"), v("c", selection.Accepted, "")}
+	got := mergeVerdicts(sel, gen)
+	want := []selection.Verdict{v("a", selection.Accepted, ""), v("b", selection.InvalidConfiguration, "bad regex"), v("c", selection.NotSelectedByLabels, "labels")}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("[%d] %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestRefIndex(t *testing.T) {
+	x := newRefIndex()
+	p1, p2 := types.NamespacedName{Namespace: "mon", Name: "p1"}, types.NamespacedName{Namespace: "mon", Name: "p2"}
+	x.set(p1, map[string]bool{refKey("Secret", "app", "s"): true, refKey("ConfigMap", "app", "c"): true})
+	x.set(p2, map[string]bool{refKey("Secret", "app", "s"): true})
+	if got := x.users("Secret", "app", "s"); len(got) != 2 {
+		t.Fatalf("users of the shared Secret: %v", got)
+	}
+	x.set(p1, map[string]bool{refKey("Secret", "app", "s"): true})
+	if got := x.users("ConfigMap", "app", "c"); len(got) != 0 {
+		t.Fatalf("a dropped reference is still indexed: %v", got)
+	}
+	x.forget(p2)
+	if got := x.users("Secret", "app", "s"); len(got) != 1 || got[0] != p1 {
+		t.Fatalf("after forget: %v", got)
+	}
+	if len(x.byObject) != 1 || len(x.byProm) != 1 {
+		t.Fatalf("index leaks: %d objects, %d owners", len(x.byObject), len(x.byProm))
+	}
+}

@@ -1,0 +1,49 @@
+package resourcestatus
+
+import (
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Object is a monitor or rule with a ConfigResourceStatus.
+type Object interface {
+	client.Object
+	Bindings() []monitoringv1.WorkloadBinding
+}
+
+// Kind describes one kind whose status this package writes.
+type Kind struct {
+	// Name is the kind ("ServiceMonitor").
+	Name string
+	// APIVersion is the group/version the status is applied with.
+	APIVersion string
+	// New returns an empty object of the kind.
+	New func() Object
+}
+
+// Kinds are the kinds Lookout reports status on.
+var Kinds = []Kind{
+	{Name: monitoringv1.ServiceMonitorsKind, APIVersion: monitoringv1.SchemeGroupVersion.String(),
+		New: func() Object { return &monitoringv1.ServiceMonitor{} }},
+	{Name: monitoringv1.PodMonitorsKind, APIVersion: monitoringv1.SchemeGroupVersion.String(),
+		New: func() Object { return &monitoringv1.PodMonitor{} }},
+	{Name: monitoringv1.ProbesKind, APIVersion: monitoringv1.SchemeGroupVersion.String(),
+		New: func() Object { return &monitoringv1.Probe{} }},
+	{Name: monitoringv1alpha1.ScrapeConfigsKind, APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(),
+		New: func() Object { return &monitoringv1alpha1.ScrapeConfig{} }},
+	{Name: monitoringv1.PrometheusRuleKind, APIVersion: monitoringv1.SchemeGroupVersion.String(),
+		New: func() Object { return &monitoringv1.PrometheusRule{} }},
+}
+
+func lowerKind(k string) string {
+	out := make([]byte, 0, len(k))
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
