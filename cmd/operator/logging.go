@@ -2,35 +2,40 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"log/slog"
 
 	"github.com/go-logr/logr"
-	"go.uber.org/zap/zapcore"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 )
 
-// newLogger builds the structured logger from --log-level and --log-format.
-func newLogger(level, format string) (logr.Logger, error) {
-	var lvl zapcore.Level
+// newLogger builds the structured logger from --log-level and --log-format, with
+// prometheus-operator's values: levels all, debug, info, warn, error, none; formats
+// logfmt (the default) and json.
+func newLogger(w io.Writer, level, format string) (logr.Logger, error) {
+	var lvl slog.Level
 	switch level {
+	case "all":
+		lvl = slog.Level(-128) // every V-level controller-runtime and client-go use
 	case "debug":
-		lvl = zapcore.DebugLevel
+		lvl = slog.LevelDebug
 	case "info", "":
-		lvl = zapcore.InfoLevel
+		lvl = slog.LevelInfo
 	case "warn":
-		lvl = zapcore.WarnLevel
+		lvl = slog.LevelWarn
 	case "error":
-		lvl = zapcore.ErrorLevel
+		lvl = slog.LevelError
+	case "none":
+		return logr.Discard(), nil
 	default:
-		return logr.Discard(), fmt.Errorf("unknown log level %q (debug, info, warn, error)", level)
+		return logr.Discard(), fmt.Errorf("unknown log level %q (all, debug, info, warn, error, none)", level)
 	}
-	opts := []zap.Opts{zap.Level(lvl)}
+	opts := &slog.HandlerOptions{Level: lvl}
 	switch format {
-	case "json", "":
-		opts = append(opts, zap.JSONEncoder())
-	case "logfmt", "console":
-		opts = append(opts, zap.ConsoleEncoder())
+	case "logfmt", "":
+		return logr.FromSlogHandler(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return logr.FromSlogHandler(slog.NewJSONHandler(w, opts)), nil
 	default:
-		return logr.Discard(), fmt.Errorf("unknown log format %q (json, logfmt)", format)
+		return logr.Discard(), fmt.Errorf("unknown log format %q (logfmt, json)", format)
 	}
-	return zap.New(opts...), nil
 }

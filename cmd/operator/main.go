@@ -1,14 +1,21 @@
 // Command lookout-operator runs the Lookout operator and its offline tools.
 //
 //	lookout-operator [run] [flags]   run the operator (the default)
+//	lookout-operator [flags] [start] the same, as prometheus-operator is called
 //	lookout-operator crds            print the CustomResourceDefinitions
 //	lookout-operator render -f PATH  print the prometheus.yaml the operator would generate
 //	lookout-operator version         print the version
+//
+// The run flags include every flag of prometheus-operator's operator binary, so its
+// Deployment arguments work unchanged.
 package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/lookout-operator/lookout/pkg/operator"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -19,14 +26,14 @@ func main() {
 }
 
 func dispatch(args []string) int {
-	cmd := "run"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
-	}
-	switch cmd {
-	case "run":
+	if len(args) == 0 || len(args[0]) == 0 || args[0][0] == '-' {
 		return runOperator(args)
-	case "crds":
+	}
+	cmd, args := args[0], args[1:]
+	switch cmd {
+	case "run", "start":
+		return runOperator(args)
+	case "crds", "full-crds":
 		return printCRDs(os.Stdout)
 	case "render":
 		return renderCmd(args, os.Stdout, os.Stderr)
@@ -34,22 +41,30 @@ func dispatch(args []string) int {
 		fmt.Println(version)
 		return 0
 	case "help":
-		usage()
+		usage(os.Stdout)
 		return 0
 	default:
 		fmt.Fprintf(os.Stderr, "lookout-operator: unknown command %q\n", cmd)
-		usage()
+		usage(os.Stderr)
 		return 2
 	}
 }
 
-func usage() {
-	fmt.Fprint(os.Stderr, `usage: lookout-operator [command] [flags]
+// usage prints the commands and the run flags.
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage: lookout-operator [command] [flags]
+       lookout-operator [flags] [start|crds]   (prometheus-operator's form)
 
 commands:
-  run       run the operator (default); "lookout-operator run -h" lists its flags
-  crds      print the monitoring.coreos.com CustomResourceDefinitions as YAML
-  render    print the Prometheus configuration the operator would generate, offline
+  run       run the operator (the default; "start" is the same)
+  crds      print the monitoring.coreos.com CustomResourceDefinitions as YAML ("full-crds" is the same)
+  render    print the Prometheus configuration the operator would generate, offline ("render -h")
   version   print the version
+
+flags of run (every flag of prometheus-operator's operator is accepted; see
+Documentation/operator.md for which ones Lookout acts on):
 `)
+	fs, _ := operator.NewFlagSet("run", w)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
 }

@@ -4,24 +4,21 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	ctrlwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
 	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/crds"
-	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/webhook"
 )
 
@@ -45,30 +42,46 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 		log.Info("CRDs installed or upgraded")
 	}
 
-	// Managed fields are never read: dropping them halves the memory of the caches.
-	cacheOpts := cache.Options{DefaultTransform: cache.TransformStripManagedFields()}
-	if len(opts.Namespaces) > 0 {
-		cacheOpts.DefaultNamespaces = map[string]cache.Config{}
-		for _, ns := range opts.Namespaces {
-			cacheOpts.DefaultNamespaces[ns] = cache.Config{}
+	leNamespace := leaderElectionNamespace(opts, cfg)
+	if opts.LeaderElection && opts.LeaderElectionOptional {
+		c, err := client.New(cfg, client.Options{Scheme: scheme})
+		if err != nil {
+			return nil, fmt.Errorf("creating client for the leader election check: %w", err)
+		}
+		ok, err := mayUseLeases(ctx, c, leNamespace)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			log.Info("running without leader election: the service account may not get, create and update Leases (prometheus-operator's RBAC has no rule for them); run one replica, or grant them and pass --leader-elect=true", "namespace", leNamespace)
+			opts.LeaderElection = false
 		}
 	}
 
+	web, webRunnables, err := webServer(opts, log)
+	if err != nil {
+		return nil, err
+	}
 	mopts := manager.Options{
 		Scheme:                        scheme,
-		Cache:                         cacheOpts,
-		Metrics:                       metricsserver.Options{BindAddress: opts.MetricsAddr},
+		Cache:                         cacheOptions(opts),
+		Metrics:                       web,
 		HealthProbeBindAddress:        opts.ProbeAddr,
 		PprofBindAddress:              opts.PprofAddr,
 		LeaderElection:                opts.LeaderElection,
 		LeaderElectionID:              opts.LeaderElectionID,
-		LeaderElectionNamespace:       leaderElectionNamespace(opts, cfg),
+		LeaderElectionNamespace:       leNamespace,
 		LeaderElectionReleaseOnCancel: true,
 		GracefulShutdownTimeout:       &opts.GracefulShutdown,
 		Controller:                    ctrlconfig.Controller{SkipNameValidation: &opts.SkipControllerNameValidation},
 		// Secrets and ConfigMaps are only watched through metadata-only informers; their
 		// data is read from the API server when referenced (see pkg/assets), so the
 		// operator never holds every Secret of the cluster in memory.
+		//
+		// Services are read from the API server rather than a cache: there are few, and
+		// prometheus-operator's RBAC (kube-prometheus, the Helm chart) grants get but not
+		// list and watch on them.
+		Client: client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.Service{}}}},
 	}
 	if opts.WebhookPort > 0 {
 		if opts.WebhookSelfSigned {
@@ -81,6 +94,11 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	mgr, err := ctrl.NewManager(cfg, mopts)
 	if err != nil {
 		return nil, fmt.Errorf("creating manager: %w", err)
+	}
+	for _, r := range webRunnables {
+		if err := mgr.Add(r); err != nil {
+			return nil, err
+		}
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return nil, err
@@ -137,7 +155,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		Metrics:   promMetrics,
 	}, promctrl.Config{
 		Workload:                opts.Workload,
-		Scope:                   selection.NewScope(opts.Namespaces),
+		Scope:                   opts.WatchScope(),
 		InstanceSelector:        opts.PrometheusInstanceSelector,
 		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
 	})
@@ -151,19 +169,4 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		}
 	}
 	return nil
-}
-
-// leaderElectionNamespace picks the lease namespace: the flag, then $POD_NAMESPACE, then
-// the in-cluster service account's namespace, then "default" for out-of-cluster runs.
-func leaderElectionNamespace(opts Options, _ *rest.Config) string {
-	if opts.LeaderElectionNamespace != "" {
-		return opts.LeaderElectionNamespace
-	}
-	if ns := os.Getenv("POD_NAMESPACE"); ns != "" {
-		return ns
-	}
-	if data, err := os.ReadFile("/var/run/secrets/kubernetes.io/serviceaccount/namespace"); err == nil && len(data) > 0 {
-		return string(data)
-	}
-	return "default"
 }

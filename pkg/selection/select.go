@@ -29,21 +29,6 @@ type Selector struct {
 	OwnNamespace string
 }
 
-// Scope is the set of namespaces the operator watches; an empty scope is every namespace.
-type Scope map[string]bool
-
-// NewScope builds a scope from a namespace list.
-func NewScope(namespaces []string) Scope {
-	s := Scope{}
-	for _, ns := range namespaces {
-		s[ns] = true
-	}
-	return s
-}
-
-// Contains reports whether the namespace is watched.
-func (s Scope) Contains(ns string) bool { return len(s) == 0 || s[ns] }
-
 // NamespaceLabels returns the labels of a namespace, and whether it exists.
 type NamespaceLabels func(namespace string) (map[string]string, bool)
 

@@ -1,0 +1,172 @@
+package operator
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	"sigs.k8s.io/controller-runtime/pkg/certwatcher"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	"github.com/lookout-operator/lookout/pkg/webhook"
+)
+
+// AlertmanagerConfigValidatePath is where prometheus-operator validates
+// AlertmanagerConfigs; its Helm chart points a ValidatingWebhookConfiguration there.
+const AlertmanagerConfigValidatePath = "/admission-alertmanagerconfigs/validate"
+
+// webServer builds the options of the metrics listener, which plays the part of
+// prometheus-operator's web server: /metrics, /healthz and the admission webhook paths,
+// over TLS with --web.enable-tls. The runnables (certificate watchers) must be added to
+// the manager.
+func webServer(o Options, log logr.Logger) (metricsserver.Options, []manager.Runnable, error) {
+	mo := metricsserver.Options{BindAddress: o.MetricsAddr}
+	if o.MetricsAddr == "0" {
+		return mo, nil, nil
+	}
+	validator, err := webhook.NewValidator(webhook.Options{})
+	if err != nil {
+		return mo, nil, err
+	}
+	mo.ExtraHandlers = map[string]http.Handler{
+		"/healthz":                     http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }),
+		webhook.ValidatePath:           &admission.Webhook{Handler: validator},
+		webhook.MutatePath:             &admission.Webhook{Handler: webhook.Mutator{}},
+		AlertmanagerConfigValidatePath: &admission.Webhook{Handler: admission.HandlerFunc(allowAlertmanagerConfig)},
+	}
+	if !o.Web.TLS {
+		return mo, nil, nil
+	}
+	if o.Web.CertFile == "" && o.Web.KeyFile == "" {
+		log.Info("--web.enable-tls without a certificate and key: serving plain HTTP, as prometheus-operator does")
+		return mo, nil, nil
+	}
+	cw, err := certwatcher.New(o.Web.CertFile, o.Web.KeyFile)
+	if err != nil {
+		return mo, nil, fmt.Errorf("loading the web listener's certificate: %w", err)
+	}
+	cw = cw.WithWatchInterval(o.Web.ReloadInterval)
+	runnables := []manager.Runnable{cw}
+	var clientCA *caFile
+	if o.Web.ClientCAFile != "" {
+		switch info, err := os.Stat(o.Web.ClientCAFile); {
+		case err != nil:
+			log.Info("web listener: client certificates are not verified", "clientCAFile", o.Web.ClientCAFile, "reason", err.Error())
+		case !info.Mode().IsRegular():
+			log.Info("web listener: client certificates are not verified", "clientCAFile", o.Web.ClientCAFile, "reason", "not a regular file")
+		default:
+			if clientCA, err = newCAFile(o.Web.ClientCAFile, o.Web.ReloadInterval); err != nil {
+				return mo, nil, err
+			}
+			runnables = append(runnables, clientCA)
+			log.Info("web listener: client certificates required", "clientCAFile", o.Web.ClientCAFile)
+		}
+	}
+	mo.SecureServing = true
+	mo.TLSOpts = []func(*tls.Config){func(c *tls.Config) {
+		c.GetCertificate = cw.GetCertificate
+		c.MinVersion = o.Web.MinVersion
+		c.CipherSuites = o.Web.CipherSuites
+		c.CurvePreferences = o.Web.Curves
+		if !o.Web.HTTP2 {
+			c.NextProtos = []string{"http/1.1"}
+		}
+		if clientCA != nil {
+			c.ClientAuth = tls.RequireAndVerifyClientCert
+			base := c.Clone()
+			c.GetConfigForClient = func(*tls.ClientHelloInfo) (*tls.Config, error) {
+				cc := base.Clone()
+				cc.ClientCAs = clientCA.pool()
+				return cc, nil
+			}
+		}
+	}}
+	return mo, runnables, nil
+}
+
+// allowAlertmanagerConfig answers prometheus-operator's AlertmanagerConfig webhook path:
+// Lookout does not reconcile AlertmanagerConfigs yet, so it lets them through (with a
+// warning) instead of failing a webhook configuration that points here.
+func allowAlertmanagerConfig(context.Context, admission.Request) admission.Response {
+	return admission.Allowed("").WithWarnings("lookout-operator does not validate AlertmanagerConfigs yet")
+}
+
+// caFile is a client CA bundle re-read when the file changes.
+type caFile struct {
+	path     string
+	interval time.Duration
+
+	mu      sync.RWMutex
+	current *x509.CertPool
+	modTime time.Time
+}
+
+func newCAFile(path string, interval time.Duration) (*caFile, error) {
+	c := &caFile{path: path, interval: interval}
+	if err := c.load(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *caFile) load() error {
+	info, err := os.Stat(c.path)
+	if err != nil {
+		return fmt.Errorf("client CA %s: %w", c.path, err)
+	}
+	c.mu.RLock()
+	same := info.ModTime().Equal(c.modTime) && c.current != nil
+	c.mu.RUnlock()
+	if same {
+		return nil
+	}
+	data, err := os.ReadFile(c.path)
+	if err != nil {
+		return fmt.Errorf("client CA %s: %w", c.path, err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(data) {
+		return fmt.Errorf("client CA %s holds no PEM certificate", c.path)
+	}
+	c.mu.Lock()
+	c.current, c.modTime = pool, info.ModTime()
+	c.mu.Unlock()
+	return nil
+}
+
+func (c *caFile) pool() *x509.CertPool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.current
+}
+
+// Start re-reads the file every interval until ctx ends; a bad new file keeps the old
+// bundle.
+func (c *caFile) Start(ctx context.Context) error {
+	if c.interval <= 0 {
+		c.interval = time.Minute
+	}
+	t := time.NewTicker(c.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			if err := c.load(); err != nil {
+				logr.FromContextOrDiscard(ctx).Error(err, "keeping the previous client CA")
+			}
+		}
+	}
+}
+
+// NeedLeaderElection: every replica serves its listener.
+func (c *caFile) NeedLeaderElection() bool { return false }
