@@ -285,11 +285,10 @@ func TestNotApplied(t *testing.T) {
 		want []string
 	}{
 		{[]string{"--controller-id=x", "--labels=a=b", "--annotations=c=d", "--cluster-domain=x", "--repair-policy-for-statefulsets=delete", "--alertmanager-instance-selector=a=b", "--kubelet-sync-period=1m", "--enable-config-reloader-probes"},
-			[]string{"--alertmanager-instance-selector", "--annotations", "--cluster-domain", "--controller-id", "--enable-config-reloader-probes", "--kubelet-sync-period", "--labels", "--repair-policy-for-statefulsets"}},
+			[]string{"--alertmanager-instance-selector", "--cluster-domain", "--enable-config-reloader-probes", "--kubelet-sync-period", "--repair-policy-for-statefulsets"}},
 		{[]string{"--feature-gates=PrometheusTopologySharding=false,StatusForConfigurationResources=true"}, []string{"--feature-gates (PrometheusTopologySharding=false)"}},
 		{[]string{"--feature-gates=StatusForConfigurationResources=true"}, nil},
 		{[]string{"--watch-referenced-objects-in-all-namespaces=false", "--disable-unmanaged-prometheus-configuration=false"}, []string{
-			"--disable-unmanaged-prometheus-configuration=false (Lookout always generates the configuration)",
 			"--watch-referenced-objects-in-all-namespaces=false (Lookout always watches the referenced Secrets and ConfigMaps)"}},
 		{[]string{"--web.cert-file=/x"}, []string{"--web.cert-file (--web.enable-tls is off)"}},
 		{[]string{"--cert-file=/x", "--apiserver=http://127.0.0.1:8080"}, []string{"--cert-file (only used with an https --apiserver and no kubeconfig)"}},

@@ -217,7 +217,9 @@ func TestDeleteOnlyOwned(t *testing.T) {
 
 func TestOwnedWhen(t *testing.T) {
 	ctx := context.Background()
-	managed := func(o metav1.Object) bool { return o.GetLabels()["app.kubernetes.io/managed-by"] == "prometheus-operator" }
+	managed := func(o metav1.Object) bool {
+		return o.GetLabels()["app.kubernetes.io/managed-by"] == "prometheus-operator"
+	}
 	ours := secret("ours", "h0", "x")
 	ours.Labels = map[string]string{"app.kubernetes.io/managed-by": "prometheus-operator"}
 	a, c, _, _ := newApplier(t, ours, secret("user", "h0", "x"))

@@ -33,11 +33,9 @@ var notAppliedFlags = map[string]bool{
 	"alertmanager-default-base-image":  true,
 	"alertmanager-instance-namespaces": true,
 	"alertmanager-instance-selector":   true,
-	"annotations":                      true,
 	"cluster-domain":                   true,
 	"configmap-field-selector":         true,
 	"configmap-label-selector":         true,
-	"controller-id":                    true,
 	"enable-config-reloader-probes":    true,
 	"kubelet-endpoints":                true,
 	"kubelet-endpointslice":            true,
@@ -46,7 +44,6 @@ var notAppliedFlags = map[string]bool{
 	"kubelet-selector":                 true,
 	"kubelet-service":                  true,
 	"kubelet-sync-period":              true,
-	"labels":                           true,
 	"localhost":                        true,
 	"repair-policy-for-statefulsets":   true,
 	"secret-field-selector":            true,
@@ -81,9 +78,6 @@ func (p *Parsed) NotApplied() []string {
 	}
 	if p.IsGiven("watch-referenced-objects-in-all-namespaces") && !o.WatchReferencedObjectsInAllNamespaces {
 		out = append(out, "--watch-referenced-objects-in-all-namespaces=false (Lookout always watches the referenced Secrets and ConfigMaps)")
-	}
-	if p.IsGiven("disable-unmanaged-prometheus-configuration") && !o.DisableUnmanagedPrometheusConfiguration {
-		out = append(out, "--disable-unmanaged-prometheus-configuration=false (Lookout always generates the configuration)")
 	}
 	if p.IsGiven("web.enable-http2") && o.Web.HTTP2 && !o.Web.TLS {
 		out = append(out, "--web.enable-http2 (the web listener is not TLS)")

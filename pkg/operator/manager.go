@@ -155,9 +155,13 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		Metrics:   promMetrics,
 	}, promctrl.Config{
 		Workload:                opts.Workload,
-		Scope:                   opts.WatchScope(),
-		InstanceSelector:        opts.PrometheusInstanceSelector,
-		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
+		Scope:                         opts.WatchScope(),
+		InstanceSelector:              opts.PrometheusInstanceSelector,
+		ControllerID:                  opts.ControllerID,
+		Labels:                        opts.Labels,
+		Annotations:                   opts.Annotations,
+		DisableUnmanagedConfiguration: opts.DisableUnmanagedPrometheusConfiguration,
+		MaxConcurrentReconciles:       opts.MaxConcurrentReconciles,
 	})
 	if err := pr.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Prometheus controller: %w", err)

@@ -51,25 +51,49 @@ func ownerRef(p *monitoringv1.Prometheus) metav1.OwnerReference {
 	}
 }
 
-// objectMeta is the metadata of a generated object: the operator-wide labels and
-// annotations, the operator's own labels, hash in the input-hash annotation, p as owner.
+// objectMeta is the metadata of a generated object: the operator's own labels, hash in
+// the input-hash annotation, p as owner (ensure adds the operator-wide labels).
 func (r *Reconciler) objectMeta(p *monitoringv1.Prometheus, name, hash string) metav1.ObjectMeta {
-	lbls := map[string]string{}
+	return metav1.ObjectMeta{
+		Name: name, Namespace: p.Namespace,
+		Labels: map[string]string{
+			layout.ManagedByLabel: layout.ManagedByValue, layout.NameLabel: "prometheus",
+			layout.InstanceLabel: p.Name, layout.OperatorNameLabel: p.Name,
+		},
+		Annotations:     map[string]string{layout.InputHashAnnotation: hash},
+		OwnerReferences: []metav1.OwnerReference{ownerRef(p)},
+	}
+}
+
+// decorate adds the operator-wide labels and annotations (--labels, --annotations) to a
+// generated object, without overriding its own, and folds them into its input hash so a
+// change of the flags rewrites the object.
+func (r *Reconciler) decorate(obj client.Object) {
+	if len(r.cfg.Labels) == 0 && len(r.cfg.Annotations) == 0 {
+		return
+	}
+	lbls, ann := obj.GetLabels(), obj.GetAnnotations()
+	if lbls == nil {
+		lbls = map[string]string{}
+	}
+	if ann == nil {
+		ann = map[string]string{}
+	}
 	for k, v := range r.cfg.Labels {
-		lbls[k] = v
+		if _, own := lbls[k]; !own {
+			lbls[k] = v
+		}
 	}
-	for k, v := range map[string]string{
-		layout.ManagedByLabel: layout.ManagedByValue, layout.NameLabel: "prometheus",
-		layout.InstanceLabel: p.Name, layout.OperatorNameLabel: p.Name,
-	} {
-		lbls[k] = v
-	}
-	ann := map[string]string{}
 	for k, v := range r.cfg.Annotations {
-		ann[k] = v
+		if _, own := ann[k]; !own {
+			ann[k] = v
+		}
 	}
-	ann[layout.InputHashAnnotation] = hash
-	return metav1.ObjectMeta{Name: name, Namespace: p.Namespace, Labels: lbls, Annotations: ann, OwnerReferences: []metav1.OwnerReference{ownerRef(p)}}
+	if h, err := hashJSON([]any{ann[layout.InputHashAnnotation], r.cfg.Labels, r.cfg.Annotations}); err == nil {
+		ann[layout.InputHashAnnotation] = h
+	}
+	obj.SetLabels(lbls)
+	obj.SetAnnotations(ann)
 }
 
 // dataHash hashes Secret/ConfigMap data deterministically.
@@ -87,8 +111,9 @@ func dataHash(data map[string][]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// ensure hands obj, whose content hash is hash, to the Applier.
+// ensure decorates obj, which carries its content hash, and hands it to the Applier.
 func (r *Reconciler) ensure(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, opts ...apply.Option) error {
+	r.decorate(obj)
 	_, err := r.Applier.Ensure(ctx, gvk, obj, opts...)
 	return applyFailed(err)
 }
@@ -174,11 +199,25 @@ func (r *Reconciler) applyWebConfig(ctx context.Context, p *monitoringv1.Prometh
 	return r.ensure(ctx, secretGVK, sec)
 }
 
+// workloadOptions are the pod options for p. API-watch mode needs p's own service
+// account: the Role that reads the config Secret (every inlined scrape credential) is
+// never bound to the namespace's default service account, which every other pod of the
+// namespace may run as; p's reloader then reads the kubelet volume instead.
+func (r *Reconciler) workloadOptions(p *monitoringv1.Prometheus) (workload.Options, *note) {
+	opts := r.cfg.Workload
+	if opts.ReloaderWatchAPI && p.Spec.ServiceAccountName == "" {
+		opts.ReloaderWatchAPI = false
+		return opts, &note{ReasonAPIWatchNeedsServiceAccount, "the operator runs with --reloader-watch-api, but this Prometheus has no spec.serviceAccountName: " +
+			"the config-reloader reads the mounted volume instead, so that the namespace's default service account is not granted the configuration Secret"}
+	}
+	return opts, nil
+}
+
 // applyWorkload writes the StatefulSets, the governing Service and, in API-watch mode, the
-// reloader's Role and RoleBinding.
-func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Prometheus, ruleCMs, tlsSecrets int) error {
+// reloader's Role and RoleBinding (deleted when the mode is off).
+func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Prometheus, opts workload.Options, ruleCMs, tlsSecrets int) error {
 	in := workload.Input{Prometheus: p, RuleConfigMaps: ruleCMs, TLSAssetSecrets: tlsSecrets}
-	sets, err := workload.StatefulSets(in, r.cfg.Workload)
+	sets, err := workload.StatefulSets(in, opts)
 	if err != nil {
 		return invalid(err)
 	}
@@ -187,7 +226,11 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 			return err
 		}
 	}
-	if r.cfg.Workload.ReloaderWatchAPI {
+	if !opts.ReloaderWatchAPI {
+		if err := r.deleteReloaderRBAC(ctx, p); err != nil {
+			return err
+		}
+	} else {
 		role, err := workload.ReloaderRole(in)
 		if err != nil {
 			return invalid(err)
@@ -206,6 +249,28 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 		desired.OwnerReferences = []metav1.OwnerReference{ownerRef(p)}
 		if err := r.applyStatefulSet(ctx, p, desired); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// deleteReloaderRBAC removes the API-watch Role and RoleBinding of p, if it has any.
+func (r *Reconciler) deleteReloaderRBAC(ctx context.Context, p *monitoringv1.Prometheus) error {
+	for _, gvk := range []schema.GroupVersionKind{roleBindingGVK, roleGVK} {
+		live := &metav1.PartialObjectMetadata{}
+		live.SetGroupVersionKind(gvk)
+		err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.ReloaderRoleName(p)}, live)
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return applyFailed(fmt.Errorf("reading %s %s/%s: %w", gvk.Kind, p.Namespace, workload.ReloaderRoleName(p), err))
+		}
+		if !ownedBy(live, p) {
+			continue // not ours: a user's object of that name stays
+		}
+		if err := r.Applier.Delete(ctx, gvk.Kind, live, p.UID); err != nil {
+			return applyFailed(err)
 		}
 	}
 	return nil

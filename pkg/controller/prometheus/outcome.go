@@ -18,6 +18,9 @@ const (
 	// ReasonConfigurationUnmanaged: the Prometheus selects no monitors of any kind, so its
 	// config Secret is the user's (prometheus-operator's unmanaged configuration).
 	ReasonConfigurationUnmanaged = "ConfigurationUnmanaged"
+	// ReasonAPIWatchNeedsServiceAccount: --reloader-watch-api is on but the Prometheus has
+	// no service account of its own; its reloader reads the mounted volume.
+	ReasonAPIWatchNeedsServiceAccount = "APIWatchNeedsServiceAccount"
 )
 
 // reconcileError is a failure with the reason the Reconciled condition shows.

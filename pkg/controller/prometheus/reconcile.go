@@ -211,8 +211,12 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if err := r.applyRuleConfigMaps(ctx, p, st, rules); err != nil {
 		return err
 	}
-	if err := r.applyWorkload(ctx, p, len(rules.configMaps), tlsCount); err != nil {
+	wopts, wnote := r.workloadOptions(p)
+	if err := r.applyWorkload(ctx, p, wopts, len(rules.configMaps), tlsCount); err != nil {
 		return err
+	}
+	if wnote != nil && outcome == nil {
+		outcome = wnote
 	}
 	if err := r.deleteSurplus(ctx, p, len(rules.configMaps), tlsCount); err != nil {
 		return err

@@ -376,3 +376,88 @@ func TestRefIndex(t *testing.T) {
 		t.Fatalf("index leaks: %d objects, %d owners", len(x.byObject), len(x.byProm))
 	}
 }
+
+// API-watch mode never binds the config-reading Role to the namespace's default service
+// account: without spec.serviceAccountName the reloader reads the volume, no Role is
+// made, and the condition says why; with one, the Role is bound to it.
+func TestAPIWatchNeedsOwnServiceAccount(t *testing.T) {
+	cfg := Config{Workload: workload.DefaultOptions()}
+	cfg.Workload.ReloaderWatchAPI = true
+	f := newFixture(t, cfg, prom("p"))
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.condition("p"); c.Status != monitoringv1.ConditionTrue || c.Reason != ReasonAPIWatchNeedsServiceAccount {
+		t.Fatalf("condition %+v", c)
+	}
+	ss := &appsv1.StatefulSet{}
+	f.get(ss, "mon", "prometheus-p")
+	for _, c := range ss.Spec.Template.Spec.Containers {
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "--watch-secret") {
+				t.Fatalf("container %s watches the API: %s", c.Name, a)
+			}
+		}
+	}
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ReloaderRoleName(prom("p"))}, &rbacv1.RoleBinding{}); err == nil {
+		t.Fatal("a RoleBinding was created for the default service account")
+	}
+
+	p := &monitoringv1.Prometheus{}
+	f.get(p, "mon", "p")
+	p.Spec.ServiceAccountName = "prom"
+	p.Generation = 2
+	if err := f.c.Update(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	rb := &rbacv1.RoleBinding{}
+	f.get(rb, "mon", workload.ReloaderRoleName(p))
+	if len(rb.Subjects) != 1 || rb.Subjects[0].Name != "prom" {
+		t.Fatalf("subjects %+v", rb.Subjects)
+	}
+	if c := f.condition("p"); c.Reason != ReasonReconciled {
+		t.Fatalf("condition %+v", c)
+	}
+	// Back to no service account: the Role and RoleBinding go.
+	f.get(p, "mon", "p")
+	p.Spec.ServiceAccountName = ""
+	p.Generation = 3
+	if err := f.c.Update(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ReloaderRoleName(p)}, &rbacv1.Role{}); err == nil {
+		t.Fatal("the Role outlived API-watch mode")
+	}
+}
+
+// The operator-wide labels and annotations reach every generated object, never replace
+// the operator's own, and a change of them rewrites the objects.
+func TestOperatorWideLabels(t *testing.T) {
+	cfg := Config{Labels: map[string]string{"team": "platform", "app.kubernetes.io/managed-by": "someone"}, Annotations: map[string]string{"note": "x"}}
+	f := newFixture(t, cfg, prom("p"))
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []client.Object{&corev1.Secret{}, &appsv1.StatefulSet{}} {
+		f.get(o, "mon", "prometheus-p")
+		if o.GetLabels()["team"] != "platform" || o.GetAnnotations()["note"] != "x" || o.GetLabels()["app.kubernetes.io/managed-by"] != layout.ManagedByValue {
+			t.Fatalf("%T labels %v annotations %v", o, o.GetLabels(), o.GetAnnotations())
+		}
+	}
+	before := f.totalWrites()
+	f.r.cfg.Labels = map[string]string{"team": "data"}
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	ss := &appsv1.StatefulSet{}
+	f.get(ss, "mon", "prometheus-p")
+	if ss.Labels["team"] != "data" || f.totalWrites() == before {
+		t.Fatalf("a new label value was not written: %v", ss.Labels)
+	}
+}
