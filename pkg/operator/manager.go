@@ -154,7 +154,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		Statuses:  store,
 		Metrics:   promMetrics,
 	}, promctrl.Config{
-		Workload:                opts.Workload,
+		Workload:                      opts.Workload,
 		Scope:                         opts.WatchScope(),
 		InstanceSelector:              opts.PrometheusInstanceSelector,
 		ControllerID:                  opts.ControllerID,
