@@ -38,9 +38,16 @@ const (
 
 // Labels and annotations Lookout puts on what it creates.
 const (
-	// ManagedByLabel marks every object the operator creates.
-	ManagedByLabel = "app.kubernetes.io/managed-by"
-	ManagedByValue = "lookout-operator"
+	// ManagedByLabel and LegacyManagedByLabel mark every object the operator creates, with
+	// prometheus-operator's value: they are in the StatefulSet selectors and in the label
+	// selectors prometheus-operator lists its objects by, so an install can switch between
+	// the two operators without recreating StatefulSets (ADR 0008). Lookout's own mark is
+	// InputHashAnnotation.
+	ManagedByLabel       = "app.kubernetes.io/managed-by"
+	LegacyManagedByLabel = "managed-by"
+	ManagedByValue       = "prometheus-operator"
+	// ModeLabel is prometheus-operator's label telling server from agent StatefulSets.
+	ModeLabel = "operator.prometheus.io/mode"
 	// NameLabel and InstanceLabel identify the workload, as prometheus-operator sets them.
 	NameLabel     = "app.kubernetes.io/name"
 	InstanceLabel = "app.kubernetes.io/instance"

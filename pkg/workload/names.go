@@ -46,13 +46,13 @@ const (
 	maxStatefulSetName = 52
 )
 
-// selectorLabels are the labels of the StatefulSet selector of one shard. They are a
-// subset of the labels prometheus-operator puts on its pods, and leave out everything that
-// may differ between operators or versions (app.kubernetes.io/managed-by, version), so a
-// StatefulSet created here adopts pods of a StatefulSet another operator created under the
-// same name. The selector is immutable: never add to this set.
+// selectorLabels are the labels of the StatefulSet selector of one shard: exactly those
+// of prometheus-operator's selector, so that either operator takes over the other's
+// StatefulSet in place, with its pods and volumes (ADR 0008). The selector is immutable:
+// never change this set.
 func selectorLabels(name string, shard int32) map[string]string {
 	return map[string]string{
+		layout.ManagedByLabel:      layout.ManagedByValue,
 		layout.NameLabel:           PrometheusNameValue,
 		layout.InstanceLabel:       name,
 		layout.PrometheusNameLabel: name,
@@ -64,7 +64,15 @@ func selectorLabels(name string, shard int32) map[string]string {
 // objectLabels are the labels of the StatefulSet and its pods.
 func objectLabels(name string, shard int32) map[string]string {
 	l := selectorLabels(name, shard)
-	l[layout.ManagedByLabel] = layout.ManagedByValue
+	l[layout.LegacyManagedByLabel] = layout.ManagedByValue
+	return l
+}
+
+// statefulSetLabels are the labels of one shard's StatefulSet: its pods' labels and
+// prometheus-operator's mode label, which its StatefulSet informer selects on.
+func statefulSetLabels(name string, shard int32) map[string]string {
+	l := objectLabels(name, shard)
+	l[layout.ModeLabel] = "server"
 	return l
 }
 

@@ -3,6 +3,7 @@ package workload
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 
@@ -155,10 +156,13 @@ func TestNeedsRecreate(t *testing.T) {
 	if re, _ := NeedsRecreate(live, build(t, prom(), DefaultOptions(), 1, 1)); !re {
 		t.Error("dropping the claim template does not ask for a re-creation")
 	}
-	other := live.DeepCopy()
-	other.Spec.Selector.MatchLabels[layout.ManagedByLabel] = "prometheus-operator"
-	if re, field := NeedsRecreate(other, desired); !re || field != "spec.selector" {
-		t.Errorf("prometheus-operator's selector: %v %q", re, field)
+	// A StatefulSet made by an earlier Lookout (whose selector left managed-by out) is
+	// recreated once, orphaning its pods; prometheus-operator's is taken over in place
+	// (TestSelectorIsUpstreamSelector).
+	older := live.DeepCopy()
+	delete(older.Spec.Selector.MatchLabels, layout.ManagedByLabel)
+	if re, field := NeedsRecreate(older, desired); !re || field != "spec.selector" {
+		t.Errorf("an earlier Lookout's selector: %v %q", re, field)
 	}
 	ordered := build(t, prom(func(p *monitoringv1.Prometheus) {
 		p.Spec.PodManagementPolicy = ptr.To(monitoringv1.OrderedReadyPodManagement)
@@ -168,27 +172,31 @@ func TestNeedsRecreate(t *testing.T) {
 	}
 }
 
-// Every pod label of an upstream-created StatefulSet that is in our selector has the value
-// we select on, so after an orphaning delete the new StatefulSet adopts the old pods.
-func TestSelectorAdoptsUpstreamPods(t *testing.T) {
-	upstreamPodLabels := map[string]string{
+// The selector is exactly the one prometheus-operator v0.93 puts on its StatefulSets, so
+// either operator takes over the other's StatefulSet in place, keeping pods and volumes,
+// and it matches our own pods.
+func TestSelectorIsUpstreamSelector(t *testing.T) {
+	upstreamSelector := map[string]string{
 		"app.kubernetes.io/name":       "prometheus",
 		"app.kubernetes.io/managed-by": "prometheus-operator",
 		"app.kubernetes.io/instance":   "k8s",
-		"app.kubernetes.io/version":    "3.5.0",
 		"prometheus":                   "k8s",
 		"operator.prometheus.io/shard": "0",
 		"operator.prometheus.io/name":  "k8s",
 	}
 	sts := build(t, prom(), DefaultOptions(), 1, 1)
-	for k, v := range sts.Spec.Selector.MatchLabels {
-		if upstreamPodLabels[k] != v {
-			t.Errorf("selector %s=%s does not match an upstream pod", k, v)
-		}
+	if !maps.Equal(sts.Spec.Selector.MatchLabels, upstreamSelector) {
+		t.Errorf("selector %v, want prometheus-operator's %v", sts.Spec.Selector.MatchLabels, upstreamSelector)
 	}
 	for k, v := range sts.Spec.Selector.MatchLabels {
 		if sts.Spec.Template.Labels[k] != v {
 			t.Errorf("selector %s=%s does not match our own pods", k, v)
+		}
+	}
+	// prometheus-operator's StatefulSet informer lists by these labels.
+	for k, v := range map[string]string{"managed-by": "prometheus-operator", "operator.prometheus.io/mode": "server", "operator.prometheus.io/shard": "0", "operator.prometheus.io/name": "k8s"} {
+		if sts.Labels[k] != v {
+			t.Errorf("StatefulSet label %s=%q, want %q", k, sts.Labels[k], v)
 		}
 	}
 }
@@ -253,7 +261,7 @@ func TestNamesAndSelector(t *testing.T) {
 	if n, _ := Shards(prom(func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To[int32](0) })); n != 1 {
 		t.Errorf("0 shards is 1 shard, got %d", n)
 	}
-	want := "app.kubernetes.io/instance=k8s,app.kubernetes.io/name=prometheus,operator.prometheus.io/name=k8s,prometheus=k8s"
+	want := "app.kubernetes.io/instance=k8s,app.kubernetes.io/managed-by=prometheus-operator,app.kubernetes.io/name=prometheus,operator.prometheus.io/name=k8s,prometheus=k8s"
 	if got := Selector(p); got != want {
 		t.Errorf("Selector = %q, want %q", got, want)
 	}

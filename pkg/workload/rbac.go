@@ -68,9 +68,10 @@ func ReloaderRoleBinding(p *monitoringv1.Prometheus) *rbacv1.RoleBinding {
 
 func roleLabels(p *monitoringv1.Prometheus) map[string]string {
 	return map[string]string{
-		layout.ManagedByLabel:    layout.ManagedByValue,
-		layout.NameLabel:         PrometheusNameValue,
-		layout.InstanceLabel:     p.Name,
-		layout.OperatorNameLabel: p.Name,
+		layout.ManagedByLabel:       layout.ManagedByValue,
+		layout.LegacyManagedByLabel: layout.ManagedByValue,
+		layout.NameLabel:            PrometheusNameValue,
+		layout.InstanceLabel:        p.Name,
+		layout.OperatorNameLabel:    p.Name,
 	}
 }

@@ -21,8 +21,9 @@ func GoverningService(p *monitoringv1.Prometheus) *corev1.Service {
 			Name:      layout.GoverningServiceName,
 			Namespace: p.Namespace,
 			Labels: map[string]string{
-				layout.ManagedByLabel: layout.ManagedByValue,
-				operatedLabel:         "true",
+				layout.ManagedByLabel:       layout.ManagedByValue,
+				layout.LegacyManagedByLabel: layout.ManagedByValue,
+				operatedLabel:               "true",
 			},
 		},
 		Spec: corev1.ServiceSpec{

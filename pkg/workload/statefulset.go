@@ -137,7 +137,7 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 		ObjectMeta: metav1.ObjectMeta{
 			Name:      name,
 			Namespace: p.Namespace,
-			Labels:    objectLabels(p.Name, shard),
+			Labels:    statefulSetLabels(p.Name, shard),
 		},
 		Spec: appsv1.StatefulSetSpec{
 			Replicas:            ptr.To(replicas),

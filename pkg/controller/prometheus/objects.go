@@ -57,7 +57,7 @@ func (r *Reconciler) objectMeta(p *monitoringv1.Prometheus, name, hash string) m
 	return metav1.ObjectMeta{
 		Name: name, Namespace: p.Namespace,
 		Labels: map[string]string{
-			layout.ManagedByLabel: layout.ManagedByValue, layout.NameLabel: "prometheus",
+			layout.ManagedByLabel: layout.ManagedByValue, layout.LegacyManagedByLabel: layout.ManagedByValue, layout.NameLabel: "prometheus",
 			layout.InstanceLabel: p.Name, layout.OperatorNameLabel: p.Name,
 		},
 		Annotations:     map[string]string{layout.InputHashAnnotation: hash},
@@ -357,7 +357,9 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Promethe
 	} {
 		list := &metav1.PartialObjectMetadataList{}
 		list.SetGroupVersionKind(kind.gvk.GroupVersion().WithKind(kind.gvk.Kind + "List"))
-		if err := r.Client.List(ctx, list, client.InNamespace(p.Namespace), client.MatchingLabels{layout.ManagedByLabel: layout.ManagedByValue, layout.InstanceLabel: p.Name}); err != nil {
+		// Every object of the namespace, from the metadata cache: objects prometheus-operator
+		// created carry other labels than Lookout's, and p's owner reference decides.
+		if err := r.Client.List(ctx, list, client.InNamespace(p.Namespace)); err != nil {
 			return applyFailed(fmt.Errorf("listing %ss: %w", kind.gvk.Kind, err))
 		}
 		keep := map[string]bool{}
