@@ -19,6 +19,7 @@ import (
 	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/crds"
+	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/webhook"
 )
 
@@ -57,6 +58,18 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 			opts.LeaderElection = false
 		}
 	}
+
+	if opts.Registry == nil {
+		opts.Registry = ctrlmetrics.Registry
+	}
+	// prometheus-operator's list and watch counters see every request of the manager's
+	// client, informers included.
+	requests, err := opmetrics.NewRequestCounter(opts.Registry)
+	if err != nil {
+		return nil, err
+	}
+	cfg = rest.CopyConfig(cfg)
+	cfg.Wrap(requests.Wrap)
 
 	web, webRunnables, err := webServer(opts, log)
 	if err != nil {
@@ -129,8 +142,12 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 // their dependencies built here: one Applier and one set of metrics for the instance.
 func setupControllers(mgr manager.Manager, opts Options) error {
 	reg := opts.Registry
-	if reg == nil {
-		reg = ctrlmetrics.Registry
+	upstream, err := opmetrics.NewController(reg, "prometheus")
+	if err != nil {
+		return err
+	}
+	if err := mgr.Add(readiness{mgr: mgr, metrics: upstream}); err != nil {
+		return err
 	}
 	writeMetrics, err := apply.NewMetrics(reg)
 	if err != nil {
@@ -153,6 +170,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		Recorder:  recorder,
 		Statuses:  store,
 		Metrics:   promMetrics,
+		Upstream:  upstream,
 	}, promctrl.Config{
 		Workload:                      opts.Workload,
 		Scope:                         opts.WatchScope(),

@@ -15,6 +15,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -61,6 +62,8 @@ type Deps struct {
 	Statuses *resourcestatus.Store
 	// Metrics are this instance's metrics.
 	Metrics *Metrics
+	// Upstream are prometheus-operator's metrics of this controller (nil: none).
+	Upstream *opmetrics.Controller
 	// Clock stamps status conditions (nil: the real clock).
 	Clock clock.PassiveClock
 }
@@ -155,6 +158,7 @@ func (r *Reconciler) forget(nn types.NamespacedName) {
 	r.refs.forget(nn)
 	r.Statuses.Forget(owner(nn))
 	r.Metrics.forget(nn.Namespace, nn.Name)
+	r.Upstream.Forget(nn.String())
 }
 
 func owner(nn types.NamespacedName) resourcestatus.Owner {

@@ -227,8 +227,12 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 		}
 	}
 	if !opts.ReloaderWatchAPI {
-		if err := r.deleteReloaderRBAC(ctx, p); err != nil {
-			return err
+		// Only an operator in API-watch mode makes (and may read) Roles: one that falls
+		// back for this Prometheus removes what it made before.
+		if r.cfg.Workload.ReloaderWatchAPI {
+			if err := r.deleteReloaderRBAC(ctx, p); err != nil {
+				return err
+			}
 		}
 	} else {
 		role, err := workload.ReloaderRole(in)
@@ -293,6 +297,7 @@ func (r *Reconciler) applyStatefulSet(ctx context.Context, p *monitoringv1.Prome
 		if err := r.Applier.Delete(ctx, "StatefulSet", live, p.UID, client.PropagationPolicy(metav1.DeletePropagationOrphan)); err != nil {
 			return applyFailed(err)
 		}
+		r.Upstream.StatefulSetRecreated()
 		return applyFailed(fmt.Errorf("StatefulSet %s/%s is being recreated (orphaning its pods) because %s changed; it is created again on the next reconcile", live.Namespace, live.Name, why))
 	}
 	drifted := ptr.Deref(live.Spec.Replicas, 1) != ptr.Deref(desired.Spec.Replicas, 1)

@@ -46,6 +46,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	st.mu.Lock()
 	defer st.mu.Unlock()
 
+	start := r.Clock.Now()
 	var outcome error
 	if p.Spec.Paused {
 		outcome = &note{ReasonPaused, "spec.paused is set: the operator leaves the StatefulSets and configuration as they are"}
@@ -59,14 +60,12 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		}
 	}
 	var n *note
-	if errors.As(outcome, &n) {
+	if outcome == nil || errors.As(outcome, &n) {
 		r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(1)
+		r.Upstream.Reconciled(req.String(), r.Clock.Since(start), false)
 		return reconcile.Result{}, nil
 	}
-	if outcome == nil {
-		r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(1)
-		return reconcile.Result{}, nil
-	}
+	r.Upstream.Reconciled(req.String(), r.Clock.Since(start), true)
 	reason := reasonOf(outcome)
 	r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(0)
 	r.Metrics.reconcileFailures.WithLabelValues(p.Namespace, p.Name, reason).Inc()
@@ -245,6 +244,8 @@ func (r *Reconciler) publish(p *monitoringv1.Prometheus, kind string, vs []selec
 	}
 	r.Metrics.managedResources.WithLabelValues(p.Namespace, p.Name, kind, "selected").Set(float64(sel))
 	r.Metrics.managedResources.WithLabelValues(p.Namespace, p.Name, kind, "rejected").Set(float64(rej))
+	// prometheus-operator counts the rejected among the selected.
+	r.Upstream.SetResources(nnOf(p).String(), kind, sel+rej, rej)
 }
 
 // namespaceLabels reads every namespace's labels from the metadata cache.

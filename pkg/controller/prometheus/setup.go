@@ -31,23 +31,39 @@ import (
 //     to the Prometheus objects that own or reference them.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	specOrLabels := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{})
+	// triggered counts the events of a kind, prometheus-operator's
+	// prometheus_operator_triggered_total, ahead of the filters.
+	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
+		return builder.WithPredicates(append([]predicate.Predicate{r.countEvents(kind)}, p...)...)
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("prometheus").
-		For(&monitoringv1.Prometheus{}, builder.WithPredicates(predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
-		Owns(&appsv1.StatefulSet{}).
-		Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), builder.WithPredicates(specOrLabels)).
-		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), builder.WithPredicates(specOrLabels)).
-		Watches(&monitoringv1.Probe{}, r.mapSelected(monitoringv1.ProbesKind), builder.WithPredicates(specOrLabels)).
-		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), builder.WithPredicates(specOrLabels)).
-		Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), builder.WithPredicates(specOrLabels)).
-		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), builder.WithPredicates(predicate.LabelChangedPredicate{})).
-		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret")).
-		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap")).
+		For(&monitoringv1.Prometheus{}, triggered(monitoringv1.PrometheusesKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
+		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
+		Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), triggered(monitoringv1.ServiceMonitorsKind, specOrLabels)).
+		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), triggered(monitoringv1.PodMonitorsKind, specOrLabels)).
+		Watches(&monitoringv1.Probe{}, r.mapSelected(monitoringv1.ProbesKind), triggered(monitoringv1.ProbesKind, specOrLabels)).
+		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), triggered(monitoringv1alpha1.ScrapeConfigsKind, specOrLabels)).
+		Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), triggered(monitoringv1.PrometheusRuleKind, specOrLabels)).
+		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), triggered("Namespace", predicate.LabelChangedPredicate{})).
+		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), triggered("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap")).
 		WithOptions(controller.Options{
 			MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
 			RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
 		}).
 		Complete(r)
+}
+
+// countEvents counts every event of kind in prometheus_operator_triggered_total and lets
+// it through.
+func (r *Reconciler) countEvents(kind string) predicate.Predicate {
+	return predicate.Funcs{
+		CreateFunc:  func(event.CreateEvent) bool { r.Upstream.Triggered(kind, "add"); return true },
+		UpdateFunc:  func(event.UpdateEvent) bool { r.Upstream.Triggered(kind, "update"); return true },
+		DeleteFunc:  func(event.DeleteEvent) bool { r.Upstream.Triggered(kind, "delete"); return true },
+		GenericFunc: func(event.GenericEvent) bool { return true },
+	}
 }
 
 // prometheuses lists the managed Prometheus objects from the cache.

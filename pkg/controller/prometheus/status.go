@@ -55,6 +55,7 @@ func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheu
 		"status":     st,
 	}}
 	err = r.Client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(resourcestatus.FieldOwner), client.ForceOwnership)
+	r.Upstream.StatusUpdated(client.IgnoreNotFound(err))
 	if apierrors.IsNotFound(err) {
 		return nil // deleted meanwhile
 	}
