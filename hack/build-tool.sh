@@ -20,6 +20,11 @@ case "$name" in
   etcd)           dir=test/tools/etcd; pkg=. ;;
   controller-gen) dir=test/tools/controller-gen; pkg=sigs.k8s.io/controller-tools/cmd/controller-gen ;;
   staticcheck)    dir=test/tools/staticcheck; pkg=honnef.co/go/tools/cmd/staticcheck ;;
+  # prometheus-operator itself, for the take-over and roll-back tests.
+  prometheus-operator)
+                  dir=test/tools/prometheus-operator; pkg=github.com/prometheus-operator/prometheus-operator/cmd/operator
+                  v=$(awk '$1=="require" && $2=="github.com/prometheus-operator/prometheus-operator" {print $3}' "$dir/go.mod")
+                  ldflags+=" -X github.com/prometheus/common/version.Version=${v#v}" ;;
   # Only the Kubernetes service discovery: the cloud SDKs would double the build time.
   prometheus|promtool)
                   dir=test/tools/prometheus; pkg=github.com/prometheus/prometheus/cmd/$name; tags=remove_all_sd,enable_kubernetes_sd

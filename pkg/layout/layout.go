@@ -58,8 +58,11 @@ const (
 	// OperatorNameLabel is prometheus-operator's instance label on pods and objects.
 	OperatorNameLabel = "operator.prometheus.io/name"
 	// InputHashAnnotation stores the hash of what an object was generated from, so an
-	// unchanged input makes no write.
-	InputHashAnnotation = "lookout.dev/input-hash"
+	// unchanged input makes no write. It is under prometheus-operator's reserved prefix on
+	// purpose: prometheus-operator drops operator.prometheus.io/ annotations when it writes
+	// an object, so an object it wrote in between never looks up to date to Lookout (ADR
+	// 0008).
+	InputHashAnnotation = "operator.prometheus.io/lookout-input-hash"
 )
 
 // GoverningServiceName is the headless Service shared by all Prometheus StatefulSets of a
