@@ -59,6 +59,9 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error:", err)
 		return 1
 	}
+	for _, ig := range objs.Ignored {
+		fmt.Fprintf(stderr, "skipped: %s: render uses Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Secret, ConfigMap and Namespace objects only\n", ig)
+	}
 	code := 0
 	for i, o := range outs {
 		name := o.Prometheus.Namespace + "/" + o.Prometheus.Name

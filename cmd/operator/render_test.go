@@ -82,3 +82,25 @@ func TestPrintCRDs(t *testing.T) {
 		}
 	}
 }
+
+// render checks PrometheusRules as the controller does: a broken rule exits 1 with the
+// reason; objects render does not use are named as skipped.
+func TestRenderChecksRules(t *testing.T) {
+	_, errs, code := runRender("-f", "testdata/render/rules.yaml", "--prometheus", "monitoring/rules", "--explain")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, errs)
+	}
+	for _, want := range []string{
+		"PrometheusRule apps/broken rejected: ",
+		"PrometheusRule apps/good is used",
+		"PrometheusRule apps/unselected is not used: NotSelectedByLabels",
+		"skipped: Deployment apps/api",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if strings.Count(errs, "rejected") != 1 {
+		t.Errorf("want exactly one rejection:\n%s", errs)
+	}
+}

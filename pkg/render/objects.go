@@ -19,10 +19,11 @@ type Objects struct {
 	PodMonitors     []*monitoringv1.PodMonitor
 	Probes          []*monitoringv1.Probe
 	ScrapeConfigs   []*monitoringv1alpha1.ScrapeConfig
+	PrometheusRules []*monitoringv1.PrometheusRule
 	Secrets         []*corev1.Secret
 	ConfigMaps      []*corev1.ConfigMap
 	Namespaces      []*corev1.Namespace
-	// Ignored lists documents of other kinds.
+	// Ignored lists documents of other kinds, as "Kind namespace/name (source)".
 	Ignored []string
 }
 
@@ -56,6 +57,9 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 		case "ScrapeConfig.monitoring.coreos.com":
 			sc := &monitoringv1alpha1.ScrapeConfig{}
 			o.ScrapeConfigs, into = append(o.ScrapeConfigs, sc), sc
+		case "PrometheusRule.monitoring.coreos.com":
+			r := &monitoringv1.PrometheusRule{}
+			o.PrometheusRules, into = append(o.PrometheusRules, r), r
 		case "Secret":
 			s := &corev1.Secret{}
 			o.Secrets, into = append(o.Secrets, s), s
@@ -110,6 +114,9 @@ func (o *Objects) namespaceLabels() func(string) (map[string]string, bool) {
 	}
 	for _, s := range o.ScrapeConfigs {
 		seen[s.Namespace] = true
+	}
+	for _, r := range o.PrometheusRules {
+		seen[r.Namespace] = true
 	}
 	return func(ns string) (map[string]string, bool) {
 		if l, ok := known[ns]; ok {

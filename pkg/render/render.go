@@ -8,6 +8,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
@@ -17,9 +18,11 @@ type Output struct {
 	Result     *promcfg.Result
 	// Err is a Prometheus-level error: no configuration would be written.
 	Err error
-	// Verdicts covers every monitor considered: not selected (with the reason), rejected
-	// as invalid, or accepted.
+	// Verdicts covers every monitor and PrometheusRule considered: not selected (with the
+	// reason), rejected as invalid, or accepted.
 	Verdicts []selection.Verdict
+	// RuleFiles are the rule files the operator would write, by file name.
+	RuleFiles map[string][]byte
 }
 
 // Options narrow what is rendered.
@@ -76,12 +79,51 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 		o.Result, o.Err = res, err
 		all := append(append(append(smVerdicts, pmVerdicts...), prVerdicts...), scVerdicts...)
 		o.Verdicts = mergeVerdicts(all, res)
+		ruleVerdicts, files, err := renderRules(p, objs.PrometheusRules, nsLabels)
+		if err != nil && o.Err == nil {
+			o.Err = err
+		}
+		o.Verdicts, o.RuleFiles = append(o.Verdicts, ruleVerdicts...), files
 		out = append(out, o)
 	}
 	if opts.Prometheus != "" && len(out) == 0 {
 		return nil, fmt.Errorf("no Prometheus %q in the manifests", opts.Prometheus)
 	}
 	return out, nil
+}
+
+// renderRules selects p's PrometheusRules and validates, enforces and renders each as the
+// controller does (rules.Prepare), with the Prometheus version's validator.
+func renderRules(p *monitoringv1.Prometheus, all []*monitoringv1.PrometheusRule, nsLabels selection.NamespaceLabels) ([]selection.Verdict, map[string][]byte, error) {
+	sel, err := selection.Compile(selection.Selector{Kind: monitoringv1.PrometheusRuleKind, Labels: p.Spec.RuleSelector, Namespaces: p.Spec.RuleNamespaceSelector, OwnNamespace: p.Namespace})
+	if err != nil {
+		return nil, nil, err
+	}
+	feats := make([]string, len(p.Spec.EnableFeatures))
+	for i, f := range p.Spec.EnableFeatures {
+		feats[i] = string(f)
+	}
+	v, err := rules.NewValidator(rules.Options{Version: p.Spec.Version, EnableFeatures: feats})
+	if err != nil {
+		return nil, nil, fmt.Errorf("spec.version: %w", err)
+	}
+	selected, verdicts := selection.Select(sel, all, nil, nsLabels)
+	problems := map[string]string{}
+	files := map[string][]byte{}
+	for _, r := range selected {
+		file, problem := rules.Prepare(v, r, rules.EnforcedLabel(p, r))
+		if problem != "" {
+			problems[r.Namespace+"/"+r.Name] = problem
+			continue
+		}
+		files[rules.FileName(r)] = file
+	}
+	for i := range verdicts {
+		if msg, bad := problems[verdicts[i].Namespace+"/"+verdicts[i].Name]; bad && verdicts[i].Used() {
+			verdicts[i].Reason, verdicts[i].Message = selection.InvalidConfiguration, msg
+		}
+	}
+	return verdicts, files, nil
 }
 
 // mergeVerdicts replaces the Accepted verdicts of selection with generation's verdicts,

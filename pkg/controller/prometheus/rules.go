@@ -3,7 +3,6 @@ package prometheus
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -74,7 +73,6 @@ func (r *Reconciler) reconcileRules(ctx context.Context, p *monitoringv1.Prometh
 		return nil, applyFailed(fmt.Errorf("listing PrometheusRules: %w", err))
 	}
 	selected, verdicts := selection.Select(sel.rules, pointers(list.Items), r.cfg.Scope, nsLabels)
-	enforced := p.Spec.EnforcedNamespaceLabel
 
 	files := map[string][]byte{}
 	byKey := map[string]*monitoringv1.PrometheusRule{}
@@ -83,10 +81,7 @@ func (r *Reconciler) reconcileRules(ctx context.Context, p *monitoringv1.Prometh
 	for _, rule := range selected {
 		seen[rule.UID] = true
 		e := rs.entries[rule.UID]
-		label := enforced
-		if ruleExcluded(p, rule) {
-			label = ""
-		}
+		label := rules.EnforcedLabel(p, rule)
 		if e == nil || e.generation != rule.Generation || rule.Generation == 0 || e.key != label {
 			e = renderRule(rs.validator, rule, label)
 			rs.entries[rule.UID] = e
@@ -125,44 +120,8 @@ func nsName(o metav1.Object) string { return o.GetNamespace() + "/" + o.GetName(
 // when label is set).
 func renderRule(v *rules.Validator, rule *monitoringv1.PrometheusRule, label string) *ruleEntry {
 	e := &ruleEntry{uid: rule.UID, generation: rule.Generation, key: label}
-	if ps := v.Validate(rule.Spec); len(ps) > 0 {
-		msgs := make([]string, len(ps))
-		for i, pr := range ps {
-			msgs[i] = pr.Error()
-		}
-		e.problem = strings.Join(msgs, "; ")
-		return e
-	}
-	spec := rule.Spec
-	if label != "" {
-		var err error
-		if spec, err = rules.EnforceNamespaceLabel(rule.Spec, label, rule.Namespace); err != nil {
-			e.problem = err.Error()
-			return e
-		}
-	}
-	file, err := rules.RenderFile(rule, spec)
-	if err != nil {
-		e.problem = err.Error()
-		return e
-	}
-	e.file = file
+	e.file, e.problem = rules.Prepare(v, rule, label)
 	return e
-}
-
-// ruleExcluded reports whether namespace enforcement is disabled for a rule.
-func ruleExcluded(p *monitoringv1.Prometheus, rule *monitoringv1.PrometheusRule) bool {
-	for _, x := range p.Spec.PrometheusRulesExcludedFromEnforce {
-		if x.RuleNamespace == rule.Namespace && (x.RuleName == "" || x.RuleName == rule.Name) {
-			return true
-		}
-	}
-	for _, ref := range p.Spec.ExcludedFromEnforcement {
-		if ref.Resource == monitoringv1.PrometheusRuleName && ref.Namespace == rule.Namespace && (ref.Name == "" || ref.Name == rule.Name) {
-			return true
-		}
-	}
-	return false
 }
 
 // lastKnownGood puts the last accepted version of an invalid rule into files, when the
