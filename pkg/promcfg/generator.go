@@ -72,10 +72,10 @@ type Generator struct {
 }
 
 type entry struct {
-	uid        types.UID
-	generation int64
-	ctxHash    uint64
-	deps       []assetDep
+	uid         types.UID
+	generation  int64
+	settingsKey uint64
+	deps        []assetDep
 
 	jobs      []byte
 	jobNames  []string
@@ -94,6 +94,24 @@ func NewGenerator() *Generator {
 type monitor struct {
 	kind string
 	obj  metav1.Object
+}
+
+// monitors lists the monitors of in, in the order their jobs are written.
+func (in *Input) monitors() []monitor {
+	mons := make([]monitor, 0, len(in.ServiceMonitors)+len(in.PodMonitors)+len(in.Probes)+len(in.ScrapeConfigs))
+	for _, o := range in.ServiceMonitors {
+		mons = append(mons, monitor{kind: monitoringv1.ServiceMonitorsKind, obj: o})
+	}
+	for _, o := range in.PodMonitors {
+		mons = append(mons, monitor{kind: monitoringv1.PodMonitorsKind, obj: o})
+	}
+	for _, o := range in.Probes {
+		mons = append(mons, monitor{kind: monitoringv1.ProbesKind, obj: o})
+	}
+	for _, o := range in.ScrapeConfigs {
+		mons = append(mons, monitor{kind: monitoringv1alpha1.ScrapeConfigsKind, obj: o})
+	}
+	return mons
 }
 
 func (m monitor) meta() (ns, name string, uid types.UID, gen int64) {
@@ -157,19 +175,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	}
 
 	// Render what is stale, in parallel.
-	mons := make([]monitor, 0, len(in.ServiceMonitors)+len(in.PodMonitors)+len(in.Probes)+len(in.ScrapeConfigs))
-	for _, o := range in.ServiceMonitors {
-		mons = append(mons, monitor{kind: monitoringv1.ServiceMonitorsKind, obj: o})
-	}
-	for _, o := range in.PodMonitors {
-		mons = append(mons, monitor{kind: monitoringv1.PodMonitorsKind, obj: o})
-	}
-	for _, o := range in.Probes {
-		mons = append(mons, monitor{kind: monitoringv1.ProbesKind, obj: o})
-	}
-	for _, o := range in.ScrapeConfigs {
-		mons = append(mons, monitor{kind: monitoringv1alpha1.ScrapeConfigsKind, obj: o})
-	}
+	mons := in.monitors()
 	for _, e := range g.entries {
 		e.seen = false
 	}
@@ -178,7 +184,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	for i, m := range mons {
 		e := g.entries[m.key()]
 		_, _, uid, gen := m.meta()
-		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.ctxHash != sc.hash || depsStale(in.Assets, e.deps) {
+		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.settingsKey != sc.key || depsStale(in.Assets, e.deps) {
 			todo = append(todo, i)
 			continue
 		}
@@ -299,24 +305,10 @@ func (g *Generator) renderAll(sc *scrapeContext, assets Assets, globalOnly []byt
 // renderMonitor renders and validates one monitor's jobs.
 func renderMonitor(sc *scrapeContext, assets Assets, globalOnly []byte, m monitor) *entry {
 	_, _, uid, gen := m.meta()
-	e := &entry{uid: uid, generation: gen, ctxHash: sc.hash}
+	e := &entry{uid: uid, generation: gen, settingsKey: sc.key}
 	rec := newRecorder(assets)
-	var (
-		jobs []M
-		err  error
-	)
-	switch o := m.obj.(type) {
-	case *monitoringv1.ServiceMonitor:
-		jobs, e.warnings, err = sc.renderServiceMonitor(o, rec)
-	case *monitoringv1.PodMonitor:
-		jobs, e.warnings, err = sc.renderPodMonitor(o, rec)
-	case *monitoringv1.Probe:
-		jobs, e.warnings, err = sc.renderProbe(o, rec)
-	case *monitoringv1alpha1.ScrapeConfig:
-		jobs, e.warnings, err = sc.renderScrapeConfig(o, rec)
-	default:
-		err = fmt.Errorf("unsupported kind %T", m.obj)
-	}
+	jobs, warnings, err := sc.renderJobs(m, rec)
+	e.warnings = warnings
 	e.deps = rec.deps
 	if err != nil {
 		e.err = err
@@ -337,6 +329,21 @@ func renderMonitor(sc *scrapeContext, assets Assets, globalOnly []byte, m monito
 	}
 	e.tlsAssets = rec.tlsAssets
 	return e
+}
+
+// renderJobs renders one monitor's jobs, whatever its kind.
+func (sc *scrapeContext) renderJobs(m monitor, rec *recorder) ([]M, []string, error) {
+	switch o := m.obj.(type) {
+	case *monitoringv1.ServiceMonitor:
+		return sc.renderServiceMonitor(o, rec)
+	case *monitoringv1.PodMonitor:
+		return sc.renderPodMonitor(o, rec)
+	case *monitoringv1.Probe:
+		return sc.renderProbe(o, rec)
+	case *monitoringv1alpha1.ScrapeConfig:
+		return sc.renderScrapeConfig(o, rec)
+	}
+	return nil, nil, fmt.Errorf("unsupported kind %T", m.obj)
 }
 
 // validateHeader loads everything but the monitors' jobs once per distinct content.

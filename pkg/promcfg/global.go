@@ -48,8 +48,7 @@ func renderGlobal(p *monitoringv1.Prometheus, v Version, warn *[]string) (M, err
 		if !v.Supports(featScrapeProtocols) {
 			*warn = append(*warn, unsupportedWarning("spec.scrapeProtocols", featScrapeProtocols, v))
 		} else {
-			sc := &scrapeContext{version: v}
-			ps, err := sc.protocols(s.ScrapeProtocols)
+			ps, err := scrapeProtocols(s.ScrapeProtocols, v)
 			if err != nil {
 				return nil, fmt.Errorf("spec.scrapeProtocols: %w", err)
 			}

@@ -13,7 +13,7 @@ func (sc *scrapeContext) startJob(name string, f *scrapeFields, sd M, client *ht
 	if err := sc.renderScrapeSettings(&m, f, warn, where); err != nil {
 		return nil, err
 	}
-	if err := client.render(&m, rec, ns, sc.version); err != nil {
+	if err := client.render(&m, rec, ns, sc.Version); err != nil {
 		return nil, err
 	}
 	return m, nil

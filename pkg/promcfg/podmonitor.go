@@ -103,7 +103,7 @@ func (sc *scrapeContext) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i
 		rules = append(rules, ruleDropNotRunning)
 	}
 	rules = append(rules, ruleNamespace, ruleContainer, rulePod)
-	for _, l := range podTargetLabels(spec.PodTargetLabels, sc.spec.PodTargetLabels) {
+	for _, l := range podTargetLabels(spec.PodTargetLabels, sc.PodTargetLabels) {
 		rules = append(rules, copyLabel("__meta_kubernetes_pod_label_", l))
 	}
 	rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(pm.Namespace + "/" + pm.Name)}.trusted())

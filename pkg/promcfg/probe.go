@@ -108,7 +108,7 @@ func (sc *scrapeContext) renderProbe(pr *monitoringv1.Probe, rec *recorder) ([]M
 	if err := sc.renderScrapeSettings(&m, &f, &warn, where); err != nil {
 		return nil, nil, err
 	}
-	if err := client.render(&m, rec, pr.Namespace, sc.version); err != nil {
+	if err := client.render(&m, rec, pr.Namespace, sc.Version); err != nil {
 		return nil, nil, err
 	}
 	if err := sc.finishJob(&m, rules, &f, jobTail{

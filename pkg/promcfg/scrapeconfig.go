@@ -59,13 +59,13 @@ func (sc *scrapeContext) renderScrapeConfig(s *monitoringv1alpha1.ScrapeConfig, 
 		return nil, nil, err
 	}
 	if spec.EnableCompression != nil {
-		if sc.version.Supports(featEnableCompression) {
+		if sc.Version.Supports(featEnableCompression) {
 			m.SetAlways("enable_compression", *spec.EnableCompression)
 		} else {
-			warn = append(warn, unsupportedWarning(where, featEnableCompression, sc.version))
+			warn = append(warn, unsupportedWarning(where, featEnableCompression, sc.Version))
 		}
 	}
-	if err := client.render(&m, rec, s.Namespace, sc.version); err != nil {
+	if err := client.render(&m, rec, s.Namespace, sc.Version); err != nil {
 		return nil, nil, err
 	}
 	rules := []M{ruleTmpJobName}
@@ -138,7 +138,7 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 			hm.Set("refresh_interval", string(*h.RefreshInterval))
 		}
 		c := httpClient{Authorization: h.Authorization, BasicAuth: h.BasicAuth, OAuth2: h.OAuth2, FollowRedirects: h.FollowRedirects, EnableHTTP2: h.EnableHTTP2, TLS: tlsOf(h.TLSConfig), Proxy: h.ProxyConfig}
-		if err := c.render(&hm, rec, s.Namespace, sc.version); err != nil {
+		if err := c.render(&hm, rec, s.Namespace, sc.Version); err != nil {
 			return fmt.Errorf("httpSDConfigs[%d]: %w", i, err)
 		}
 		https = append(https, hm)
@@ -161,10 +161,10 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 			sort.Strings(names)
 			nm.Set("names", names)
 			km.Set("namespaces", nm)
-		} else if !sc.spec.IgnoreNamespaceSelectors {
+		} else if !sc.IgnoreNamespaceSelectors {
 			km.Set("namespaces", M{{"names", []string{s.Namespace}}})
 		}
-		if sc.spec.IgnoreNamespaceSelectors {
+		if sc.IgnoreNamespaceSelectors {
 			km.Set("namespaces", M{{"names", []string{s.Namespace}}})
 		}
 		if k.AttachMetadata != nil && k.AttachMetadata.Node != nil {
@@ -183,7 +183,7 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 		}
 		km.Set("selectors", sels)
 		c := httpClient{Authorization: k.Authorization, BasicAuth: k.BasicAuth, OAuth2: k.OAuth2, FollowRedirects: k.FollowRedirects, EnableHTTP2: k.EnableHTTP2, TLS: tlsOf(k.TLSConfig), Proxy: k.ProxyConfig}
-		if err := c.render(&km, rec, s.Namespace, sc.version); err != nil {
+		if err := c.render(&km, rec, s.Namespace, sc.Version); err != nil {
 			return fmt.Errorf("kubernetesSDConfigs[%d]: %w", i, err)
 		}
 		kubes = append(kubes, km)

@@ -71,7 +71,7 @@ func roleSelector(role string, sel metav1.LabelSelector) (M, error) {
 // namespaces returns the namespaces a monitor's targets are discovered in (nil: all).
 func (sc *scrapeContext) namespaces(ns string, sel monitoringv1.NamespaceSelector) []string {
 	switch {
-	case sc.spec.IgnoreNamespaceSelectors:
+	case sc.IgnoreNamespaceSelectors:
 		return []string{ns}
 	case sel.Any:
 		return nil

@@ -16,7 +16,7 @@ func (sc *scrapeContext) renderServiceMonitor(sm *monitoringv1.ServiceMonitor, r
 		return nil, nil, err
 	}
 	role := "endpoints"
-	sdRole := sc.sdRole
+	sdRole := sc.ServiceDiscoveryRole
 	if spec.ServiceDiscoveryRole != nil {
 		switch *spec.ServiceDiscoveryRole {
 		case monitoringv1.EndpointsRole, monitoringv1.EndpointSliceRole:
@@ -79,7 +79,7 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 		TLS:               ep.TLSConfig,
 		Proxy:             ep.ProxyConfig,
 	}
-	if sc.spec.ArbitraryFSAccessThroughSMs.Deny {
+	if sc.DenyFileAccess {
 		if fields := client.fsAccess(); len(fields) > 0 {
 			return nil, fmt.Errorf("%s would read files from the Prometheus filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids", strings.Join(fields, ", "))
 		}
@@ -128,7 +128,7 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 	for _, l := range spec.TargetLabels {
 		rules = append(rules, copyLabel("__meta_kubernetes_service_label_", l))
 	}
-	for _, l := range podTargetLabels(spec.PodTargetLabels, sc.spec.PodTargetLabels) {
+	for _, l := range podTargetLabels(spec.PodTargetLabels, sc.PodTargetLabels) {
 		rules = append(rules, copyLabel("__meta_kubernetes_pod_label_", l))
 	}
 	rules = append(rules, ruleJobFromService)
@@ -174,13 +174,13 @@ func podTargetLabels(own, global []string) []string {
 // appendUserRelabelings adds the scrape class's relabelings, then the monitor's.
 func (sc *scrapeContext) appendUserRelabelings(rules []M, class *monitoringv1.ScrapeClass, own []monitoringv1.RelabelConfig, field string) ([]M, error) {
 	if class != nil {
-		cr, err := userRelabelings(class.Relabelings, "scrape class "+class.Name+" relabelings", sc.nameScheme)
+		cr, err := userRelabelings(class.Relabelings, "scrape class "+class.Name+" relabelings", sc.NameScheme)
 		if err != nil {
 			return nil, err
 		}
 		rules = append(rules, cr...)
 	}
-	ur, err := userRelabelings(own, field, sc.nameScheme)
+	ur, err := userRelabelings(own, field, sc.NameScheme)
 	if err != nil {
 		return nil, err
 	}
@@ -191,13 +191,13 @@ func (sc *scrapeContext) appendUserRelabelings(rules []M, class *monitoringv1.Sc
 func (sc *scrapeContext) metricRelabelings(class *monitoringv1.ScrapeClass, own []monitoringv1.RelabelConfig, enforced, ns string) ([]M, error) {
 	var rules []M
 	if class != nil {
-		cr, err := userRelabelings(class.MetricRelabelings, "scrape class "+class.Name+" metricRelabelings", sc.nameScheme)
+		cr, err := userRelabelings(class.MetricRelabelings, "scrape class "+class.Name+" metricRelabelings", sc.NameScheme)
 		if err != nil {
 			return nil, err
 		}
 		rules = append(rules, cr...)
 	}
-	ur, err := userRelabelings(own, "metricRelabelings", sc.nameScheme)
+	ur, err := userRelabelings(own, "metricRelabelings", sc.NameScheme)
 	if err != nil {
 		return nil, err
 	}
