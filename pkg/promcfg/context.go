@@ -40,25 +40,6 @@ type enforcedLimits struct {
 	BodySizeLimit                                                                                         monitoringv1.ByteSize
 }
 
-// scrapeContext is the settings monitors are rendered with and their hash.
-type scrapeContext struct {
-	promSettings
-	key uint64
-}
-
-// newScrapeContext builds and validates the settings monitors are rendered with.
-func newScrapeContext(p *monitoringv1.Prometheus, v Version) (*scrapeContext, error) {
-	s, err := newPromSettings(p, v)
-	if err != nil {
-		return nil, err
-	}
-	key, err := s.hash()
-	if err != nil {
-		return nil, err
-	}
-	return &scrapeContext{promSettings: *s, key: key}, nil
-}
-
 // newPromSettings copies and validates what monitor rendering needs from p.
 func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, error) {
 	spec := &p.Spec

@@ -30,28 +30,28 @@ type scrapeFields struct {
 	ExtraScrapeMetrics     *bool
 }
 
-// renderScrapeTiming appends honor_*, interval, timeout, protocols, path, params and
-// scheme, in the order Prometheus documents them.
-func (sc *scrapeContext) renderScrapeTiming(m *M, f *scrapeFields, warn *[]string, where string) error {
-	honorLabels := f.HonorLabels && !sc.OverrideHonorLabels
+// renderScrapeTiming appends honor_labels, honor_timestamps and
+// track_timestamps_staleness, the settings Prometheus documents before the discovery.
+func (rc *renderCtx) renderScrapeTiming(m *M, f *scrapeFields) {
+	honorLabels := f.HonorLabels && !rc.OverrideHonorLabels
 	m.SetAlways("honor_labels", honorLabels)
 	switch {
-	case sc.OverrideHonorTimestamps:
+	case rc.OverrideHonorTimestamps:
 		m.SetAlways("honor_timestamps", false)
 	case f.HonorTimestamps != nil:
 		m.SetAlways("honor_timestamps", *f.HonorTimestamps)
 	}
 	if f.TrackTimestampsStaleness != nil {
-		if sc.Version.Supports(featTrackTimestampsStaleness) {
+		if rc.Version.Supports(featTrackTimestampsStaleness) {
 			m.SetAlways("track_timestamps_staleness", *f.TrackTimestampsStaleness)
 		} else {
-			*warn = append(*warn, unsupportedWarning(where, featTrackTimestampsStaleness, sc.Version))
+			rc.unsupported(featTrackTimestampsStaleness)
 		}
 	}
-	return nil
 }
 
-func (sc *scrapeContext) renderScrapeSettings(m *M, f *scrapeFields, warn *[]string, where string) error {
+// renderScrapeSettings appends interval, timeout, protocols, path, params and scheme.
+func (rc *renderCtx) renderScrapeSettings(m *M, f *scrapeFields) error {
 	var interval, timeout model.Duration
 	if f.Interval != "" {
 		d, err := model.ParseDuration(string(f.Interval))
@@ -72,17 +72,17 @@ func (sc *scrapeContext) renderScrapeSettings(m *M, f *scrapeFields, warn *[]str
 	if timeout != 0 {
 		effInterval := interval
 		if effInterval == 0 {
-			effInterval = sc.GlobalScrapeInterval
+			effInterval = rc.GlobalScrapeInterval
 		}
 		if timeout > effInterval {
 			return fmt.Errorf("scrapeTimeout %s is greater than the scrape interval %s", timeout, effInterval)
 		}
 	}
 	if len(f.ScrapeProtocols) > 0 {
-		if !sc.Version.Supports(featScrapeProtocols) {
-			*warn = append(*warn, unsupportedWarning(where, featScrapeProtocols, sc.Version))
+		if !rc.Version.Supports(featScrapeProtocols) {
+			rc.unsupported(featScrapeProtocols)
 		} else {
-			ps, err := scrapeProtocols(f.ScrapeProtocols, sc.Version)
+			ps, err := scrapeProtocols(f.ScrapeProtocols, rc.Version)
 			if err != nil {
 				return err
 			}
@@ -90,10 +90,10 @@ func (sc *scrapeContext) renderScrapeSettings(m *M, f *scrapeFields, warn *[]str
 		}
 	}
 	if f.FallbackScrapeProtocol != nil {
-		if !sc.Version.Supports(featFallbackScrapeProtocol) {
-			*warn = append(*warn, unsupportedWarning(where, featFallbackScrapeProtocol, sc.Version))
+		if !rc.Version.Supports(featFallbackScrapeProtocol) {
+			rc.unsupported(featFallbackScrapeProtocol)
 		} else {
-			ps, err := scrapeProtocols([]monitoringv1.ScrapeProtocol{*f.FallbackScrapeProtocol}, sc.Version)
+			ps, err := scrapeProtocols([]monitoringv1.ScrapeProtocol{*f.FallbackScrapeProtocol}, rc.Version)
 			if err != nil {
 				return fmt.Errorf("fallbackScrapeProtocol: %w", err)
 			}
@@ -148,8 +148,8 @@ func scrapeProtocols(in []monitoringv1.ScrapeProtocol, v Version) ([]string, err
 
 // renderLimits appends the limits: the effective value is the smaller of the monitor's
 // and the Prometheus's enforced one (the enforced one alone when the monitor sets none).
-func (sc *scrapeContext) renderLimits(m *M, f *scrapeFields, warn *[]string, where string) error {
-	s := &sc.Enforced
+func (rc *renderCtx) renderLimits(m *M, f *scrapeFields) error {
+	s := &rc.Enforced
 	limits := []struct {
 		key       string
 		own       *int64
@@ -172,8 +172,8 @@ func (sc *scrapeContext) renderLimits(m *M, f *scrapeFields, warn *[]string, whe
 		if v == nil {
 			continue
 		}
-		if l.feature != nil && !sc.Version.Supports(*l.feature) {
-			*warn = append(*warn, unsupportedWarning(where, *l.feature, sc.Version))
+		if l.feature != nil && !rc.Version.Supports(*l.feature) {
+			rc.unsupported(*l.feature)
 			continue
 		}
 		m.Set(l.key, *v)
@@ -219,18 +219,18 @@ func effectiveBodySize(own *monitoringv1.ByteSize, enforced monitoringv1.ByteSiz
 }
 
 // renderHistograms appends the native-histogram settings the version understands.
-func (sc *scrapeContext) renderHistograms(m *M, f *scrapeFields, warn *[]string, where string) error {
+func (rc *renderCtx) renderHistograms(m *M, f *scrapeFields) error {
 	nh := f.NativeHistograms
 	if nh.ScrapeNativeHistograms != nil {
-		if sc.Version.Supports(featScrapeNativeHistograms) {
+		if rc.Version.Supports(featScrapeNativeHistograms) {
 			m.SetAlways("scrape_native_histograms", *nh.ScrapeNativeHistograms)
 		} else {
-			*warn = append(*warn, unsupportedWarning(where, featScrapeNativeHistograms, sc.Version))
+			rc.unsupported(featScrapeNativeHistograms)
 		}
 	}
 	if nh.ScrapeClassicHistograms != nil {
 		switch {
-		case sc.Version.Supports(featAlwaysScrapeClassic):
+		case rc.Version.Supports(featAlwaysScrapeClassic):
 			m.SetAlways("always_scrape_classic_histograms", *nh.ScrapeClassicHistograms)
 		default:
 			m.SetAlways("scrape_classic_histograms", *nh.ScrapeClassicHistograms)
@@ -243,28 +243,28 @@ func (sc *scrapeContext) renderHistograms(m *M, f *scrapeFields, warn *[]string,
 		m.Set("native_histogram_bucket_limit", *nh.NativeHistogramBucketLimit)
 	}
 	if nh.NativeHistogramMinBucketFactor != nil {
-		if sc.Version.Supports(featNativeHistogramMinFactor) {
+		if rc.Version.Supports(featNativeHistogramMinFactor) {
 			v := nh.NativeHistogramMinBucketFactor.AsApproximateFloat64()
 			if v < 0 {
 				return fmt.Errorf("nativeHistogramMinBucketFactor must not be negative")
 			}
 			m.Set("native_histogram_min_bucket_factor", v)
 		} else {
-			*warn = append(*warn, unsupportedWarning(where, featNativeHistogramMinFactor, sc.Version))
+			rc.unsupported(featNativeHistogramMinFactor)
 		}
 	}
 	if nh.ConvertClassicHistogramsToNHCB != nil {
-		if sc.Version.Supports(featConvertClassicToNHCB) {
+		if rc.Version.Supports(featConvertClassicToNHCB) {
 			m.SetAlways("convert_classic_histograms_to_nhcb", *nh.ConvertClassicHistogramsToNHCB)
 		} else {
-			*warn = append(*warn, unsupportedWarning(where, featConvertClassicToNHCB, sc.Version))
+			rc.unsupported(featConvertClassicToNHCB)
 		}
 	}
 	if f.ExtraScrapeMetrics != nil {
-		if sc.Version.Supports(featExtraScrapeMetrics) {
+		if rc.Version.Supports(featExtraScrapeMetrics) {
 			m.SetAlways("extra_scrape_metrics", *f.ExtraScrapeMetrics)
 		} else {
-			*warn = append(*warn, unsupportedWarning(where, featExtraScrapeMetrics, sc.Version))
+			rc.unsupported(featExtraScrapeMetrics)
 		}
 	}
 	return nil

@@ -22,13 +22,16 @@ func RenderMonitorsForTest(in Input) (out string, key uint64, err error) {
 	if err != nil {
 		return "", 0, err
 	}
-	sc, err := newScrapeContext(in.Prometheus, v)
+	ps, err := newPromSettings(in.Prometheus, v)
 	if err != nil {
+		return "", 0, err
+	}
+	if key, err = ps.hash(); err != nil {
 		return "", 0, err
 	}
 	var b strings.Builder
 	for _, m := range in.monitors() {
-		jobs, warnings, err := sc.renderJobs(m, newRecorder(in.Assets))
+		jobs, warnings, err := renderJobs(ps, newRecorder(in.Assets), m)
 		fmt.Fprintf(&b, "# %s\n", m.key())
 		if err != nil {
 			fmt.Fprintf(&b, "# error: %v\n", err)
@@ -41,7 +44,7 @@ func RenderMonitorsForTest(in Input) (out string, key uint64, err error) {
 			b.Write(EncodeListItem(j))
 		}
 	}
-	return b.String(), sc.key, nil
+	return b.String(), key, nil
 }
 
 // PromSettingsType is the type of the settings monitors are rendered with.

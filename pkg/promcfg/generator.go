@@ -144,7 +144,11 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	if p.Spec.ShardingStrategy != nil && p.Spec.ShardingStrategy.Mode != nil && *p.Spec.ShardingStrategy.Mode == monitoringv1.TopologyShardingStrategyMode {
 		return nil, errors.New("spec.shardingStrategy mode Topology is not supported by Lookout; use the default Address mode")
 	}
-	sc, err := newScrapeContext(p, v)
+	ps, err := newPromSettings(p, v)
+	if err != nil {
+		return nil, err
+	}
+	key, err := ps.hash()
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +167,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 			return string(a.Kind)+a.Namespace+"/"+a.Name < string(b.Kind)+b.Namespace+"/"+b.Name
 		})
 	}()
-	header, globalOnly, extraJobs, err := renderHeader(p, v, sc, in.RuleFiles, hdrRec, &res.Warnings)
+	header, globalOnly, extraJobs, err := renderHeader(p, v, ps, in.RuleFiles, hdrRec, &res.Warnings)
 	if err != nil {
 		return nil, err
 	}
@@ -184,13 +188,13 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	for i, m := range mons {
 		e := g.entries[m.key()]
 		_, _, uid, gen := m.meta()
-		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.settingsKey != sc.key || depsStale(in.Assets, e.deps) {
+		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.settingsKey != key || depsStale(in.Assets, e.deps) {
 			todo = append(todo, i)
 			continue
 		}
 		ents[i] = e
 	}
-	g.renderAll(sc, in.Assets, globalOnly, mons, todo, ents)
+	g.renderAll(ps, key, in.Assets, globalOnly, mons, todo, ents)
 	for i, e := range ents {
 		if e.err != nil && errors.Is(e.err, ErrUnavailable) {
 			delete(g.entries, mons[i].key())
@@ -270,7 +274,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 }
 
 // renderAll renders the monitors listed in todo into ents, spreading work over workers.
-func (g *Generator) renderAll(sc *scrapeContext, assets Assets, globalOnly []byte, mons []monitor, todo []int, ents []*entry) {
+func (g *Generator) renderAll(ps *promSettings, key uint64, assets Assets, globalOnly []byte, mons []monitor, todo []int, ents []*entry) {
 	workers := g.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -280,7 +284,7 @@ func (g *Generator) renderAll(sc *scrapeContext, assets Assets, globalOnly []byt
 	}
 	if workers <= 1 {
 		for _, i := range todo {
-			ents[i] = renderMonitor(sc, assets, globalOnly, mons[i])
+			ents[i] = renderMonitor(ps, key, assets, globalOnly, mons[i])
 		}
 		return
 	}
@@ -291,7 +295,7 @@ func (g *Generator) renderAll(sc *scrapeContext, assets Assets, globalOnly []byt
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				ents[i] = renderMonitor(sc, assets, globalOnly, mons[i])
+				ents[i] = renderMonitor(ps, key, assets, globalOnly, mons[i])
 			}
 		}()
 	}
@@ -302,12 +306,13 @@ func (g *Generator) renderAll(sc *scrapeContext, assets Assets, globalOnly []byt
 	wg.Wait()
 }
 
-// renderMonitor renders and validates one monitor's jobs.
-func renderMonitor(sc *scrapeContext, assets Assets, globalOnly []byte, m monitor) *entry {
+// renderMonitor renders and validates one monitor's jobs with the settings ps, whose
+// hash is key.
+func renderMonitor(ps *promSettings, key uint64, assets Assets, globalOnly []byte, m monitor) *entry {
 	_, _, uid, gen := m.meta()
-	e := &entry{uid: uid, generation: gen, settingsKey: sc.key}
+	e := &entry{uid: uid, generation: gen, settingsKey: key}
 	rec := newRecorder(assets)
-	jobs, warnings, err := sc.renderJobs(m, rec)
+	jobs, warnings, err := renderJobs(ps, rec, m)
 	e.warnings = warnings
 	e.deps = rec.deps
 	if err != nil {
@@ -331,17 +336,17 @@ func renderMonitor(sc *scrapeContext, assets Assets, globalOnly []byte, m monito
 	return e
 }
 
-// renderJobs renders one monitor's jobs, whatever its kind.
-func (sc *scrapeContext) renderJobs(m monitor, rec *recorder) ([]M, []string, error) {
+// renderJobs renders one monitor's jobs, whatever its kind, and its warnings.
+func renderJobs(ps *promSettings, rec *recorder, m monitor) ([]M, []string, error) {
 	switch o := m.obj.(type) {
 	case *monitoringv1.ServiceMonitor:
-		return sc.renderServiceMonitor(o, rec)
+		return renderServiceMonitor(ps, rec, o)
 	case *monitoringv1.PodMonitor:
-		return sc.renderPodMonitor(o, rec)
+		return renderPodMonitor(ps, rec, o)
 	case *monitoringv1.Probe:
-		return sc.renderProbe(o, rec)
+		return renderProbe(ps, rec, o)
 	case *monitoringv1alpha1.ScrapeConfig:
-		return sc.renderScrapeConfig(o, rec)
+		return renderScrapeConfig(ps, rec, o)
 	}
 	return nil, nil, fmt.Errorf("unsupported kind %T", m.obj)
 }

@@ -12,7 +12,7 @@ import (
 // rule_files, storage, alerting, remote_write and remote_read. It returns the header, the
 // global section alone (monitors are validated against it) and the jobs of
 // additionalScrapeConfigs (sharding rules added).
-func renderHeader(p *monitoringv1.Prometheus, v Version, sc *scrapeContext, ruleFiles []string, rec *recorder, warn *[]string) (header, globalOnly []byte, extraJobs []any, err error) {
+func renderHeader(p *monitoringv1.Prometheus, v Version, ps *promSettings, ruleFiles []string, rec *recorder, warn *[]string) (header, globalOnly []byte, extraJobs []any, err error) {
 	global, err := renderGlobal(p, v, warn)
 	if err != nil {
 		return nil, nil, nil, err
@@ -66,7 +66,7 @@ func renderHeader(p *monitoringv1.Prometheus, v Version, sc *scrapeContext, rule
 		return nil, nil, nil, err
 	}
 	for i, j := range jobs {
-		jobs[i] = appendRelabelings(j.(M), sc.shardingRules("__address__"))
+		jobs[i] = appendRelabelings(j.(M), ps.shardingRules("__address__"))
 	}
 	return Encode(top), globalOnly, jobs, nil
 }

@@ -210,7 +210,7 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 	cases := []struct {
 		name  string
 		probe *monitoringv1.Probe
-		sc    *monitoringv1alpha1.ScrapeConfig
+		scfg  *monitoringv1alpha1.ScrapeConfig
 		want  string
 	}{
 		{name: "probe without targets", probe: probe("bad", func(p *monitoringv1.Probe) { p.Spec.Targets.StaticConfig = nil }), want: "at least one of .spec.targets.staticConfig and .spec.targets.ingress is required"},
@@ -219,13 +219,13 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 		{name: "probe missing secret", probe: probe("bad", func(p *monitoringv1.Probe) {
 			p.Spec.BearerTokenSecret = ptr(secretKey("ghost", "t"))
 		}), want: "bearerTokenSecret: secret default/ghost: not found"},
-		{name: "scrapeconfig unsupported discovery", sc: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+		{name: "scrapeconfig unsupported discovery", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500"}}
 		}), want: "consulSDConfigs not supported by Lookout yet"},
-		{name: "scrapeconfig empty static", sc: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+		{name: "scrapeconfig empty static", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{}}
 		}), want: "staticConfigs[0]: at least one target is required"},
-		{name: "scrapeconfig kubernetes auth without api server", sc: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+		{name: "scrapeconfig kubernetes auth without api server", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRolePod,
 				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}}}
 		}), want: "rejected by Prometheus's config loader"},
@@ -237,8 +237,8 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 			if c.probe != nil {
 				gc.probes = append(gc.probes, c.probe)
 			}
-			if c.sc != nil {
-				gc.scs = append(gc.scs, c.sc)
+			if c.scfg != nil {
+				gc.scs = append(gc.scs, c.scfg)
 			}
 			res, err := generateAll(gc)
 			if err != nil {

@@ -16,24 +16,22 @@ var supportedScrapeConfigSD = map[string]bool{
 }
 
 // renderScrapeConfig renders the job scrapeConfig/<ns>/<name>.
-func (sc *scrapeContext) renderScrapeConfig(s *monitoringv1alpha1.ScrapeConfig, rec *recorder) ([]M, []string, error) {
-	var warn []string
-	spec := &s.Spec
-	where := fmt.Sprintf("ScrapeConfig %s/%s", s.Namespace, s.Name)
+func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha1.ScrapeConfig) ([]M, []string, error) {
+	spec := &scfg.Spec
 	if unsupported := unsupportedSD(spec); len(unsupported) > 0 {
 		return nil, nil, fmt.Errorf("%s not supported by Lookout yet; supported: staticConfigs, fileSDConfigs, httpSDConfigs, kubernetesSDConfigs, dnsSDConfigs", strings.Join(unsupported, ", "))
 	}
-	class, err := sc.class(spec.ScrapeClassName)
+	rc, err := newRenderCtx(ps, rec, "ScrapeConfig", "scrapeconfigs", scfg.Namespace, scfg.Name, spec.ScrapeClassName)
 	if err != nil {
 		return nil, nil, err
 	}
 	client := httpClient{Authorization: spec.Authorization, BasicAuth: spec.BasicAuth, OAuth2: spec.OAuth2, EnableHTTP2: spec.EnableHTTP2, TLS: tlsOf(spec.TLSConfig), Proxy: spec.ProxyConfig}
-	applyClassClient(&client, class)
+	applyClassClient(&client, rc.class)
 	f := scrapeFields{
 		Params: spec.Params, Scheme: spec.Scheme, HonorTimestamps: spec.HonorTimestamps, TrackTimestampsStaleness: spec.TrackTimestampsStaleness,
 		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit, LabelNameLengthLimit: spec.LabelNameLengthLimit,
 		LabelValueLengthLimit: spec.LabelValueLengthLimit, KeepDroppedTargets: spec.KeepDroppedTargets, BodySizeLimit: spec.BodySizeLimit,
-		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, class),
+		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, rc.class),
 		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
 	}
 	if spec.HonorLabels != nil {
@@ -48,37 +46,34 @@ func (sc *scrapeContext) renderScrapeConfig(s *monitoringv1alpha1.ScrapeConfig, 
 	if spec.MetricsPath != nil {
 		f.Path = *spec.MetricsPath
 	}
-	m := M{{"job_name", "scrapeConfig/" + s.Namespace + "/" + s.Name}}
-	if err := sc.renderScrapeTiming(&m, &f, &warn, where); err != nil {
+	m := M{{"job_name", "scrapeConfig/" + scfg.Namespace + "/" + scfg.Name}}
+	rc.renderScrapeTiming(&m, &f)
+	if err := rc.renderScrapeConfigSD(&m, spec); err != nil {
 		return nil, nil, err
 	}
-	if err := sc.renderScrapeConfigSD(&m, s, rec); err != nil {
-		return nil, nil, err
-	}
-	if err := sc.renderScrapeSettings(&m, &f, &warn, where); err != nil {
+	if err := rc.renderScrapeSettings(&m, &f); err != nil {
 		return nil, nil, err
 	}
 	if spec.EnableCompression != nil {
-		if sc.Version.Supports(featEnableCompression) {
+		if rc.Version.Supports(featEnableCompression) {
 			m.SetAlways("enable_compression", *spec.EnableCompression)
 		} else {
-			warn = append(warn, unsupportedWarning(where, featEnableCompression, sc.Version))
+			rc.unsupported(featEnableCompression)
 		}
 	}
-	if err := client.render(&m, rec, s.Namespace, sc.Version); err != nil {
+	if err := rc.client(&m, &client); err != nil {
 		return nil, nil, err
 	}
 	rules := []M{ruleTmpJobName}
 	if spec.JobName != nil && *spec.JobName != "" {
 		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(*spec.JobName)}.trusted())
 	}
-	if err := sc.finishJob(&m, rules, &f, jobTail{
-		class: class, relabelings: spec.RelabelConfigs, relabelField: "relabelings", metricRelabelings: spec.MetricRelabelConfigs,
-		enforced: sc.enforcedLabel("scrapeconfigs", s.Namespace, s.Name), namespace: s.Namespace, hashSource: "__address__",
-	}, &warn, where); err != nil {
+	if err := rc.finishJob(&m, rules, &f, jobTail{
+		relabelings: spec.RelabelConfigs, relabelField: "relabelings", metricRelabelings: spec.MetricRelabelConfigs, hashSource: "__address__",
+	}); err != nil {
 		return nil, nil, err
 	}
-	return []M{m}, warn, nil
+	return []M{m}, *rc.warnings, nil
 }
 
 // unsupportedSD lists the set service-discovery fields Lookout does not render.
@@ -99,8 +94,8 @@ func unsupportedSD(spec *monitoringv1alpha1.ScrapeConfigSpec) []string {
 	return out
 }
 
-func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.ScrapeConfig, rec *recorder) error {
-	spec := &s.Spec
+// renderScrapeConfigSD renders the service discoveries of a ScrapeConfig.
+func (rc *renderCtx) renderScrapeConfigSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	var statics []M
 	for i, st := range spec.StaticConfigs {
 		targets := make([]string, len(st.Targets))
@@ -138,7 +133,7 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 			hm.Set("refresh_interval", string(*h.RefreshInterval))
 		}
 		c := httpClient{Authorization: h.Authorization, BasicAuth: h.BasicAuth, OAuth2: h.OAuth2, FollowRedirects: h.FollowRedirects, EnableHTTP2: h.EnableHTTP2, TLS: tlsOf(h.TLSConfig), Proxy: h.ProxyConfig}
-		if err := c.render(&hm, rec, s.Namespace, sc.Version); err != nil {
+		if err := rc.client(&hm, &c); err != nil {
 			return fmt.Errorf("httpSDConfigs[%d]: %w", i, err)
 		}
 		https = append(https, hm)
@@ -161,11 +156,11 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 			sort.Strings(names)
 			nm.Set("names", names)
 			km.Set("namespaces", nm)
-		} else if !sc.IgnoreNamespaceSelectors {
-			km.Set("namespaces", M{{"names", []string{s.Namespace}}})
+		} else if !rc.IgnoreNamespaceSelectors {
+			km.Set("namespaces", M{{"names", []string{rc.namespace}}})
 		}
-		if sc.IgnoreNamespaceSelectors {
-			km.Set("namespaces", M{{"names", []string{s.Namespace}}})
+		if rc.IgnoreNamespaceSelectors {
+			km.Set("namespaces", M{{"names", []string{rc.namespace}}})
 		}
 		if k.AttachMetadata != nil && k.AttachMetadata.Node != nil {
 			km.Set("attach_metadata", M{{"node", *k.AttachMetadata.Node}})
@@ -183,7 +178,7 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 		}
 		km.Set("selectors", sels)
 		c := httpClient{Authorization: k.Authorization, BasicAuth: k.BasicAuth, OAuth2: k.OAuth2, FollowRedirects: k.FollowRedirects, EnableHTTP2: k.EnableHTTP2, TLS: tlsOf(k.TLSConfig), Proxy: k.ProxyConfig}
-		if err := c.render(&km, rec, s.Namespace, sc.Version); err != nil {
+		if err := rc.client(&km, &c); err != nil {
 			return fmt.Errorf("kubernetesSDConfigs[%d]: %w", i, err)
 		}
 		kubes = append(kubes, km)

@@ -69,9 +69,9 @@ func roleSelector(role string, sel metav1.LabelSelector) (M, error) {
 }
 
 // namespaces returns the namespaces a monitor's targets are discovered in (nil: all).
-func (sc *scrapeContext) namespaces(ns string, sel monitoringv1.NamespaceSelector) []string {
+func (ps *promSettings) namespaces(ns string, sel monitoringv1.NamespaceSelector) []string {
 	switch {
-	case sc.IgnoreNamespaceSelectors:
+	case ps.IgnoreNamespaceSelectors:
 		return []string{ns}
 	case sel.Any:
 		return nil
