@@ -167,7 +167,8 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 			return string(a.Kind)+a.Namespace+"/"+a.Name < string(b.Kind)+b.Namespace+"/"+b.Name
 		})
 	}()
-	header, globalOnly, extraJobs, err := renderHeader(p, v, ps, in.RuleFiles, hdrRec, &res.Warnings)
+	hdr := &headerCtx{p: p, v: v, rec: hdrRec, warnings: &res.Warnings}
+	header, globalOnly, extraJobs, err := hdr.render(ps, in.RuleFiles)
 	if err != nil {
 		return nil, err
 	}
