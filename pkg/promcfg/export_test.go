@@ -6,12 +6,11 @@ import (
 	"strings"
 )
 
-// ResetValidationCache empties the memoized loader verdicts, so benchmarks measure a
-// truly cold start.
-func ResetValidationCache() {
-	verdictCache.Lock()
-	verdictCache.m = map[[32]byte]error{}
-	verdictCache.Unlock()
+// LoadsForTest is how many texts g has handed to Prometheus's loader.
+func (g *Generator) LoadsForTest() int {
+	g.loader.mu.Lock()
+	defer g.loader.mu.Unlock()
+	return g.loader.loads
 }
 
 // RenderMonitorsForTest renders the monitors of in with the settings of in.Prometheus, as

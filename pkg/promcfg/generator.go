@@ -65,8 +65,8 @@ type Dependency struct {
 type Generator struct {
 	mu      sync.Mutex
 	entries map[string]*entry
-	// validatedHeaders remembers header+additional-config combinations that loaded.
-	validatedHeaders map[[32]byte]bool
+	// loader loads configuration text with Prometheus's loader, memoized.
+	loader *loader
 	// Workers is the number of goroutines rendering monitors (default GOMAXPROCS).
 	Workers int
 }
@@ -87,7 +87,7 @@ type entry struct {
 
 // NewGenerator returns an empty generator.
 func NewGenerator() *Generator {
-	return &Generator{entries: map[string]*entry{}, validatedHeaders: map[[32]byte]bool{}}
+	return &Generator{entries: map[string]*entry{}, loader: newLoader()}
 }
 
 // monitor is a ServiceMonitor, PodMonitor, Probe or ScrapeConfig.
@@ -195,7 +195,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		}
 		ents[i] = e
 	}
-	g.renderAll(ps, key, in.Assets, globalOnly, mons, todo, ents)
+	g.renderAll(&renderPass{settings: ps, key: key, assets: in.Assets, globalOnly: globalOnly, loader: g.loader}, mons, todo, ents)
 	for i, e := range ents {
 		if e.err != nil && errors.Is(e.err, ErrUnavailable) {
 			delete(g.entries, mons[i].key())
@@ -274,8 +274,17 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	return res, nil
 }
 
+// renderPass is what rendering every monitor of one Generate call shares.
+type renderPass struct {
+	settings   *promSettings
+	key        uint64 // the hash of settings
+	assets     Assets
+	globalOnly []byte // the global section monitors are validated against
+	loader     *loader
+}
+
 // renderAll renders the monitors listed in todo into ents, spreading work over workers.
-func (g *Generator) renderAll(ps *promSettings, key uint64, assets Assets, globalOnly []byte, mons []monitor, todo []int, ents []*entry) {
+func (g *Generator) renderAll(rp *renderPass, mons []monitor, todo []int, ents []*entry) {
 	workers := g.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -285,7 +294,7 @@ func (g *Generator) renderAll(ps *promSettings, key uint64, assets Assets, globa
 	}
 	if workers <= 1 {
 		for _, i := range todo {
-			ents[i] = renderMonitor(ps, key, assets, globalOnly, mons[i])
+			ents[i] = rp.renderMonitor(mons[i])
 		}
 		return
 	}
@@ -296,7 +305,7 @@ func (g *Generator) renderAll(ps *promSettings, key uint64, assets Assets, globa
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				ents[i] = renderMonitor(ps, key, assets, globalOnly, mons[i])
+				ents[i] = rp.renderMonitor(mons[i])
 			}
 		}()
 	}
@@ -307,13 +316,12 @@ func (g *Generator) renderAll(ps *promSettings, key uint64, assets Assets, globa
 	wg.Wait()
 }
 
-// renderMonitor renders and validates one monitor's jobs with the settings ps, whose
-// hash is key.
-func renderMonitor(ps *promSettings, key uint64, assets Assets, globalOnly []byte, m monitor) *entry {
+// renderMonitor renders and validates one monitor's jobs.
+func (rp *renderPass) renderMonitor(m monitor) *entry {
 	_, _, uid, gen := m.meta()
-	e := &entry{uid: uid, generation: gen, settingsKey: key}
-	rec := newRecorder(assets)
-	jobs, warnings, err := renderJobs(ps, rec, m)
+	e := &entry{uid: uid, generation: gen, settingsKey: rp.key}
+	rec := newRecorder(rp.assets)
+	jobs, warnings, err := renderJobs(rp.settings, rec, m)
 	e.warnings = warnings
 	e.deps = rec.deps
 	if err != nil {
@@ -328,7 +336,7 @@ func renderMonitor(ps *promSettings, key uint64, assets Assets, globalOnly []byt
 		}
 	}
 	e.jobs = []byte(b.String())
-	if err := validateShapes(globalOnly, jobs); err != nil {
+	if err := validateShapes(rp.loader, rp.globalOnly, jobs); err != nil {
 		e.err = err
 		e.jobs, e.jobNames = nil, nil
 		return e
@@ -352,7 +360,7 @@ func renderJobs(ps *promSettings, rec *recorder, m monitor) ([]M, []string, erro
 	return nil, nil, fmt.Errorf("unsupported kind %T", m.obj)
 }
 
-// validateHeader loads everything but the monitors' jobs once per distinct content.
+// validateHeader loads everything but the monitors' jobs, memoized by content.
 func (g *Generator) validateHeader(header []byte, extraJobs []any) error {
 	var b strings.Builder
 	b.Write(header)
@@ -362,16 +370,8 @@ func (g *Generator) validateHeader(header []byte, extraJobs []any) error {
 			b.Write(EncodeListItem(j.(M)))
 		}
 	}
-	sum := sha256.Sum256([]byte(b.String()))
-	if g.validatedHeaders[sum] {
-		return nil
-	}
-	if err := Validate([]byte(b.String())); err != nil {
+	if err := g.loader.load([]byte(b.String())); err != nil {
 		return fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)
 	}
-	if len(g.validatedHeaders) > 64 {
-		g.validatedHeaders = map[[32]byte]bool{}
-	}
-	g.validatedHeaders[sum] = true
 	return nil
 }

@@ -1,10 +1,8 @@
 package promcfg
 
 import (
-	"crypto/sha256"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Validating every monitor's jobs with Prometheus's loader is the expensive part of
@@ -77,36 +75,13 @@ func isTrusted(r M) bool {
 	return len(r) > 0 && r[len(r)-1].K == trustedMarker
 }
 
-// verdictCache memoizes loader verdicts by validation text. Bounded: cleared when full.
-var verdictCache = struct {
-	sync.Mutex
-	m map[[32]byte]error
-}{m: map[[32]byte]error{}}
-
-const verdictCacheMax = 8192
-
-// validateShapes validates the jobs' shapes against the global section, memoized.
-func validateShapes(globalOnly []byte, jobs []M) error {
+// validateShapes validates the jobs' shapes against the global section with l.
+func validateShapes(l *loader, globalOnly []byte, jobs []M) error {
 	var b strings.Builder
 	b.Write(globalOnly)
 	b.WriteString("scrape_configs:\n")
 	for i, j := range jobs {
 		b.Write(EncodeListItem(validationShape(j, i)))
 	}
-	text := b.String()
-	key := sha256.Sum256([]byte(text))
-	verdictCache.Lock()
-	err, ok := verdictCache.m[key]
-	verdictCache.Unlock()
-	if ok {
-		return err
-	}
-	err = Validate([]byte(text))
-	verdictCache.Lock()
-	if len(verdictCache.m) >= verdictCacheMax {
-		verdictCache.m = map[[32]byte]error{}
-	}
-	verdictCache.m[key] = err
-	verdictCache.Unlock()
-	return err
+	return l.load([]byte(b.String()))
 }

@@ -49,6 +49,8 @@ type Validator struct {
 	scheme       model.ValidationScheme
 	experimental bool
 	sizeLimit    int
+	// templates remembers the alert templates this validator found valid.
+	templates *templateSet
 }
 
 // NewValidator builds a Validator; it fails only on a version it cannot read.
@@ -66,6 +68,7 @@ func NewValidator(o Options) (*Validator, error) {
 		experimental: feat[FeatureExperimentalFunctions],
 		scheme:       model.LegacyValidation,
 		sizeLimit:    o.SizeLimit,
+		templates:    newTemplateSet(),
 	}
 	if val.sizeLimit <= 0 {
 		val.sizeLimit = MaxConfigMapDataBytes
