@@ -125,6 +125,9 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 		}
 		s.ScrapeClasses[c.Name] = c
 	}
+	if err := checkCopiedLabels("spec.podTargetLabels", spec.PodTargetLabels, s.NameScheme); err != nil {
+		return nil, err
+	}
 	if spec.EnforcedNamespaceLabel != "" && !s.NameScheme.IsValidLabelName(spec.EnforcedNamespaceLabel) {
 		return nil, fmt.Errorf("spec.enforcedNamespaceLabel %q is not a valid label name", spec.EnforcedNamespaceLabel)
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -60,22 +59,25 @@ type Dependency struct {
 }
 
 // Generator renders configurations for one Prometheus object and caches each monitor's
-// rendered and validated jobs, so that regenerating after a change to one monitor costs
-// one monitor's rendering plus the assembly. It is safe for concurrent use.
+// rendered and loaded jobs, so that regenerating after a change to one monitor costs
+// one monitor's rendering and loading plus the assembly. It is safe for concurrent use.
 type Generator struct {
 	mu      sync.Mutex
 	entries map[string]*entry
-	// loader loads configuration text with Prometheus's loader, memoized.
+	// loader loads configuration text with Prometheus's loader.
 	loader *loader
 	// Workers is the number of goroutines rendering monitors (default GOMAXPROCS).
 	Workers int
 }
 
+// entry is one monitor's rendering and what it was rendered from.
 type entry struct {
 	uid         types.UID
 	generation  int64
 	settingsKey uint64
-	deps        []assetDep
+	// global is the SHA-256 of the global section the jobs were loaded with.
+	global [32]byte
+	deps   []assetDep
 
 	jobs      []byte
 	jobNames  []string
@@ -175,8 +177,9 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	for k, val := range hdrRec.tlsAssets {
 		res.TLSAssets[k] = val
 	}
-	if err := g.validateHeader(header, extraJobs); err != nil {
-		return nil, err
+	check := newFileCheck(g.loader, sampleReloaderEnv(p), globalOnly)
+	if err := check.header(header, globalOnly, extraJobs); err != nil {
+		return nil, fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)
 	}
 
 	// Render what is stale, in parallel.
@@ -189,13 +192,13 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	for i, m := range mons {
 		e := g.entries[m.key()]
 		_, _, uid, gen := m.meta()
-		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.settingsKey != key || depsStale(in.Assets, e.deps) {
+		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.settingsKey != key || e.global != check.globalSum || depsStale(in.Assets, e.deps) {
 			todo = append(todo, i)
 			continue
 		}
 		ents[i] = e
 	}
-	g.renderAll(&renderPass{settings: ps, key: key, assets: in.Assets, globalOnly: globalOnly, loader: g.loader}, mons, todo, ents)
+	g.renderAll(&renderPass{settings: ps, key: key, assets: in.Assets, check: check}, mons, todo, ents)
 	for i, e := range ents {
 		if e.err != nil && errors.Is(e.err, ErrUnavailable) {
 			delete(g.entries, mons[i].key())
@@ -203,12 +206,13 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		}
 	}
 
-	// Assemble.
-	extraNames := map[string]bool{}
+	// Assemble. Job names are unique across the file: additionalScrapeConfigs' first,
+	// then each monitor's, in order; a monitor reusing one is left out.
+	usedBy := map[string]string{}
 	for _, j := range extraJobs {
 		if name, ok := j.(M).Get("job_name"); ok {
 			if s, ok := name.(string); ok {
-				extraNames[s] = true
+				usedBy[s] = "additionalScrapeConfigs"
 			}
 		}
 	}
@@ -229,10 +233,9 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		e := ents[i]
 		ns, name, _, gen := m.meta()
 		verdict := selection.Verdict{Kind: m.kind, Namespace: ns, Name: name, Generation: gen, Reason: selection.Accepted}
-		for _, jn := range e.jobNames {
-			if extraNames[jn] {
-				e = &entry{err: fmt.Errorf("job name %q is also used by additionalScrapeConfigs", jn)}
-				break
+		if e.err == nil {
+			if err := claimJobNames(usedBy, e.jobNames, m.kind+" "+ns+"/"+name); err != nil {
+				e = &entry{err: err}
 			}
 		}
 		if e.err != nil {
@@ -274,13 +277,25 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	return res, nil
 }
 
+// claimJobNames records names as used by owner, unless one of them is already used.
+func claimJobNames(usedBy map[string]string, names []string, owner string) error {
+	for _, n := range names {
+		if other, dup := usedBy[n]; dup {
+			return fmt.Errorf("job name %q is also used by %s", n, other)
+		}
+	}
+	for _, n := range names {
+		usedBy[n] = owner
+	}
+	return nil
+}
+
 // renderPass is what rendering every monitor of one Generate call shares.
 type renderPass struct {
-	settings   *promSettings
-	key        uint64 // the hash of settings
-	assets     Assets
-	globalOnly []byte // the global section monitors are validated against
-	loader     *loader
+	settings *promSettings
+	key      uint64 // the hash of settings
+	assets   Assets
+	check    *fileCheck
 }
 
 // renderAll renders the monitors listed in todo into ents, spreading work over workers.
@@ -316,10 +331,10 @@ func (g *Generator) renderAll(rp *renderPass, mons []monitor, todo []int, ents [
 	wg.Wait()
 }
 
-// renderMonitor renders and validates one monitor's jobs.
+// renderMonitor renders one monitor's jobs and loads them.
 func (rp *renderPass) renderMonitor(m monitor) *entry {
 	_, _, uid, gen := m.meta()
-	e := &entry{uid: uid, generation: gen, settingsKey: rp.key}
+	e := &entry{uid: uid, generation: gen, settingsKey: rp.key, global: rp.check.globalSum}
 	rec := newRecorder(rp.assets)
 	jobs, warnings, err := renderJobs(rp.settings, rec, m)
 	e.warnings = warnings
@@ -328,19 +343,19 @@ func (rp *renderPass) renderMonitor(m monitor) *entry {
 		e.err = err
 		return e
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	for _, j := range jobs {
 		b.Write(EncodeListItem(j))
 		if name, ok := j.Get("job_name"); ok {
 			e.jobNames = append(e.jobNames, name.(string))
 		}
 	}
-	e.jobs = []byte(b.String())
-	if err := validateShapes(rp.loader, rp.globalOnly, jobs); err != nil {
+	if err := rp.check.jobs(b.Bytes(), e.jobNames); err != nil {
 		e.err = err
-		e.jobs, e.jobNames = nil, nil
+		e.jobNames = nil
 		return e
 	}
+	e.jobs = b.Bytes()
 	e.tlsAssets = rec.tlsAssets
 	return e
 }
@@ -358,20 +373,4 @@ func renderJobs(ps *promSettings, rec *recorder, m monitor) ([]M, []string, erro
 		return renderScrapeConfig(ps, rec, o)
 	}
 	return nil, nil, fmt.Errorf("unsupported kind %T", m.obj)
-}
-
-// validateHeader loads everything but the monitors' jobs, memoized by content.
-func (g *Generator) validateHeader(header []byte, extraJobs []any) error {
-	var b strings.Builder
-	b.Write(header)
-	if len(extraJobs) > 0 {
-		b.WriteString("scrape_configs:\n")
-		for _, j := range extraJobs {
-			b.Write(EncodeListItem(j.(M)))
-		}
-	}
-	if err := g.loader.load([]byte(b.String())); err != nil {
-		return fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)
-	}
-	return nil
 }

@@ -286,6 +286,8 @@ func goldenCases() []goldenCase {
 			}
 		}))}},
 		{name: "sm_target_labels", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.TargetLabels = []string{"team", "app.kubernetes.io/part-of"} })}},
+		// Under UTF-8 names (v3's default) a copied label may start with a digit.
+		{name: "sm_target_labels_utf8_digit", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.TargetLabels = []string{"1abc"} })}},
 		{name: "sm_pod_target_labels", prom: prom(func(p *P) { p.Spec.PodTargetLabels = []string{"zone", "version"} }),
 			sms: []*SM{sm("app", func(s *SM) { s.Spec.PodTargetLabels = []string{"version", "app.kubernetes.io/version"} })}},
 		{name: "sm_job_label", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.JobLabel = "app.kubernetes.io/name" })}},

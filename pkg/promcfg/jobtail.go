@@ -35,7 +35,7 @@ func (rc *renderCtx) finishJob(m *M, rules []M, f *scrapeFields, t jobTail) erro
 		return err
 	}
 	if rc.enforced != "" {
-		rules = append(rules, relabelRule{TargetLabel: rc.enforced, Replacement: strp(rc.namespace)}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: rc.enforced, Replacement: strp(rc.namespace)}.yaml())
 	}
 	rules = append(rules, rc.shardingRules(t.hashSource)...)
 	m.Set("relabel_configs", rules)

@@ -3,12 +3,14 @@ package promcfg
 import (
 	"crypto/sha256"
 	"sync"
+
+	"github.com/prometheus/prometheus/config"
 )
 
-// loader runs Prometheus's configuration loader (Validate) and remembers its verdicts by
-// the SHA-256 of the text loaded, so that each distinct text is loaded once. Every
-// Generator owns one: verdicts and counts are never shared between generators. It is safe
-// for concurrent use.
+// loader runs Prometheus's configuration loader (see Validate) and counts the texts it
+// loads. It remembers the verdicts of texts loaded with verdict, by their SHA-256, so that
+// each distinct header is loaded once. Every Generator owns one: verdicts and counts are
+// never shared between generators. It is safe for concurrent use.
 type loader struct {
 	mu       sync.Mutex
 	verdicts map[[32]byte]error
@@ -17,13 +19,21 @@ type loader struct {
 }
 
 // maxRememberedVerdicts bounds the memory a loader holds; it forgets everything when full.
-const maxRememberedVerdicts = 8192
+const maxRememberedVerdicts = 1024
 
 func newLoader() *loader { return &loader{verdicts: map[[32]byte]error{}} }
 
-// load returns the verdict of Validate on text, loading it only if this loader has not
-// loaded the same text before.
-func (l *loader) load(text []byte) error {
+// config loads text.
+func (l *loader) config(text []byte) (*config.Config, error) {
+	l.mu.Lock()
+	l.loads++
+	l.mu.Unlock()
+	return load(text)
+}
+
+// verdict returns the verdict of loading text, loading it only if this loader has not
+// loaded the same text with verdict before.
+func (l *loader) verdict(text []byte) error {
 	key := sha256.Sum256(text)
 	l.mu.Lock()
 	err, ok := l.verdicts[key]
@@ -31,10 +41,9 @@ func (l *loader) load(text []byte) error {
 	if ok {
 		return err
 	}
-	err = Validate(text)
+	_, err = l.config(text)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.loads++
 	if len(l.verdicts) >= maxRememberedVerdicts {
 		clear(l.verdicts)
 	}

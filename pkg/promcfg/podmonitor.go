@@ -32,6 +32,9 @@ func renderPodMonitor(ps *promSettings, rec *recorder, pm *monitoringv1.PodMonit
 	if len(spec.PodMetricsEndpoints) == 0 {
 		return nil, nil, fmt.Errorf("podMetricsEndpoints: at least one endpoint is required")
 	}
+	if err := rc.checkCopiedLabels("podTargetLabels", spec.PodTargetLabels); err != nil {
+		return nil, nil, err
+	}
 	jobs := make([]M, 0, len(spec.PodMetricsEndpoints))
 	for i := range spec.PodMetricsEndpoints {
 		where := fmt.Sprintf("podMetricsEndpoints[%d]", i)
@@ -106,15 +109,15 @@ func (rc *renderCtx) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i int
 	for _, l := range podTargetLabels(spec.PodTargetLabels, rc.PodTargetLabels) {
 		rules = append(rules, copyLabel("__meta_kubernetes_pod_label_", l))
 	}
-	rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(pm.Namespace + "/" + pm.Name)}.trusted())
+	rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(pm.Namespace + "/" + pm.Name)}.yaml())
 	if spec.JobLabel != "" {
 		rules = append(rules, relabelRule{
 			SourceLabels: []string{"__meta_kubernetes_pod_label_" + sanitizeLabelName(spec.JobLabel)},
 			TargetLabel:  "job", Regex: "(.+)", Replacement: strp("${1}"),
-		}.trusted())
+		}.yaml())
 	}
 	if endpointLabel != "" {
-		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(endpointLabel)}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(endpointLabel)}.yaml())
 	}
 	err = rc.finishJob(&m, rules, &f, jobTail{
 		relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs, hashSource: "__address__",

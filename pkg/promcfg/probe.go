@@ -74,8 +74,8 @@ func renderProbe(ps *promSettings, rec *recorder, pr *monitoringv1.Probe) ([]M, 
 		m.Set("static_configs", []M{{{"targets", targets}, {"labels", stringMap(lbls)}}})
 		userRules = st.RelabelConfigs
 		rules = append(rules,
-			relabelRule{SourceLabels: []string{"__address__"}, TargetLabel: "__param_target"}.trusted(),
-			relabelRule{SourceLabels: []string{"__param_target"}, TargetLabel: "instance"}.trusted(),
+			relabelRule{SourceLabels: []string{"__address__"}, TargetLabel: "__param_target"}.yaml(),
+			relabelRule{SourceLabels: []string{"__param_target"}, TargetLabel: "instance"}.yaml(),
 		)
 	} else {
 		ing := spec.Targets.Ingress
@@ -90,15 +90,15 @@ func renderProbe(ps *promSettings, rec *recorder, pr *monitoringv1.Probe) ([]M, 
 			relabelRule{
 				SourceLabels: []string{"__meta_kubernetes_ingress_scheme", "__address__", "__meta_kubernetes_ingress_path"},
 				Separator:    strp(";"), Regex: "(.+);(.+);(.+)", TargetLabel: "__param_target", Replacement: strp("${1}://${2}${3}"),
-			}.trusted(),
+			}.yaml(),
 			ruleNamespace,
-			relabelRule{SourceLabels: []string{"__meta_kubernetes_ingress_name"}, TargetLabel: "ingress"}.trusted(),
-			relabelRule{SourceLabels: []string{"__param_target"}, TargetLabel: "instance"}.trusted(),
+			relabelRule{SourceLabels: []string{"__meta_kubernetes_ingress_name"}, TargetLabel: "ingress"}.yaml(),
+			relabelRule{SourceLabels: []string{"__param_target"}, TargetLabel: "instance"}.yaml(),
 		)
 	}
-	rules = append(rules, relabelRule{TargetLabel: "__address__", Replacement: strp(spec.ProberSpec.URL)}.trusted())
+	rules = append(rules, relabelRule{TargetLabel: "__address__", Replacement: strp(spec.ProberSpec.URL)}.yaml())
 	if spec.JobName != "" {
-		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(spec.JobName)}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(spec.JobName)}.yaml())
 	}
 	if err := rc.renderScrapeSettings(&m, &f); err != nil {
 		return nil, nil, err

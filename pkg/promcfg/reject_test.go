@@ -96,6 +96,21 @@ func TestRejectedMonitors(t *testing.T) {
 		{name: "podmonitor missing secret", pm: pm("bad", pep(func(e *PEP) { e.BearerTokenSecret = ptr(secretKey("ghost", "t")) })),
 			want: `podMetricsEndpoints[0]: bearerTokenSecret: secret default/ghost: not found`},
 		{name: "podmonitor no endpoints", pm: pm("bad", func(p *PM) { p.Spec.PodMetricsEndpoints = nil }), want: `at least one endpoint is required`},
+		// Labels the operator copies onto targets are judged with the name validation
+		// scheme the Prometheus runs: Prometheus refuses the whole file otherwise.
+		{name: "empty target label", sm: sm("bad", func(s *SM) { s.Spec.TargetLabels = []string{"team", ""} }),
+			want: `targetLabels[1]: "" is not a valid label name under the utf8 name validation scheme`},
+		{name: "empty pod target label on a service monitor", sm: sm("bad", func(s *SM) { s.Spec.PodTargetLabels = []string{""} }),
+			want: `podTargetLabels[0]: "" is not a valid label name`},
+		{name: "empty pod target label", pm: pm("bad", func(p *PM) { p.Spec.PodTargetLabels = []string{""} }),
+			want: `podTargetLabels[0]: "" is not a valid label name under the utf8 name validation scheme`},
+		{name: "target label starting with a digit under legacy names", prom: prom(func(p *P) {
+			p.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
+		}), sm: sm("bad", func(s *SM) { s.Spec.TargetLabels = []string{"1abc"} }),
+			want: `targetLabels[0]: "1abc" is not a valid label name under the legacy name validation scheme`},
+		{name: "sanitized target label starting with a digit on v2", prom: prom(v("v2.55.0")), pm: pm("bad", func(p *PM) {
+			p.Spec.PodTargetLabels = []string{"9.team"}
+		}), want: `podTargetLabels[0]: "9.team" becomes the label name "9_team", which is not valid under the legacy name validation scheme`},
 		{name: "job name clashes with additional scrape config", prom: prom(func(p *P) {
 			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "clash.yaml"))
 		}), sm: sm("bad"), want: `job name "serviceMonitor/default/bad/0" is also used by additionalScrapeConfigs`},
@@ -179,6 +194,8 @@ func TestPrometheusLevelErrors(t *testing.T) {
 		}), `Topology is not supported`},
 		{"invalid external label name", prom(func(p *P) { p.Spec.ExternalLabels = map[string]string{"": "x"} }), `spec.externalLabels: "" is not a valid label name`},
 		{"negative shards", prom(func(p *P) { p.Spec.Shards = ptr(int32(-2)) }), `spec.shards must not be negative`},
+		{"empty pod target label", prom(func(p *P) { p.Spec.PodTargetLabels = []string{"app", ""} }),
+			`spec.podTargetLabels[1]: "" is not a valid label name`},
 		{"invalid remote write url", prom(rw(func(r *monitoringv1.RemoteWriteSpec) { r.URL = "not a url" })), `spec.remoteWrite[0]: url "not a url" must be absolute`},
 		{"alertmanager without port", prom(am(func(a *monitoringv1.AlertmanagerEndpoints) { a.Port.StrVal = "" })), `spec.alerting.alertmanagers[0]: port is required`},
 		{"alertmanager missing secret", prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
@@ -265,5 +282,25 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestDuplicateJobNames: job names are unique across the file; a monitor whose jobs
+// reuse another's names is left out with a reason, and the file still loads.
+func TestDuplicateJobNames(t *testing.T) {
+	t.Parallel()
+	twice := sm("twice")
+	res, err := generate(prom(), []*SM{twice, sm("other"), twice}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Verdicts) != 3 || !res.Verdicts[0].Used() || !res.Verdicts[1].Used() {
+		t.Fatalf("verdicts:\n%s", verdictsString(res))
+	}
+	if v := res.Verdicts[2]; v.Used() || !strings.Contains(v.Message, `job name "serviceMonitor/default/twice/0" is also used by ServiceMonitor default/twice`) {
+		t.Errorf("second copy: %s %s", v.Reason, v.Message)
+	}
+	if err := promcfgValidate(res.Config); err != nil {
+		t.Error(err)
 	}
 }

@@ -66,7 +66,7 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 	}
 	rules := []M{ruleTmpJobName}
 	if spec.JobName != nil && *spec.JobName != "" {
-		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(*spec.JobName)}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(*spec.JobName)}.yaml())
 	}
 	if err := rc.finishJob(&m, rules, &f, jobTail{
 		relabelings: spec.RelabelConfigs, relabelField: "relabelings", metricRelabelings: spec.MetricRelabelConfigs, hashSource: "__address__",

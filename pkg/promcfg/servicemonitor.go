@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/common/model"
 )
 
 // discovery is what every endpoint's job of one monitor shares: the Kubernetes SD entry,
@@ -56,6 +57,12 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 
 	if len(spec.Endpoints) == 0 {
 		return nil, nil, fmt.Errorf("endpoints: at least one endpoint is required")
+	}
+	if err := rc.checkCopiedLabels("targetLabels", spec.TargetLabels); err != nil {
+		return nil, nil, err
+	}
+	if err := rc.checkCopiedLabels("podTargetLabels", spec.PodTargetLabels); err != nil {
+		return nil, nil, err
 	}
 	jobs := make([]M, 0, len(spec.Endpoints))
 	for i := range spec.Endpoints {
@@ -141,13 +148,13 @@ func (rc *renderCtx) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMonito
 		rules = append(rules, relabelRule{
 			SourceLabels: []string{"__meta_kubernetes_service_label_" + sanitizeLabelName(spec.JobLabel)},
 			TargetLabel:  "job", Regex: "(.+)", Replacement: strp("${1}"),
-		}.trusted())
+		}.yaml())
 	}
 	switch {
 	case ep.Port != "":
-		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.Port)}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.Port)}.yaml())
 	case ep.TargetPort != nil:
-		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.TargetPort.String())}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.TargetPort.String())}.yaml())
 	}
 	err = rc.finishJob(&m, rules, &f, jobTail{
 		relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs, hashSource: "__address__",
@@ -155,10 +162,29 @@ func (rc *renderCtx) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMonito
 	return m, err
 }
 
+// checkCopiedLabels checks the Kubernetes label keys of field (targetLabels,
+// podTargetLabels), which copyLabel turns into target label names, against the name
+// validation scheme of the Prometheus.
+func (rc *renderCtx) checkCopiedLabels(field string, keys []string) error {
+	return checkCopiedLabels(field, keys, rc.NameScheme)
+}
+
+func checkCopiedLabels(field string, keys []string, scheme model.ValidationScheme) error {
+	for i, k := range keys {
+		if name := sanitizeLabelName(k); !scheme.IsValidLabelName(name) {
+			if name == k {
+				return fmt.Errorf("%s[%d]: %q is not a valid label name under the %s name validation scheme", field, i, k, scheme)
+			}
+			return fmt.Errorf("%s[%d]: %q becomes the label name %q, which is not valid under the %s name validation scheme", field, i, k, name, scheme)
+		}
+	}
+	return nil
+}
+
 // copyLabel copies a discovered Kubernetes label onto the target when it is non-empty.
 func copyLabel(metaPrefix, label string) M {
 	s := sanitizeLabelName(label)
-	return relabelRule{SourceLabels: []string{metaPrefix + s}, TargetLabel: s, Regex: "(.+)", Replacement: strp("${1}")}.trusted()
+	return relabelRule{SourceLabels: []string{metaPrefix + s}, TargetLabel: s, Regex: "(.+)", Replacement: strp("${1}")}.yaml()
 }
 
 // podTargetLabels merges the monitor's and the Prometheus's pod target labels, keeping
@@ -207,7 +233,7 @@ func (rc *renderCtx) metricRelabelings(own []monitoringv1.RelabelConfig) ([]M, e
 	}
 	rules = append(rules, ur...)
 	if rc.enforced != "" {
-		rules = append(rules, relabelRule{TargetLabel: rc.enforced, Replacement: strp(rc.namespace)}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: rc.enforced, Replacement: strp(rc.namespace)}.yaml())
 	}
 	return rules, nil
 }

@@ -1,0 +1,83 @@
+package promcfg
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lookout-operator/lookout/pkg/reloader"
+)
+
+// TestFileCheckJobs: a monitor's jobs are loaded byte for byte, after the reloader's
+// substitutions, under the global section. These jobs are built with the operator's own
+// rule builders from the inputs that used to pass as trusted and broke the whole file.
+func TestFileCheckJobs(t *testing.T) {
+	job := func(name string, rules ...M) []byte {
+		return EncodeListItem(M{{"job_name", name}, {"static_configs", []M{{{"targets", []string{"a:80"}}}}}, {"relabel_configs", rules}})
+	}
+	utf8Global := Encode(M{{"global", M{{"scrape_interval", "30s"}}}})
+	legacyGlobal := Encode(M{{"global", M{{"scrape_interval", "30s"}, {"metric_name_validation_scheme", "legacy"}}}})
+	env := map[string]string{"SHARD": "0", "POD_NAME": "prometheus-k8s-0"}
+	for _, c := range []struct {
+		name   string
+		global []byte
+		text   []byte
+		names  []string
+		want   string // "" for accepted
+	}{
+		{"copied empty label", utf8Global, job("j", copyLabel("__meta_kubernetes_service_label_", "")), []string{"j"},
+			"relabel configuration for replace action requires 'target_label' value"},
+		{"copied label starting with a digit, legacy names", legacyGlobal, job("j", copyLabel("__meta_kubernetes_pod_label_", "1abc")), []string{"j"},
+			`"1abc" is invalid 'target_label' for replace action`},
+		{"copied label starting with a digit, UTF-8 names", utf8Global, job("j", copyLabel("__meta_kubernetes_pod_label_", "1abc")), []string{"j"}, ""},
+		{"shard placeholder expanded", utf8Global, job("j", relabelRule{SourceLabels: []string{"__tmp_hash"}, Regex: ShardEnvVar + ";|.+;.+", Action: "keep"}.yaml()), []string{"j"}, ""},
+		{"an invalid value behind a reference", utf8Global, job("j", relabelRule{SourceLabels: []string{"a"}, Regex: "$(SHARD)(", Action: "keep"}.yaml()), []string{"j"},
+			"error parsing regexp"},
+		{"two jobs", utf8Global, append(job("a"), job("b")...), []string{"a", "b"}, ""},
+		{"a job more than named", utf8Global, append(job("a"), job("b")...), []string{"a"}, "2 loaded"},
+		{"a job named otherwise", utf8Global, job("a"), []string{"b"}, `job "b" rendered, "a" loaded`},
+		{"a line outside the list", utf8Global, append(job("a"), "remote_write: []\n"...), []string{"a"}, "not a list of scrape configs"},
+		{"no final newline", utf8Global, []byte(strings.TrimSuffix(string(job("a")), "\n")), []string{"a"}, "not a list of scrape configs"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			err := newFileCheck(newLoader(), env, c.global).jobs(c.text, c.names)
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("rejected: %v", err)
+			case c.want != "" && err == nil:
+				t.Errorf("accepted, want an error containing %q", c.want)
+			case c.want != "" && !strings.Contains(err.Error(), c.want):
+				t.Errorf("error %q, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestFileCheckHeaderBeginsWithGlobal: monitors are loaded under the global section the
+// header begins with; a header that does not is refused.
+func TestFileCheckHeaderBeginsWithGlobal(t *testing.T) {
+	global := Encode(M{{"global", M{{"scrape_interval", "30s"}}}})
+	c := newFileCheck(newLoader(), nil, global)
+	if err := c.header(append(append([]byte(nil), global...), "rule_files: []\n"...), global, nil); err != nil {
+		t.Errorf("header refused: %v", err)
+	}
+	other := Encode(M{{"global", M{{"scrape_interval", "10s"}}}})
+	if err := c.header(other, global, nil); err == nil {
+		t.Error("a header with another global section was accepted")
+	}
+}
+
+// TestEnvRefsMatchReloader: the check substitutes exactly what the config-reloader does.
+func TestEnvRefsMatchReloader(t *testing.T) {
+	env := map[string]string{"POD_NAME": "prometheus-k8s-0", "SHARD": "1", "EMPTY": ""}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	for _, in := range []string{
+		"", "plain", "$(POD_NAME)", "a $(SHARD) b $(NOPE) c", "$1 ${1} $POD_NAME ${POD_NAME}", "$() $(A-B) $(POD_NAME",
+		"$$(SHARD)", "x$(EMPTY)y", "$(lower_case9)", "$(SHARD)$(SHARD)", "\"$(POD_NAME)\"",
+	} {
+		want, _ := reloader.Expand([]byte(in), lookup)
+		if got := expandAsReloader([]byte(in), env); string(got) != string(want) {
+			t.Errorf("%q: the check expands to %q, the reloader to %q", in, got, want)
+		}
+	}
+}
