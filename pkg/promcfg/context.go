@@ -86,7 +86,7 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 			return nil, fmt.Errorf("spec.serviceDiscoveryRole %q is not Endpoints or EndpointSlice", *spec.ServiceDiscoveryRole)
 		}
 	}
-	if !v.AtLeast(Version{3, 0, 0}) {
+	if !v.AtLeast(Version{3, 0, 0}) && !(v.AtLeast(Version{2, 55, 0}) && hasFeature(spec.EnableFeatures, featureUTF8Names)) {
 		s.NameScheme = model.LegacyValidation
 	}
 	if spec.NameValidationScheme != nil {
@@ -132,6 +132,41 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 		return nil, fmt.Errorf("spec.enforcedNamespaceLabel %q is not a valid label name", spec.EnforcedNamespaceLabel)
 	}
 	return s, nil
+}
+
+// featureUTF8Names is the Prometheus 2.55 feature flag that allowed UTF-8 names before
+// 3.0 made them the default.
+const featureUTF8Names = "utf8-names"
+
+func hasFeature(features []monitoringv1.EnableFeature, name string) bool {
+	for _, f := range features {
+		if string(f) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// legacyLoader reports whether the Prometheus's own loader judges every label name with
+// the legacy rules: a 2.x release without UTF-8 names. Prometheus 3 judges label names in
+// static configurations and external labels as UTF-8 whatever its name validation
+// scheme, like the loader Lookout links.
+func (s *promSettings) legacyLoader() bool {
+	return !s.Version.AtLeast(Version{3, 0, 0}) && s.NameScheme == model.LegacyValidation
+}
+
+// checkStaticLabels checks the label names of a static configuration (field) the way the
+// Prometheus's loader will.
+func (s *promSettings) checkStaticLabels(field string, names []string) error {
+	if !s.legacyLoader() {
+		return nil
+	}
+	for _, n := range names {
+		if !model.LegacyValidation.IsValidLabelName(n) {
+			return fmt.Errorf("%s: %q is not a valid label name for Prometheus %s, which allows only legacy names", field, n, s.Version)
+		}
+	}
+	return nil
 }
 
 // hash is the FNV-1a hash of the settings' JSON encoding (map keys sorted).

@@ -5,8 +5,13 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"regexp"
+	"slices"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/config"
+	"github.com/prometheus/prometheus/discovery"
+	"github.com/prometheus/prometheus/model/labels"
 )
 
 // The configuration Generate returns is loaded by Prometheus's own loader, after the
@@ -26,6 +31,12 @@ import (
 // every other check concerns the header. Each monitor's piece must be list items of
 // scrape_configs and nothing else (no line starts in column 0 except "- "), and must load
 // as exactly the jobs it names, so concatenating the pieces cannot change what they mean.
+//
+// The loader Lookout links is Prometheus 3's. For a 2.x Prometheus that allows only legacy
+// names, the checked text sets metric_name_validation_scheme: legacy in the global section
+// (2.x judges relabel rules that way) and the label names of static configurations and
+// external labels, which Prometheus 3 judges as UTF-8 whatever the scheme, are checked
+// with the legacy rules after loading.
 
 // reloaderEnvRef matches $(NAME), the references the config-reloader expands (the pattern
 // of pkg/reloader; TestEnvRefsMatchReloader keeps them equal).
@@ -55,15 +66,77 @@ func sampleReloaderEnv(p *monitoringv1.Prometheus) map[string]string {
 type fileCheck struct {
 	loader *loader
 	env    map[string]string
+	// legacy is set when the Prometheus is a 2.x release allowing only legacy names.
+	legacy bool
 	// global is the global section as the reloader writes it; globalSum its SHA-256,
 	// which every monitor's rendering records as what its jobs were loaded with.
 	global    []byte
 	globalSum [32]byte
 }
 
-func newFileCheck(l *loader, env map[string]string, globalOnly []byte) *fileCheck {
-	g := expandAsReloader(globalOnly, env)
-	return &fileCheck{loader: l, env: env, global: g, globalSum: sha256.Sum256(g)}
+func newFileCheck(l *loader, env map[string]string, legacy bool, globalOnly []byte) *fileCheck {
+	c := &fileCheck{loader: l, env: env, legacy: legacy}
+	c.global = c.prepare(globalOnly)
+	c.globalSum = sha256.Sum256(c.global)
+	return c
+}
+
+// legacyScheme is set in the global section of the text checked for a 2.x Prometheus
+// that allows only legacy names.
+const legacyScheme = "  metric_name_validation_scheme: legacy\n"
+
+// prepare turns generated text, which begins with the global section when it is the
+// header, into the text that is loaded: the reloader's substitutions are made and, for a
+// legacy-names 2.x Prometheus, the name validation scheme is set.
+func (c *fileCheck) prepare(text []byte) []byte {
+	text = expandAsReloader(text, c.env)
+	if c.legacy && bytes.HasPrefix(text, []byte("global:\n")) {
+		n := len("global:\n")
+		out := make([]byte, 0, len(text)+len(legacyScheme))
+		out = append(append(append(out, text[:n]...), legacyScheme...), text[n:]...)
+		return out
+	}
+	return text
+}
+
+// afterLoad checks what Prometheus 3's loader judges differently from a legacy-names 2.x
+// Prometheus: the label names of static configurations and external labels.
+func (c *fileCheck) afterLoad(cfg *config.Config) error {
+	if !c.legacy {
+		return nil
+	}
+	var bad []string
+	cfg.GlobalConfig.ExternalLabels.Range(func(l labels.Label) {
+		if !model.LegacyValidation.IsValidLabelName(l.Name) {
+			bad = append(bad, l.Name)
+		}
+	})
+	groups := func(sds discovery.Configs) {
+		for _, sd := range sds {
+			static, ok := sd.(discovery.StaticConfig)
+			if !ok {
+				continue
+			}
+			for _, g := range static {
+				for name := range g.Labels {
+					if !model.LegacyValidation.IsValidLabelName(string(name)) {
+						bad = append(bad, string(name))
+					}
+				}
+			}
+		}
+	}
+	for _, job := range cfg.ScrapeConfigs {
+		groups(job.ServiceDiscoveryConfigs)
+	}
+	for _, am := range cfg.AlertingConfig.AlertmanagerConfigs {
+		groups(am.ServiceDiscoveryConfigs)
+	}
+	if len(bad) > 0 {
+		slices.Sort(bad)
+		return fmt.Errorf("label names %q are not valid for a Prometheus that allows only legacy names", slices.Compact(bad))
+	}
+	return nil
 }
 
 // header loads the header with the jobs of additionalScrapeConfigs under scrape_configs.
@@ -78,7 +151,7 @@ func (c *fileCheck) header(header, globalOnly []byte, extraJobs []any) error {
 	for _, j := range extraJobs {
 		b.Write(EncodeListItem(j.(M)))
 	}
-	return c.loader.verdict(expandAsReloader(b.Bytes(), c.env))
+	return c.loader.verdict(c.prepare(b.Bytes()), c.afterLoad)
 }
 
 // jobs loads one monitor's jobs, as written under scrape_configs, with the global section,
@@ -94,6 +167,9 @@ func (c *fileCheck) jobs(text []byte, names []string) error {
 	doc = append(doc, text...)
 	cfg, err := c.loader.config(doc)
 	if err != nil {
+		return err
+	}
+	if err := c.afterLoad(cfg); err != nil {
 		return err
 	}
 	if len(cfg.ScrapeConfigs) != len(names) {

@@ -14,33 +14,44 @@ func TestFileCheckJobs(t *testing.T) {
 	job := func(name string, rules ...M) []byte {
 		return EncodeListItem(M{{"job_name", name}, {"static_configs", []M{{{"targets", []string{"a:80"}}}}}, {"relabel_configs", rules}})
 	}
+	labelled := func(label string) []byte {
+		return EncodeListItem(M{{"job_name", "j"}, {"static_configs", []M{{{"targets", []string{"a:80"}}, {"labels", M{{label, "x"}}}}}}})
+	}
 	utf8Global := Encode(M{{"global", M{{"scrape_interval", "30s"}}}})
 	legacyGlobal := Encode(M{{"global", M{{"scrape_interval", "30s"}, {"metric_name_validation_scheme", "legacy"}}}})
 	env := map[string]string{"SHARD": "0", "POD_NAME": "prometheus-k8s-0"}
 	for _, c := range []struct {
 		name   string
 		global []byte
+		legacy bool // a 2.x Prometheus allowing only legacy names
 		text   []byte
 		names  []string
 		want   string // "" for accepted
 	}{
-		{"copied empty label", utf8Global, job("j", copyLabel("__meta_kubernetes_service_label_", "")), []string{"j"},
+		{"copied empty label", utf8Global, false, job("j", copyLabel("__meta_kubernetes_service_label_", "")), []string{"j"},
 			"relabel configuration for replace action requires 'target_label' value"},
-		{"copied label starting with a digit, legacy names", legacyGlobal, job("j", copyLabel("__meta_kubernetes_pod_label_", "1abc")), []string{"j"},
+		{"copied label starting with a digit, legacy names", legacyGlobal, false, job("j", copyLabel("__meta_kubernetes_pod_label_", "1abc")), []string{"j"},
 			`"1abc" is invalid 'target_label' for replace action`},
-		{"copied label starting with a digit, UTF-8 names", utf8Global, job("j", copyLabel("__meta_kubernetes_pod_label_", "1abc")), []string{"j"}, ""},
-		{"shard placeholder expanded", utf8Global, job("j", relabelRule{SourceLabels: []string{"__tmp_hash"}, Regex: ShardEnvVar + ";|.+;.+", Action: "keep"}.yaml()), []string{"j"}, ""},
-		{"an invalid value behind a reference", utf8Global, job("j", relabelRule{SourceLabels: []string{"a"}, Regex: "$(SHARD)(", Action: "keep"}.yaml()), []string{"j"},
+		{"copied label starting with a digit, UTF-8 names", utf8Global, false, job("j", copyLabel("__meta_kubernetes_pod_label_", "1abc")), []string{"j"}, ""},
+		{"shard placeholder expanded", utf8Global, false, job("j", relabelRule{SourceLabels: []string{"__tmp_hash"}, Regex: ShardEnvVar + ";|.+;.+", Action: "keep"}.yaml()), []string{"j"}, ""},
+		{"an invalid value behind a reference", utf8Global, false, job("j", relabelRule{SourceLabels: []string{"a"}, Regex: "$(SHARD)(", Action: "keep"}.yaml()), []string{"j"},
 			"error parsing regexp"},
-		{"two jobs", utf8Global, append(job("a"), job("b")...), []string{"a", "b"}, ""},
-		{"a job more than named", utf8Global, append(job("a"), job("b")...), []string{"a"}, "2 loaded"},
-		{"a job named otherwise", utf8Global, job("a"), []string{"b"}, `job "b" rendered, "a" loaded`},
-		{"a line outside the list", utf8Global, append(job("a"), "remote_write: []\n"...), []string{"a"}, "not a list of scrape configs"},
-		{"no final newline", utf8Global, []byte(strings.TrimSuffix(string(job("a")), "\n")), []string{"a"}, "not a list of scrape configs"},
+		{"two jobs", utf8Global, false, append(job("a"), job("b")...), []string{"a", "b"}, ""},
+		{"a job more than named", utf8Global, false, append(job("a"), job("b")...), []string{"a"}, "2 loaded"},
+		{"a job named otherwise", utf8Global, false, job("a"), []string{"b"}, `job "b" rendered, "a" loaded`},
+		{"a line outside the list", utf8Global, false, append(job("a"), "remote_write: []\n"...), []string{"a"}, "not a list of scrape configs"},
+		{"no final newline", utf8Global, false, []byte(strings.TrimSuffix(string(job("a")), "\n")), []string{"a"}, "not a list of scrape configs"},
+		// Prometheus 2.x: legacy names for relabel rules and static labels alike.
+		{"relabel target with a dot on 2.x", utf8Global, true, job("j", relabelRule{TargetLabel: "team.name", Replacement: strp("a")}.yaml()), []string{"j"},
+			`"team.name" is invalid 'target_label' for replace action`},
+		{"static label with a dot on 2.x", utf8Global, true, labelled("team.name"), []string{"j"},
+			`label names ["team.name"] are not valid for a Prometheus that allows only legacy names`},
+		{"static label with a dot on 3.x", utf8Global, false, labelled("team.name"), []string{"j"}, ""},
+		{"legacy static label on 2.x", utf8Global, true, labelled("team_name"), []string{"j"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			err := newFileCheck(newLoader(), env, c.global).jobs(c.text, c.names)
+			err := newFileCheck(newLoader(), env, c.legacy, c.global).jobs(c.text, c.names)
 			switch {
 			case c.want == "" && err != nil:
 				t.Errorf("rejected: %v", err)
@@ -57,7 +68,7 @@ func TestFileCheckJobs(t *testing.T) {
 // header begins with; a header that does not is refused.
 func TestFileCheckHeaderBeginsWithGlobal(t *testing.T) {
 	global := Encode(M{{"global", M{{"scrape_interval", "30s"}}}})
-	c := newFileCheck(newLoader(), nil, global)
+	c := newFileCheck(newLoader(), nil, false, global)
 	if err := c.header(append(append([]byte(nil), global...), "rule_files: []\n"...), global, nil); err != nil {
 		t.Errorf("header refused: %v", err)
 	}

@@ -169,15 +169,15 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 			return string(a.Kind)+a.Namespace+"/"+a.Name < string(b.Kind)+b.Namespace+"/"+b.Name
 		})
 	}()
-	hdr := &headerCtx{p: p, v: v, rec: hdrRec, warnings: &res.Warnings}
-	header, globalOnly, extraJobs, err := hdr.render(ps, in.RuleFiles)
+	hdr := &headerCtx{p: p, v: v, ps: ps, rec: hdrRec, warnings: &res.Warnings}
+	header, globalOnly, extraJobs, err := hdr.render(in.RuleFiles)
 	if err != nil {
 		return nil, err
 	}
 	for k, val := range hdrRec.tlsAssets {
 		res.TLSAssets[k] = val
 	}
-	check := newFileCheck(g.loader, sampleReloaderEnv(p), globalOnly)
+	check := newFileCheck(g.loader, sampleReloaderEnv(p), ps.legacyLoader(), globalOnly)
 	if err := check.header(header, globalOnly, extraJobs); err != nil {
 		return nil, fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)
 	}

@@ -2,7 +2,9 @@ package promcfg
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"time"
 
@@ -84,7 +86,7 @@ func (h *headerCtx) global() (M, error) {
 			h.unsupported("spec.scrapeFailureLogFile", featScrapeFailureLogFile)
 		}
 	}
-	ext, err := externalLabels(p)
+	ext, err := h.externalLabels()
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +187,8 @@ func (h *headerCtx) global() (M, error) {
 
 // externalLabels: prometheus=<ns>/<name> and prometheus_replica=$(POD_NAME) (names
 // configurable, "" disables), then the user's labels, sorted.
-func externalLabels(p *monitoringv1.Prometheus) (M, error) {
+func (h *headerCtx) externalLabels() (M, error) {
+	p := h.p
 	s := &p.Spec
 	promLabel, replicaLabel := defaultPromLabel, defaultReplicaLabel
 	if s.PrometheusExternalLabelName != nil {
@@ -206,6 +209,9 @@ func externalLabels(p *monitoringv1.Prometheus) (M, error) {
 	}
 	if replicaLabel != "" {
 		all[replicaLabel] = PodNameEnvVar
+	}
+	if err := h.ps.checkStaticLabels("spec.externalLabels (with the prometheus and replica labels)", slices.Sorted(maps.Keys(all))); err != nil {
+		return nil, err
 	}
 	keys := make([]string, 0, len(all))
 	for k := range all {

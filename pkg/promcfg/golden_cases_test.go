@@ -480,6 +480,16 @@ func goldenCases() []goldenCase {
 			p.Spec.Interval = "60s"
 			p.Spec.Targets.StaticConfig.Labels = map[string]string{"env": "prod"}
 		})}},
+		// UTF-8 static label names: Prometheus 3, and 2.55 with the utf8-names feature.
+		{name: "probe_static_utf8_label", prom: prom(), probes: []*monitoringv1.Probe{probe("web", func(p *monitoringv1.Probe) {
+			p.Spec.Targets.StaticConfig.Labels = map[string]string{"team.name": "web"}
+		})}},
+		{name: "probe_static_utf8_label_v2_55_utf8_names", prom: prom(v("v2.55.0"), func(p *P) {
+			p.Spec.EnableFeatures = []monitoringv1.EnableFeature{"utf8-names"}
+		}), probes: []*monitoringv1.Probe{probe("web", func(p *monitoringv1.Probe) {
+			p.Spec.Targets.StaticConfig.Labels = map[string]string{"team.name": "web"}
+			p.Spec.Targets.StaticConfig.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "owner.team", "web")}
+		})}},
 		{name: "probe_static_relabel_jobname_params", prom: prom(), probes: []*monitoringv1.Probe{probe("web", func(p *monitoringv1.Probe) {
 			p.Spec.JobName = "blackbox"
 			p.Spec.Params = []monitoringv1.ProbeParam{{Name: "debug", Values: []string{"true"}}}

@@ -13,6 +13,7 @@ import (
 type headerCtx struct {
 	p        *monitoringv1.Prometheus
 	v        Version
+	ps       *promSettings // what the monitors are rendered with
 	rec      *recorder
 	warnings *[]string
 }
@@ -26,8 +27,8 @@ func (h *headerCtx) unsupported(where string, f Feature) { h.warn(unsupportedWar
 // render renders every section but the monitors' scrape jobs: global, runtime,
 // rule_files, storage, alerting, remote_write and remote_read. It returns the header, the
 // global section alone (monitors are validated against it) and the jobs of
-// additionalScrapeConfigs (with the sharding rules of ps added).
-func (h *headerCtx) render(ps *promSettings, ruleFiles []string) (header, globalOnly []byte, extraJobs []any, err error) {
+// additionalScrapeConfigs (with the sharding rules added).
+func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extraJobs []any, err error) {
 	p := h.p
 	global, err := h.global()
 	if err != nil {
@@ -82,7 +83,7 @@ func (h *headerCtx) render(ps *promSettings, ruleFiles []string) (header, global
 		return nil, nil, nil, err
 	}
 	for i, j := range jobs {
-		jobs[i] = appendRelabelings(j.(M), ps.shardingRules("__address__"))
+		jobs[i] = appendRelabelings(j.(M), h.ps.shardingRules("__address__"))
 	}
 	return Encode(top), globalOnly, jobs, nil
 }

@@ -31,9 +31,10 @@ func (l *loader) config(text []byte) (*config.Config, error) {
 	return load(text)
 }
 
-// verdict returns the verdict of loading text, loading it only if this loader has not
-// loaded the same text with verdict before.
-func (l *loader) verdict(text []byte) error {
+// verdict returns the verdict of loading text and then running check on what loaded,
+// loading it only if this loader has not loaded the same text with verdict before. check
+// must depend on nothing but the loaded configuration.
+func (l *loader) verdict(text []byte, check func(*config.Config) error) error {
 	key := sha256.Sum256(text)
 	l.mu.Lock()
 	err, ok := l.verdicts[key]
@@ -41,7 +42,10 @@ func (l *loader) verdict(text []byte) error {
 	if ok {
 		return err
 	}
-	_, err = l.config(text)
+	cfg, err := l.config(text)
+	if err == nil {
+		err = check(cfg)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.verdicts) >= maxRememberedVerdicts {

@@ -15,7 +15,7 @@ func renderPodMonitor(ps *promSettings, rec *recorder, pm *monitoringv1.PodMonit
 	if err != nil {
 		return nil, nil, err
 	}
-	var d discovery
+	var d targetDiscovery
 	var selectors []M
 	if spec.SelectorMechanism != nil && *spec.SelectorMechanism == monitoringv1.SelectorMechanismRole {
 		s, err := roleSelector("pod", spec.Selector)
@@ -48,7 +48,7 @@ func renderPodMonitor(ps *promSettings, rec *recorder, pm *monitoringv1.PodMonit
 }
 
 // renderPodMetricsEndpoint renders the job of pm's endpoint i.
-func (rc *renderCtx) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i int, d *discovery) (M, error) {
+func (rc *renderCtx) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i int, d *targetDiscovery) (M, error) {
 	spec := &pm.Spec
 	ep := &spec.PodMetricsEndpoints[i]
 	client := httpClient{

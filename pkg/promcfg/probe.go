@@ -2,7 +2,9 @@ package promcfg
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,6 +65,9 @@ func renderProbe(ps *promSettings, rec *recorder, pr *monitoringv1.Probe) ([]M, 
 	if st := spec.Targets.StaticConfig; st != nil {
 		if len(st.Targets) == 0 {
 			return nil, nil, fmt.Errorf("targets.staticConfig.static: at least one target is required")
+		}
+		if err := ps.checkStaticLabels("targets.staticConfig.labels", slices.Sorted(maps.Keys(st.Labels))); err != nil {
+			return nil, nil, err
 		}
 		lbls := map[string]string{}
 		for k, v := range st.Labels {

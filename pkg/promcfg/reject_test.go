@@ -194,6 +194,15 @@ func TestPrometheusLevelErrors(t *testing.T) {
 		}), `Topology is not supported`},
 		{"invalid external label name", prom(func(p *P) { p.Spec.ExternalLabels = map[string]string{"": "x"} }), `spec.externalLabels: "" is not a valid label name`},
 		{"negative shards", prom(func(p *P) { p.Spec.Shards = ptr(int32(-2)) }), `spec.shards must not be negative`},
+		{"external label with a dot on v2", prom(v("v2.54.0"), func(p *P) { p.Spec.ExternalLabels = map[string]string{"cluster.name": "a"} }),
+			`spec.externalLabels (with the prometheus and replica labels): "cluster.name" is not a valid label name for Prometheus v2.54.0`},
+		{"replica label with a dash on v2", prom(v("v2.54.0"), func(p *P) { p.Spec.ReplicaExternalLabelName = ptr("prometheus-replica") }),
+			`"prometheus-replica" is not a valid label name for Prometheus v2.54.0`},
+		{"additional scrape config with a UTF-8 static label on v2", prom(v("v2.54.0"), func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "utf8-labels.yaml")) }),
+			`label names ["team.name"] are not valid for a Prometheus that allows only legacy names`},
+		{"additional scrape config with a UTF-8 relabel target on v2", prom(v("v2.54.0"), func(p *P) {
+			p.Spec.AdditionalAlertRelabelConfigs = ptr(secretKey("additional", "utf8-relabel.yaml"))
+		}), `"team.name" is invalid 'target_label' for replace action`},
 		{"empty pod target label", prom(func(p *P) { p.Spec.PodTargetLabels = []string{"app", ""} }),
 			`spec.podTargetLabels[1]: "" is not a valid label name`},
 		{"invalid remote write url", prom(rw(func(r *monitoringv1.RemoteWriteSpec) { r.URL = "not a url" })), `spec.remoteWrite[0]: url "not a url" must be absolute`},
@@ -226,6 +235,7 @@ func TestPrometheusLevelErrors(t *testing.T) {
 func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 	cases := []struct {
 		name  string
+		prom  *monitoringv1.Prometheus
 		probe *monitoringv1.Probe
 		scfg  *monitoringv1alpha1.ScrapeConfig
 		want  string
@@ -242,6 +252,18 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 		{name: "scrapeconfig empty static", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{}}
 		}), want: "staticConfigs[0]: at least one target is required"},
+		// A 2.x Prometheus allows only legacy label names, also in static configurations,
+		// which the Prometheus 3 loader Lookout links judges as UTF-8.
+		{name: "probe static label with a dot on v2", prom: prom(v("v2.50.0")), probe: probe("bad", func(p *monitoringv1.Probe) {
+			p.Spec.Targets.StaticConfig.Labels = map[string]string{"team.name": "a"}
+		}), want: `targets.staticConfig.labels: "team.name" is not a valid label name for Prometheus v2.50.0, which allows only legacy names`},
+		{name: "scrapeconfig static label with a dot on v2", prom: prom(v("v2.50.0")), scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}, Labels: map[string]string{"team.name": "a"}}}
+		}), want: `staticConfigs[0].labels: "team.name" is not a valid label name for Prometheus v2.50.0`},
+		{name: "scrapeconfig relabel target with a dot on v2", prom: prom(v("v2.50.0")), scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}}}
+			s.Spec.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "team.name", "a")}
+		}), want: `relabelings[0]: "team.name" is invalid 'target_label'`},
 		{name: "scrapeconfig kubernetes auth without api server", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRolePod,
 				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}}}
@@ -250,7 +272,10 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			gc := goldenCase{prom: prom(), sms: []*SM{sm("good")}}
+			gc := goldenCase{prom: c.prom, sms: []*SM{sm("good")}}
+			if gc.prom == nil {
+				gc.prom = prom()
+			}
 			if c.probe != nil {
 				gc.probes = append(gc.probes, c.probe)
 			}

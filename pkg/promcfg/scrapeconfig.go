@@ -2,7 +2,9 @@ package promcfg
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -101,6 +103,9 @@ func (rc *renderCtx) renderScrapeConfigSD(m *M, spec *monitoringv1alpha1.ScrapeC
 		targets := make([]string, len(st.Targets))
 		for j, t := range st.Targets {
 			targets[j] = string(t)
+		}
+		if err := rc.checkStaticLabels(fmt.Sprintf("staticConfigs[%d].labels", i), slices.Sorted(maps.Keys(st.Labels))); err != nil {
+			return err
 		}
 		sm := M{{"targets", targets}}
 		if len(st.Labels) > 0 {

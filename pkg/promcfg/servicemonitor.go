@@ -8,11 +8,11 @@ import (
 	"github.com/prometheus/common/model"
 )
 
-// discovery is what every endpoint's job of one monitor shares: the Kubernetes SD entry,
+// targetDiscovery is what every endpoint's job of one monitor shares: the Kubernetes SD entry,
 // the relabel rules that select the monitor's objects, and the meta-label prefix of the
 // endpoint role ("__meta_kubernetes_endpoint", "__meta_kubernetes_endpointslice"; empty
 // for pods).
-type discovery struct {
+type targetDiscovery struct {
 	sd            M
 	selectorRules []M
 	metaEP        string
@@ -35,7 +35,7 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 			return nil, nil, fmt.Errorf("serviceDiscoveryRole %q is not Endpoints or EndpointSlice", *spec.ServiceDiscoveryRole)
 		}
 	}
-	d := discovery{metaEP: "__meta_kubernetes_endpoint"}
+	d := targetDiscovery{metaEP: "__meta_kubernetes_endpoint"}
 	if sdRole == monitoringv1.EndpointSliceRole {
 		role, d.metaEP = "endpointslice", "__meta_kubernetes_endpointslice"
 	}
@@ -77,7 +77,7 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 }
 
 // renderServiceMonitorEndpoint renders the job of sm's endpoint i.
-func (rc *renderCtx) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMonitor, i int, d *discovery) (M, error) {
+func (rc *renderCtx) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMonitor, i int, d *targetDiscovery) (M, error) {
 	spec := &sm.Spec
 	ep := &spec.Endpoints[i]
 	client := httpClient{
