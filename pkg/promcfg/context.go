@@ -32,6 +32,9 @@ type promSettings struct {
 	ExcludedFromEnforcement  []monitoringv1.ObjectReference
 	PodTargetLabels          []string
 	Enforced                 enforcedLimits
+	// ReloaderEnv are the variables the config-reloader expands that monitors may refer
+	// to, with the values checks substitute (see envrefs.go).
+	ReloaderEnv map[string]*string
 }
 
 // enforcedLimits are the Prometheus's upper bounds on every monitor's limits.
@@ -59,6 +62,7 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 		EnforcedNamespaceLabel:   spec.EnforcedNamespaceLabel,
 		ExcludedFromEnforcement:  spec.ExcludedFromEnforcement,
 		PodTargetLabels:          spec.PodTargetLabels,
+		ReloaderEnv:              reloaderEnv(p),
 		Enforced: enforcedLimits{
 			SampleLimit: spec.EnforcedSampleLimit, TargetLimit: spec.EnforcedTargetLimit, LabelLimit: spec.EnforcedLabelLimit,
 			LabelNameLengthLimit: spec.EnforcedLabelNameLengthLimit, LabelValueLengthLimit: spec.EnforcedLabelValueLengthLimit,

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"slices"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/config"
 	"github.com/prometheus/prometheus/discovery"
@@ -54,12 +53,6 @@ func expandAsReloader(text []byte, env map[string]string) []byte {
 		}
 		return ref
 	})
-}
-
-// sampleReloaderEnv is what the config-reloader of the first pod of p's first shard
-// substitutes: its pod name and shard number.
-func sampleReloaderEnv(p *monitoringv1.Prometheus) map[string]string {
-	return map[string]string{"POD_NAME": "prometheus-" + p.Name + "-0", "SHARD": "0"}
 }
 
 // fileCheck loads the pieces of one generated configuration.

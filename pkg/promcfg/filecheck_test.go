@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+
 	"github.com/lookout-operator/lookout/pkg/reloader"
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // TestFileCheckJobs: a monitor's jobs are loaded byte for byte, after the reloader's
@@ -90,5 +93,21 @@ func TestEnvRefsMatchReloader(t *testing.T) {
 		if got := expandAsReloader([]byte(in), env); string(got) != string(want) {
 			t.Errorf("%q: the check expands to %q, the reloader to %q", in, got, want)
 		}
+	}
+}
+
+// TestReloaderContainerNames: the env entries the owner declares are read from the
+// containers pkg/workload builds.
+func TestReloaderContainerNames(t *testing.T) {
+	if reloaderContainerName != workload.ReloaderContainerName || reloaderInitContainerName != workload.ReloaderInitName {
+		t.Errorf("promcfg reads env from %q and %q, the pod has %q and %q", reloaderContainerName, reloaderInitContainerName,
+			workload.ReloaderContainerName, workload.ReloaderInitName)
+	}
+	env := reloaderEnv(&monitoringv1.Prometheus{})
+	if _, ok := env[workload.PodNameEnv]; !ok {
+		t.Errorf("%s is not allowed", workload.PodNameEnv)
+	}
+	if _, ok := env[workload.ShardEnv]; !ok {
+		t.Errorf("%s is not allowed", workload.ShardEnv)
 	}
 }

@@ -177,7 +177,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	for k, val := range hdrRec.tlsAssets {
 		res.TLSAssets[k] = val
 	}
-	check := newFileCheck(g.loader, sampleReloaderEnv(p), ps.legacyLoader(), globalOnly)
+	check := newFileCheck(g.loader, knownValues(ps.ReloaderEnv), ps.legacyLoader(), globalOnly)
 	if err := check.header(header, globalOnly, extraJobs); err != nil {
 		return nil, fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)
 	}
@@ -349,6 +349,11 @@ func (rp *renderPass) renderMonitor(m monitor) *entry {
 		if name, ok := j.Get("job_name"); ok {
 			e.jobNames = append(e.jobNames, name.(string))
 		}
+	}
+	if err := checkEnvRefs(b.Bytes(), jobs, rp.settings.ReloaderEnv, rec.secretValues); err != nil {
+		e.err = err
+		e.jobNames = nil
+		return e
 	}
 	if err := rp.check.jobs(b.Bytes(), e.jobNames); err != nil {
 		e.err = err
