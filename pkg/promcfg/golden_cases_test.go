@@ -537,6 +537,23 @@ func goldenCases() []goldenCase {
 			s.Spec.TLSConfig = &monitoringv1.SafeTLSConfig{InsecureSkipVerify: ptr(true)}
 		})}},
 
+		// Kubernetes SD namespaces of a ScrapeConfig: its own by default, all for an empty
+		// namespaces, and its own only under ignoreNamespaceSelectors.
+		{name: "scrapeconfig_kubernetes_default_namespace", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("kube", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRolePod}}
+		})}},
+		{name: "scrapeconfig_kubernetes_all_namespaces", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("kube", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRolePod, Namespaces: &monitoringv1alpha1.NamespaceDiscovery{}}}
+		})}},
+		{name: "scrapeconfig_kubernetes_ignore_namespace_selectors", prom: prom(func(p *P) { p.Spec.IgnoreNamespaceSelectors = true }),
+			scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("kube", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{
+					{Role: monitoringv1alpha1.KubernetesRolePod, Namespaces: &monitoringv1alpha1.NamespaceDiscovery{Names: []string{"kube-system", "prod"}, IncludeOwnNamespace: ptr(true)}},
+					{Role: monitoringv1alpha1.KubernetesRoleService, Namespaces: &monitoringv1alpha1.NamespaceDiscovery{}},
+					{Role: monitoringv1alpha1.KubernetesRoleEndpointSlice},
+				}
+			})}},
+
 		// --- Additional configs and mixes ---
 		{name: "additional_scrape_configs", prom: prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml")) }), sms: []*SM{sm("app")}},
 		{name: "additional_scrape_configs_sharded", prom: prom(func(p *P) {

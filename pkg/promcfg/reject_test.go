@@ -252,6 +252,15 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 		{name: "scrapeconfig empty static", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{}}
 		}), want: "staticConfigs[0]: at least one target is required"},
+		// ScrapeConfigs follow the tenant rules of monitors.
+		{name: "scrapeconfig file discovery with file access denied", prom: prom(func(p *P) { p.Spec.ArbitraryFSAccessThroughSMs.Deny = true }),
+			scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.FileSDConfigs = []monitoringv1alpha1.FileSDConfig{{Files: []monitoringv1alpha1.SDFile{"/etc/prometheus/secrets/other/targets.json"}}}
+			}), want: `fileSDConfigs would read files from the Prometheus filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids`},
+		{name: "scrapeconfig node discovery with namespace selectors ignored", prom: prom(func(p *P) { p.Spec.IgnoreNamespaceSelectors = true }),
+			scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRoleNode}}
+			}), want: `kubernetesSDConfigs[0]: role Node discovers cluster-wide objects, and spec.ignoreNamespaceSelectors confines ScrapeConfigs to their own namespace`},
 		// A 2.x Prometheus allows only legacy label names, also in static configurations,
 		// which the Prometheus 3 loader Lookout links judges as UTF-8.
 		{name: "probe static label with a dot on v2", prom: prom(v("v2.50.0")), probe: probe("bad", func(p *monitoringv1.Probe) {

@@ -27,6 +27,9 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 	if err != nil {
 		return nil, nil, err
 	}
+	if ps.DenyFileAccess && len(spec.FileSDConfigs) > 0 {
+		return nil, nil, fmt.Errorf("fileSDConfigs would read files from the Prometheus filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids")
+	}
 	client := httpClient{Authorization: spec.Authorization, BasicAuth: spec.BasicAuth, OAuth2: spec.OAuth2, EnableHTTP2: spec.EnableHTTP2, TLS: tlsOf(spec.TLSConfig), Proxy: spec.ProxyConfig}
 	applyClassClient(&client, rc.class)
 	f := scrapeFields{
@@ -76,6 +79,32 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 		return nil, nil, err
 	}
 	return []M{m}, *rc.warnings, nil
+}
+
+// kubernetesSDNamespaces returns the namespaces a Kubernetes SD entry of a ScrapeConfig
+// discovers, confined like a monitor's: with spec.ignoreNamespaceSelectors, the
+// ScrapeConfig's own namespace only (and no cluster-wide role); otherwise the namespaces
+// it names, all of them for an empty namespaces, and its own namespace when it names none.
+// See ADR 9.
+func (rc *renderCtx) kubernetesSDNamespaces(k *monitoringv1alpha1.KubernetesSDConfig) (M, error) {
+	own := M{{"names", []string{rc.namespace}}}
+	switch {
+	case rc.IgnoreNamespaceSelectors:
+		if k.Role == monitoringv1alpha1.KubernetesRoleNode {
+			return nil, fmt.Errorf("role Node discovers cluster-wide objects, and spec.ignoreNamespaceSelectors confines ScrapeConfigs to their own namespace")
+		}
+		return own, nil
+	case k.Namespaces == nil:
+		return own, nil
+	}
+	nm := M{}
+	if k.Namespaces.IncludeOwnNamespace != nil {
+		nm.Set("own_namespace", *k.Namespaces.IncludeOwnNamespace)
+	}
+	names := append([]string(nil), k.Namespaces.Names...)
+	sort.Strings(names)
+	nm.Set("names", dedupe(names))
+	return nm, nil
 }
 
 // unsupportedSD lists the set service-discovery fields Lookout does not render.
@@ -152,21 +181,11 @@ func (rc *renderCtx) renderScrapeConfigSD(m *M, spec *monitoringv1alpha1.ScrapeC
 			km.Set("api_server", *k.APIServer)
 		}
 		km.Set("role", strings.ToLower(string(k.Role)))
-		if ns := k.Namespaces; ns != nil {
-			nm := M{}
-			if ns.IncludeOwnNamespace != nil {
-				nm.Set("own_namespace", *ns.IncludeOwnNamespace)
-			}
-			names := append([]string(nil), ns.Names...)
-			sort.Strings(names)
-			nm.Set("names", names)
-			km.Set("namespaces", nm)
-		} else if !rc.IgnoreNamespaceSelectors {
-			km.Set("namespaces", M{{"names", []string{rc.namespace}}})
+		nm, err := rc.kubernetesSDNamespaces(k)
+		if err != nil {
+			return fmt.Errorf("kubernetesSDConfigs[%d]: %w", i, err)
 		}
-		if rc.IgnoreNamespaceSelectors {
-			km.Set("namespaces", M{{"names", []string{rc.namespace}}})
-		}
+		km.Set("namespaces", nm)
 		if k.AttachMetadata != nil && k.AttachMetadata.Node != nil {
 			km.Set("attach_metadata", M{{"node", *k.AttachMetadata.Node}})
 		}
