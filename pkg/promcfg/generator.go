@@ -346,6 +346,11 @@ func (rp *renderPass) renderMonitor(m monitor) *entry {
 	var b bytes.Buffer
 	for _, j := range jobs {
 		b.Write(EncodeListItem(j))
+		if b.Len() > MaxObjectBytes {
+			e.err = errTooLarge(b.Len())
+			e.jobNames = nil
+			return e
+		}
 		if name, ok := j.Get("job_name"); ok {
 			e.jobNames = append(e.jobNames, name.(string))
 		}
@@ -360,7 +365,8 @@ func (rp *renderPass) renderMonitor(m monitor) *entry {
 		e.jobNames = nil
 		return e
 	}
-	e.jobs = b.Bytes()
+	// Kept for as long as the monitor is unchanged: exactly as large as the text.
+	e.jobs = bytes.Clone(b.Bytes())
 	e.tlsAssets = rec.tlsAssets
 	return e
 }

@@ -32,6 +32,9 @@ func renderPodMonitor(ps *promSettings, rec *recorder, pm *monitoringv1.PodMonit
 	if len(spec.PodMetricsEndpoints) == 0 {
 		return nil, nil, fmt.Errorf("podMetricsEndpoints: at least one endpoint is required")
 	}
+	if err := checkJobCount("podMetricsEndpoints", len(spec.PodMetricsEndpoints)); err != nil {
+		return nil, nil, err
+	}
 	if err := rc.checkCopiedLabels("podTargetLabels", spec.PodTargetLabels); err != nil {
 		return nil, nil, err
 	}

@@ -58,6 +58,9 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 	if len(spec.Endpoints) == 0 {
 		return nil, nil, fmt.Errorf("endpoints: at least one endpoint is required")
 	}
+	if err := checkJobCount("endpoints", len(spec.Endpoints)); err != nil {
+		return nil, nil, err
+	}
 	if err := rc.checkCopiedLabels("targetLabels", spec.TargetLabels); err != nil {
 		return nil, nil, err
 	}
