@@ -208,22 +208,23 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 
 	// Assemble. Job names are unique across the file: additionalScrapeConfigs' first,
 	// then each monitor's, in order; a monitor reusing one is left out.
-	usedBy := map[string]string{}
-	for _, j := range extraJobs {
-		if name, ok := j.(M).Get("job_name"); ok {
-			if s, ok := name.(string); ok {
-				usedBy[s] = "additionalScrapeConfigs"
-			}
-		}
-	}
-	size := len(header) + 32
+	size, jobs := len(header)+32, len(extraJobs)
 	for i, m := range mons {
 		e := ents[i]
 		e.seen = true
 		g.entries[m.key()] = e
 		size += len(e.jobs)
+		jobs += len(e.jobNames)
 		for _, d := range e.deps {
 			deps[Dependency{d.kind, d.namespace, d.name}] = true
+		}
+	}
+	names := jobNames{usedBy: make(map[string]int, jobs), mons: mons}
+	for _, j := range extraJobs {
+		if name, ok := j.(M).Get("job_name"); ok {
+			if s, ok := name.(string); ok {
+				names.usedBy[s] = -1
+			}
 		}
 	}
 	b := bytes.NewBuffer(make([]byte, 0, size+4096))
@@ -234,7 +235,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		ns, name, _, gen := m.meta()
 		verdict := selection.Verdict{Kind: m.kind, Namespace: ns, Name: name, Generation: gen, Reason: selection.Accepted}
 		if e.err == nil {
-			if err := claimJobNames(usedBy, e.jobNames, m.kind+" "+ns+"/"+name); err != nil {
+			if err := names.claim(e.jobNames, i); err != nil {
 				e = &entry{err: err}
 			}
 		}
@@ -277,15 +278,27 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	return res, nil
 }
 
-// claimJobNames records names as used by owner, unless one of them is already used.
-func claimJobNames(usedBy map[string]string, names []string, owner string) error {
+// jobNames are the job names used in a file, each with the index in mons of the monitor
+// using it (-1 for additionalScrapeConfigs).
+type jobNames struct {
+	usedBy map[string]int
+	mons   []monitor
+}
+
+// claim records names as used by monitor i, unless one of them is already used.
+func (j *jobNames) claim(names []string, i int) error {
 	for _, n := range names {
-		if other, dup := usedBy[n]; dup {
-			return fmt.Errorf("job name %q is also used by %s", n, other)
+		other, dup := j.usedBy[n]
+		switch {
+		case dup && other < 0:
+			return fmt.Errorf("job name %q is also used by additionalScrapeConfigs", n)
+		case dup:
+			ns, name, _, _ := j.mons[other].meta()
+			return fmt.Errorf("job name %q is also used by %s %s/%s", n, j.mons[other].kind, ns, name)
 		}
 	}
 	for _, n := range names {
-		usedBy[n] = owner
+		j.usedBy[n] = i
 	}
 	return nil
 }
