@@ -1,7 +1,9 @@
 package promcfg
 
 import (
+	"bytes"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +19,24 @@ import (
 // $(SHARD)) and the ones the owner declares for the reloader containers may appear:
 // anything else could copy the reloader's environment (a proxy URL with credentials, say)
 // into a tenant's scrape request.
+
+// reloaderEnvRef matches $(NAME), the references the config-reloader expands (the pattern
+// of pkg/reloader; TestEnvRefsMatchReloader keeps them equal).
+var reloaderEnvRef = regexp.MustCompile(`\$\(([A-Za-z0-9_]+)\)`)
+
+// expandAsReloader replaces the references to the variables in env by their values, as
+// the config-reloader does; references to other variables are left as they are.
+func expandAsReloader(text []byte, env map[string]string) []byte {
+	if !bytes.Contains(text, []byte("$(")) {
+		return text
+	}
+	return reloaderEnvRef.ReplaceAllFunc(text, func(ref []byte) []byte {
+		if v, ok := env[string(ref[2:len(ref)-1])]; ok {
+			return []byte(v)
+		}
+		return ref
+	})
+}
 
 // Names of the reloader containers in the pod, as pkg/workload names them; entries of
 // spec.containers and spec.initContainers with these names patch them.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"regexp"
 	"slices"
 
 	"github.com/prometheus/common/model"
@@ -36,24 +35,6 @@ import (
 // (2.x judges relabel rules that way) and the label names of static configurations and
 // external labels, which Prometheus 3 judges as UTF-8 whatever the scheme, are checked
 // with the legacy rules after loading.
-
-// reloaderEnvRef matches $(NAME), the references the config-reloader expands (the pattern
-// of pkg/reloader; TestEnvRefsMatchReloader keeps them equal).
-var reloaderEnvRef = regexp.MustCompile(`\$\(([A-Za-z0-9_]+)\)`)
-
-// expandAsReloader replaces the references to the variables in env by their values, as
-// the config-reloader does; references to other variables are left as they are.
-func expandAsReloader(text []byte, env map[string]string) []byte {
-	if !bytes.Contains(text, []byte("$(")) {
-		return text
-	}
-	return reloaderEnvRef.ReplaceAllFunc(text, func(ref []byte) []byte {
-		if v, ok := env[string(ref[2:len(ref)-1])]; ok {
-			return []byte(v)
-		}
-		return ref
-	})
-}
 
 // fileCheck loads the pieces of one generated configuration.
 type fileCheck struct {

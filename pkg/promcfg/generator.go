@@ -34,7 +34,8 @@ type Input struct {
 
 // Result is a generated configuration.
 type Result struct {
-	// Config is prometheus.yaml, before the reloader expands $(POD_NAME) and $(SHARD).
+	// Config is prometheus.yaml, before the config-reloader expands $(POD_NAME), $(SHARD)
+	// and the other $(NAME) references (see envrefs.go).
 	Config []byte
 	// Hash is the hex SHA-256 of Config; the config-reloader reports the same hash.
 	Hash string
