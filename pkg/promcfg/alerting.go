@@ -9,10 +9,10 @@ import (
 	"github.com/prometheus/common/model"
 )
 
-// renderAlerting renders the alerting section from spec.alerting and the replica label.
-// additional holds the parsed additionalAlertRelabelConfigs and additionalAlertManagerConfigs.
-func renderAlerting(p *monitoringv1.Prometheus, v Version, rec *recorder, extraRelabel []any, extraAMs []any, warn *[]string) (M, error) {
-	s := &p.Spec
+// alerting renders the alerting section from spec.alerting and the replica label, followed
+// by the parsed additionalAlertRelabelConfigs and additionalAlertManagerConfigs.
+func (h *headerCtx) alerting(extraRelabel []any, extraAMs []any) (M, error) {
+	s := &h.p.Spec
 	replica := defaultReplicaLabel
 	if s.ReplicaExternalLabelName != nil {
 		replica = *s.ReplicaExternalLabelName
@@ -31,7 +31,7 @@ func renderAlerting(p *monitoringv1.Prometheus, v Version, rec *recorder, extraR
 	}
 	if s.Alerting != nil {
 		for i := range s.Alerting.Alertmanagers {
-			am, err := renderAlertmanager(p, &s.Alerting.Alertmanagers[i], v, rec, sdRole, portMeta, warn)
+			am, err := h.alertmanager(&s.Alerting.Alertmanagers[i], sdRole, portMeta)
 			if err != nil {
 				return nil, fmt.Errorf("spec.alerting.alertmanagers[%d]: %w", i, err)
 			}
@@ -45,7 +45,10 @@ func renderAlerting(p *monitoringv1.Prometheus, v Version, rec *recorder, extraR
 	return m, nil
 }
 
-func renderAlertmanager(p *monitoringv1.Prometheus, am *monitoringv1.AlertmanagerEndpoints, v Version, rec *recorder, sdRole, portMeta string, warn *[]string) (M, error) {
+// alertmanager renders one alertmanagers entry, discovering the endpoints of the
+// Service am names with role sdRole, whose port-name meta label is portMeta.
+func (h *headerCtx) alertmanager(am *monitoringv1.AlertmanagerEndpoints, sdRole, portMeta string) (M, error) {
+	p := h.p
 	if am.Name == "" {
 		return nil, fmt.Errorf("name is required")
 	}
@@ -73,7 +76,7 @@ func renderAlertmanager(p *monitoringv1.Prometheus, am *monitoringv1.Alertmanage
 	if am.APIVersion != nil && strings.EqualFold(string(*am.APIVersion), "v1") {
 		// Alertmanager 0.27 and Prometheus 3 removed API v1; v2 works with every
 		// Alertmanager a supported Prometheus can talk to.
-		*warn = append(*warn, fmt.Sprintf("spec.alerting.alertmanagers %s: apiVersion V1 is no longer served by Alertmanager; using v2", am.Name))
+		h.warn(fmt.Sprintf("spec.alerting.alertmanagers %s: apiVersion V1 is no longer served by Alertmanager; using v2", am.Name))
 	}
 	m.Set("api_version", "v2")
 	if am.EnableHttp2 != nil {
@@ -87,11 +90,11 @@ func renderAlertmanager(p *monitoringv1.Prometheus, am *monitoringv1.Alertmanage
 		TLS:             am.TLSConfig,
 		Proxy:           am.ProxyConfig,
 	}
-	if err := client.render(&m, rec, p.Namespace, v); err != nil {
+	if err := client.render(&m, h.rec, p.Namespace, h.v); err != nil {
 		return nil, err
 	}
 	if am.Sigv4 != nil {
-		s4, err := renderSigv4(rec, p.Namespace, am.Sigv4)
+		s4, err := h.sigv4(am.Sigv4)
 		if err != nil {
 			return nil, fmt.Errorf("sigv4: %w", err)
 		}

@@ -63,6 +63,8 @@ type recorder struct {
 	inner     Assets
 	deps      []assetDep
 	tlsAssets map[string][]byte
+	// secretValues are the values read from Secrets, which messages must not show.
+	secretValues map[string]bool
 }
 
 func newRecorder(a Assets) *recorder { return &recorder{inner: a} }
@@ -89,6 +91,12 @@ func (r *recorder) secret(ns string, sel corev1.SecretKeySelector) (string, erro
 		return "", fmt.Errorf("secret reference needs a name and a key")
 	}
 	v, err := r.get(AssetRef{SecretAsset, ns, sel.Name, sel.Key})
+	if err == nil {
+		if r.secretValues == nil {
+			r.secretValues = map[string]bool{}
+		}
+		r.secretValues[string(v)] = true
+	}
 	return string(v), err
 }
 

@@ -10,139 +10,200 @@ import (
 	"github.com/prometheus/common/model"
 )
 
-// scrapeContext holds what every monitor's rendering needs from the Prometheus object.
-// Its hash is part of each cached rendering's key: a change here re-renders all monitors.
-type scrapeContext struct {
-	version  Version
-	promNS   string
-	promName string
-	spec     *monitoringv1.PrometheusSpec
-
-	shards        int32
-	sdRole        monitoringv1.ServiceDiscoveryRole
-	scrapeClasses map[string]monitoringv1.ScrapeClass
-	defaultClass  string
-	nameScheme    model.ValidationScheme
-	hash          uint64
+// promSettings is everything rendering a monitor reads from its Prometheus object. It is
+// built in one place (newPromSettings) and hashed whole: the hash is part of every cached
+// rendering's key, so a renderer cannot depend on a Prometheus field the key does not
+// cover. Every field is exported so that the JSON the hash is taken over includes it
+// (TestPromSettingsFieldsHashed checks this).
+type promSettings struct {
+	Version                  Version
+	Namespace, Name          string
+	Shards                   int32
+	ServiceDiscoveryRole     monitoringv1.ServiceDiscoveryRole
+	ScrapeClasses            map[string]monitoringv1.ScrapeClass
+	DefaultScrapeClass       string
+	NameScheme               model.ValidationScheme
+	GlobalScrapeInterval     model.Duration
+	OverrideHonorLabels      bool
+	OverrideHonorTimestamps  bool
+	DenyFileAccess           bool
+	IgnoreNamespaceSelectors bool
+	EnforcedNamespaceLabel   string
+	ExcludedFromEnforcement  []monitoringv1.ObjectReference
+	PodTargetLabels          []string
+	Enforced                 enforcedLimits
+	// ReloaderEnv are the variables the config-reloader expands that monitors may refer
+	// to, with the values checks substitute (see envrefs.go).
+	ReloaderEnv map[string]*string
 }
 
-// newScrapeContext validates the Prometheus-level settings that monitors depend on.
-func newScrapeContext(p *monitoringv1.Prometheus, v Version) (*scrapeContext, error) {
-	sc := &scrapeContext{
-		version:       v,
-		promNS:        p.Namespace,
-		promName:      p.Name,
-		spec:          &p.Spec,
-		shards:        1,
-		sdRole:        monitoringv1.EndpointsRole,
-		scrapeClasses: map[string]monitoringv1.ScrapeClass{},
-		nameScheme:    model.UTF8Validation,
+// enforcedLimits are the Prometheus's upper bounds on every monitor's limits.
+type enforcedLimits struct {
+	SampleLimit, TargetLimit, LabelLimit, LabelNameLengthLimit, LabelValueLengthLimit, KeepDroppedTargets *int64
+	BodySizeLimit                                                                                         monitoringv1.ByteSize
+}
+
+// newPromSettings copies and validates what monitor rendering needs from p.
+func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, error) {
+	spec := &p.Spec
+	s := &promSettings{
+		Version:                  v,
+		Namespace:                p.Namespace,
+		Name:                     p.Name,
+		Shards:                   1,
+		ServiceDiscoveryRole:     monitoringv1.EndpointsRole,
+		ScrapeClasses:            map[string]monitoringv1.ScrapeClass{},
+		NameScheme:               model.UTF8Validation,
+		GlobalScrapeInterval:     model.Duration(defaultScrapeInterval),
+		OverrideHonorLabels:      spec.OverrideHonorLabels,
+		OverrideHonorTimestamps:  spec.OverrideHonorTimestamps,
+		DenyFileAccess:           spec.ArbitraryFSAccessThroughSMs.Deny,
+		IgnoreNamespaceSelectors: spec.IgnoreNamespaceSelectors,
+		EnforcedNamespaceLabel:   spec.EnforcedNamespaceLabel,
+		ExcludedFromEnforcement:  spec.ExcludedFromEnforcement,
+		PodTargetLabels:          spec.PodTargetLabels,
+		ReloaderEnv:              reloaderEnv(p),
+		Enforced: enforcedLimits{
+			SampleLimit: spec.EnforcedSampleLimit, TargetLimit: spec.EnforcedTargetLimit, LabelLimit: spec.EnforcedLabelLimit,
+			LabelNameLengthLimit: spec.EnforcedLabelNameLengthLimit, LabelValueLengthLimit: spec.EnforcedLabelValueLengthLimit,
+			KeepDroppedTargets: spec.EnforcedKeepDroppedTargets, BodySizeLimit: spec.EnforcedBodySizeLimit,
+		},
 	}
-	if p.Spec.Shards != nil {
-		if *p.Spec.Shards < 0 {
-			return nil, fmt.Errorf("spec.shards must not be negative, got %d", *p.Spec.Shards)
-		}
-		if *p.Spec.Shards > 1 {
-			sc.shards = *p.Spec.Shards
+	if spec.ScrapeInterval != "" {
+		if d, err := model.ParseDuration(string(spec.ScrapeInterval)); err == nil {
+			s.GlobalScrapeInterval = d
 		}
 	}
-	if p.Spec.ServiceDiscoveryRole != nil {
-		switch *p.Spec.ServiceDiscoveryRole {
+	if spec.Shards != nil {
+		if *spec.Shards < 0 {
+			return nil, fmt.Errorf("spec.shards must not be negative, got %d", *spec.Shards)
+		}
+		if *spec.Shards > 1 {
+			s.Shards = *spec.Shards
+		}
+	}
+	if spec.ServiceDiscoveryRole != nil {
+		switch *spec.ServiceDiscoveryRole {
 		case monitoringv1.EndpointsRole, monitoringv1.EndpointSliceRole:
-			sc.sdRole = *p.Spec.ServiceDiscoveryRole
+			s.ServiceDiscoveryRole = *spec.ServiceDiscoveryRole
 		default:
-			return nil, fmt.Errorf("spec.serviceDiscoveryRole %q is not Endpoints or EndpointSlice", *p.Spec.ServiceDiscoveryRole)
+			return nil, fmt.Errorf("spec.serviceDiscoveryRole %q is not Endpoints or EndpointSlice", *spec.ServiceDiscoveryRole)
 		}
 	}
-	if !v.AtLeast(Version{3, 0, 0}) {
-		sc.nameScheme = model.LegacyValidation
+	if !v.AtLeast(Version{3, 0, 0}) && !(v.AtLeast(Version{2, 55, 0}) && hasFeature(spec.EnableFeatures, featureUTF8Names)) {
+		s.NameScheme = model.LegacyValidation
 	}
-	if p.Spec.NameValidationScheme != nil {
-		switch *p.Spec.NameValidationScheme {
+	if spec.NameValidationScheme != nil {
+		switch *spec.NameValidationScheme {
 		case monitoringv1.LegacyNameValidationScheme:
-			sc.nameScheme = model.LegacyValidation
+			s.NameScheme = model.LegacyValidation
 		case monitoringv1.UTF8NameValidationScheme:
 			if v.AtLeast(Version{3, 0, 0}) {
-				sc.nameScheme = model.UTF8Validation
+				s.NameScheme = model.UTF8Validation
 			}
 		}
 	}
-	for i, c := range p.Spec.ScrapeClasses {
+	for i, c := range spec.ScrapeClasses {
 		if c.Name == "" {
 			return nil, fmt.Errorf("spec.scrapeClasses[%d]: name is required", i)
 		}
-		if _, dup := sc.scrapeClasses[c.Name]; dup {
+		if _, dup := s.ScrapeClasses[c.Name]; dup {
 			return nil, fmt.Errorf("spec.scrapeClasses: duplicate scrape class %q", c.Name)
 		}
 		if c.Default != nil && *c.Default {
-			if sc.defaultClass != "" {
-				return nil, fmt.Errorf("spec.scrapeClasses: both %q and %q are marked default; only one can be", sc.defaultClass, c.Name)
+			if s.DefaultScrapeClass != "" {
+				return nil, fmt.Errorf("spec.scrapeClasses: both %q and %q are marked default; only one can be", s.DefaultScrapeClass, c.Name)
 			}
-			sc.defaultClass = c.Name
+			s.DefaultScrapeClass = c.Name
 		}
 		if c.TLSConfig != nil {
 			if err := c.TLSConfig.Validate(); err != nil {
 				return nil, fmt.Errorf("spec.scrapeClasses[%s].tlsConfig: %w", c.Name, err)
 			}
 		}
-		if _, err := userRelabelings(c.Relabelings, fmt.Sprintf("spec.scrapeClasses[%s].relabelings", c.Name), sc.nameScheme); err != nil {
+		if _, err := userRelabelings(c.Relabelings, fmt.Sprintf("spec.scrapeClasses[%s].relabelings", c.Name), s.NameScheme); err != nil {
 			return nil, err
 		}
-		if _, err := userRelabelings(c.MetricRelabelings, fmt.Sprintf("spec.scrapeClasses[%s].metricRelabelings", c.Name), sc.nameScheme); err != nil {
+		if _, err := userRelabelings(c.MetricRelabelings, fmt.Sprintf("spec.scrapeClasses[%s].metricRelabelings", c.Name), s.NameScheme); err != nil {
 			return nil, err
 		}
-		sc.scrapeClasses[c.Name] = c
+		s.ScrapeClasses[c.Name] = c
 	}
-	if p.Spec.EnforcedNamespaceLabel != "" && !sc.nameScheme.IsValidLabelName(p.Spec.EnforcedNamespaceLabel) {
-		return nil, fmt.Errorf("spec.enforcedNamespaceLabel %q is not a valid label name", p.Spec.EnforcedNamespaceLabel)
-	}
-	h, err := hashScrapeSettings(p, v)
-	if err != nil {
+	if err := checkCopiedLabels("spec.podTargetLabels", spec.PodTargetLabels, s.NameScheme); err != nil {
 		return nil, err
 	}
-	sc.hash = h
-	return sc, nil
+	if spec.EnforcedNamespaceLabel != "" && !s.NameScheme.IsValidLabelName(spec.EnforcedNamespaceLabel) {
+		return nil, fmt.Errorf("spec.enforcedNamespaceLabel %q is not a valid label name", spec.EnforcedNamespaceLabel)
+	}
+	return s, nil
 }
 
-// hashScrapeSettings hashes every Prometheus field a monitor's rendering reads.
-func hashScrapeSettings(p *monitoringv1.Prometheus, v Version) (uint64, error) {
-	s := &p.Spec
-	data, err := json.Marshal([]any{
-		v, p.Namespace, p.Name, s.Shards, s.ServiceDiscoveryRole, s.ScrapeClasses, s.NameValidationScheme,
-		s.EnforcedNamespaceLabel, s.ExcludedFromEnforcement, s.IgnoreNamespaceSelectors,
-		s.OverrideHonorLabels, s.OverrideHonorTimestamps, s.ArbitraryFSAccessThroughSMs,
-		s.EnforcedSampleLimit, s.EnforcedTargetLimit, s.EnforcedLabelLimit, s.EnforcedLabelNameLengthLimit,
-		s.EnforcedLabelValueLengthLimit, s.EnforcedKeepDroppedTargets, s.EnforcedBodySizeLimit,
-		s.PodTargetLabels, s.ScrapeInterval, s.ScrapeTimeout, s.ShardingStrategy,
-	})
+// featureUTF8Names is the Prometheus 2.55 feature flag that allowed UTF-8 names before
+// 3.0 made them the default.
+const featureUTF8Names = "utf8-names"
+
+func hasFeature(features []monitoringv1.EnableFeature, name string) bool {
+	for _, f := range features {
+		if string(f) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// legacyLoader reports whether the Prometheus's own loader judges every label name with
+// the legacy rules: a 2.x release without UTF-8 names. Prometheus 3 judges label names in
+// static configurations and external labels as UTF-8 whatever its name validation
+// scheme, like the loader Lookout links.
+func (s *promSettings) legacyLoader() bool {
+	return !s.Version.AtLeast(Version{3, 0, 0}) && s.NameScheme == model.LegacyValidation
+}
+
+// checkStaticLabels checks the label names of a static configuration (field) the way the
+// Prometheus's loader will.
+func (s *promSettings) checkStaticLabels(field string, names []string) error {
+	if !s.legacyLoader() {
+		return nil
+	}
+	for _, n := range names {
+		if !model.LegacyValidation.IsValidLabelName(n) {
+			return fmt.Errorf("%s: %q is not a valid label name for Prometheus %s, which allows only legacy names", field, n, s.Version)
+		}
+	}
+	return nil
+}
+
+// hash is the FNV-1a hash of the settings' JSON encoding (map keys sorted).
+func (s *promSettings) hash() (uint64, error) {
+	data, err := json.Marshal(s)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("hashing the scrape settings: %w", err)
 	}
 	h := fnv.New64a()
 	_, _ = h.Write(data)
 	return h.Sum64(), nil
 }
 
-// className returns the scrape class a monitor uses ("" for none) or an error when it
-// names a class the Prometheus does not define.
-func (sc *scrapeContext) class(name *string) (*monitoringv1.ScrapeClass, error) {
-	n := sc.defaultClass
+// class returns the scrape class a monitor uses (nil for none) or an error when it names
+// a class the Prometheus does not define.
+func (s *promSettings) class(name *string) (*monitoringv1.ScrapeClass, error) {
+	n := s.DefaultScrapeClass
 	if name != nil {
 		n = *name
 	}
 	if n == "" {
 		return nil, nil
 	}
-	c, ok := sc.scrapeClasses[n]
+	c, ok := s.ScrapeClasses[n]
 	if !ok {
-		return nil, fmt.Errorf("scrape class %q is not defined in Prometheus %s/%s", n, sc.promNS, sc.promName)
+		return nil, fmt.Errorf("scrape class %q is not defined in Prometheus %s/%s", n, s.Namespace, s.Name)
 	}
 	return &c, nil
 }
 
 // excluded reports whether namespace enforcement is disabled for an object.
-func (sc *scrapeContext) excluded(resource, ns, name string) bool {
-	for _, ref := range sc.spec.ExcludedFromEnforcement {
+func (s *promSettings) excluded(resource, ns, name string) bool {
+	for _, ref := range s.ExcludedFromEnforcement {
 		if ref.Resource != resource || (ref.Group != "" && ref.Group != "monitoring.coreos.com") {
 			continue
 		}
@@ -154,11 +215,11 @@ func (sc *scrapeContext) excluded(resource, ns, name string) bool {
 }
 
 // enforcedLabel returns the namespace label to enforce on an object, "" for none.
-func (sc *scrapeContext) enforcedLabel(resource, ns, name string) string {
-	if sc.spec.EnforcedNamespaceLabel == "" || sc.excluded(resource, ns, name) {
+func (s *promSettings) enforcedLabel(resource, ns, name string) string {
+	if s.EnforcedNamespaceLabel == "" || s.excluded(resource, ns, name) {
 		return ""
 	}
-	return sc.spec.EnforcedNamespaceLabel
+	return s.EnforcedNamespaceLabel
 }
 
 // jobName builds "serviceMonitor/<ns>/<name>/<i>".

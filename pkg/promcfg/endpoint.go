@@ -30,28 +30,28 @@ type scrapeFields struct {
 	ExtraScrapeMetrics     *bool
 }
 
-// renderScrapeTiming appends honor_*, interval, timeout, protocols, path, params and
-// scheme, in the order Prometheus documents them.
-func (sc *scrapeContext) renderScrapeTiming(m *M, f *scrapeFields, warn *[]string, where string) error {
-	honorLabels := f.HonorLabels && !sc.spec.OverrideHonorLabels
+// renderScrapeTiming appends honor_labels, honor_timestamps and
+// track_timestamps_staleness, the settings Prometheus documents before the discovery.
+func (rc *renderCtx) renderScrapeTiming(m *M, f *scrapeFields) {
+	honorLabels := f.HonorLabels && !rc.OverrideHonorLabels
 	m.SetAlways("honor_labels", honorLabels)
 	switch {
-	case sc.spec.OverrideHonorTimestamps:
+	case rc.OverrideHonorTimestamps:
 		m.SetAlways("honor_timestamps", false)
 	case f.HonorTimestamps != nil:
 		m.SetAlways("honor_timestamps", *f.HonorTimestamps)
 	}
 	if f.TrackTimestampsStaleness != nil {
-		if sc.version.Supports(featTrackTimestampsStaleness) {
+		if rc.Version.Supports(featTrackTimestampsStaleness) {
 			m.SetAlways("track_timestamps_staleness", *f.TrackTimestampsStaleness)
 		} else {
-			*warn = append(*warn, unsupportedWarning(where, featTrackTimestampsStaleness, sc.version))
+			rc.unsupported(featTrackTimestampsStaleness)
 		}
 	}
-	return nil
 }
 
-func (sc *scrapeContext) renderScrapeSettings(m *M, f *scrapeFields, warn *[]string, where string) error {
+// renderScrapeSettings appends interval, timeout, protocols, path, params and scheme.
+func (rc *renderCtx) renderScrapeSettings(m *M, f *scrapeFields) error {
 	var interval, timeout model.Duration
 	if f.Interval != "" {
 		d, err := model.ParseDuration(string(f.Interval))
@@ -72,17 +72,17 @@ func (sc *scrapeContext) renderScrapeSettings(m *M, f *scrapeFields, warn *[]str
 	if timeout != 0 {
 		effInterval := interval
 		if effInterval == 0 {
-			effInterval = sc.globalInterval()
+			effInterval = rc.GlobalScrapeInterval
 		}
 		if timeout > effInterval {
 			return fmt.Errorf("scrapeTimeout %s is greater than the scrape interval %s", timeout, effInterval)
 		}
 	}
 	if len(f.ScrapeProtocols) > 0 {
-		if !sc.version.Supports(featScrapeProtocols) {
-			*warn = append(*warn, unsupportedWarning(where, featScrapeProtocols, sc.version))
+		if !rc.Version.Supports(featScrapeProtocols) {
+			rc.unsupported(featScrapeProtocols)
 		} else {
-			ps, err := sc.protocols(f.ScrapeProtocols)
+			ps, err := scrapeProtocols(f.ScrapeProtocols, rc.Version)
 			if err != nil {
 				return err
 			}
@@ -90,10 +90,10 @@ func (sc *scrapeContext) renderScrapeSettings(m *M, f *scrapeFields, warn *[]str
 		}
 	}
 	if f.FallbackScrapeProtocol != nil {
-		if !sc.version.Supports(featFallbackScrapeProtocol) {
-			*warn = append(*warn, unsupportedWarning(where, featFallbackScrapeProtocol, sc.version))
+		if !rc.Version.Supports(featFallbackScrapeProtocol) {
+			rc.unsupported(featFallbackScrapeProtocol)
 		} else {
-			ps, err := sc.protocols([]monitoringv1.ScrapeProtocol{*f.FallbackScrapeProtocol})
+			ps, err := scrapeProtocols([]monitoringv1.ScrapeProtocol{*f.FallbackScrapeProtocol}, rc.Version)
 			if err != nil {
 				return fmt.Errorf("fallbackScrapeProtocol: %w", err)
 			}
@@ -128,14 +128,15 @@ func (sc *scrapeContext) renderScrapeSettings(m *M, f *scrapeFields, warn *[]str
 	return nil
 }
 
-func (sc *scrapeContext) protocols(in []monitoringv1.ScrapeProtocol) ([]string, error) {
+// scrapeProtocols checks scrape protocol names against version v.
+func scrapeProtocols(in []monitoringv1.ScrapeProtocol, v Version) ([]string, error) {
 	out := make([]string, 0, len(in))
 	for _, p := range in {
 		switch p {
 		case monitoringv1.PrometheusProto, monitoringv1.PrometheusText0_0_4, monitoringv1.OpenMetricsText0_0_1, monitoringv1.OpenMetricsText1_0_0:
 		case monitoringv1.PrometheusText1_0_0:
-			if !sc.version.AtLeast(Version{3, 0, 0}) {
-				return nil, fmt.Errorf("scrape protocol %s needs Prometheus v3.0.0 or newer (have %s)", p, sc.version)
+			if !v.AtLeast(Version{3, 0, 0}) {
+				return nil, fmt.Errorf("scrape protocol %s needs Prometheus v3.0.0 or newer (have %s)", p, v)
 			}
 		default:
 			return nil, fmt.Errorf("unknown scrape protocol %q", p)
@@ -145,20 +146,10 @@ func (sc *scrapeContext) protocols(in []monitoringv1.ScrapeProtocol) ([]string, 
 	return out, nil
 }
 
-// globalInterval is the scrape interval jobs inherit.
-func (sc *scrapeContext) globalInterval() model.Duration {
-	if sc.spec.ScrapeInterval != "" {
-		if d, err := model.ParseDuration(string(sc.spec.ScrapeInterval)); err == nil {
-			return d
-		}
-	}
-	return model.Duration(defaultScrapeInterval)
-}
-
 // renderLimits appends the limits: the effective value is the smaller of the monitor's
 // and the Prometheus's enforced one (the enforced one alone when the monitor sets none).
-func (sc *scrapeContext) renderLimits(m *M, f *scrapeFields, warn *[]string, where string) error {
-	s := sc.spec
+func (rc *renderCtx) renderLimits(m *M, f *scrapeFields) error {
+	s := &rc.Enforced
 	limits := []struct {
 		key       string
 		own       *int64
@@ -166,12 +157,12 @@ func (sc *scrapeContext) renderLimits(m *M, f *scrapeFields, warn *[]string, whe
 		feature   *Feature
 		fieldName string
 	}{
-		{"sample_limit", f.SampleLimit, s.EnforcedSampleLimit, nil, "sampleLimit"},
-		{"target_limit", f.TargetLimit, s.EnforcedTargetLimit, nil, "targetLimit"},
-		{"label_limit", f.LabelLimit, s.EnforcedLabelLimit, nil, "labelLimit"},
-		{"label_name_length_limit", f.LabelNameLengthLimit, s.EnforcedLabelNameLengthLimit, nil, "labelNameLengthLimit"},
-		{"label_value_length_limit", f.LabelValueLengthLimit, s.EnforcedLabelValueLengthLimit, nil, "labelValueLengthLimit"},
-		{"keep_dropped_targets", f.KeepDroppedTargets, s.EnforcedKeepDroppedTargets, &featKeepDroppedTargets, "keepDroppedTargets"},
+		{"sample_limit", f.SampleLimit, s.SampleLimit, nil, "sampleLimit"},
+		{"target_limit", f.TargetLimit, s.TargetLimit, nil, "targetLimit"},
+		{"label_limit", f.LabelLimit, s.LabelLimit, nil, "labelLimit"},
+		{"label_name_length_limit", f.LabelNameLengthLimit, s.LabelNameLengthLimit, nil, "labelNameLengthLimit"},
+		{"label_value_length_limit", f.LabelValueLengthLimit, s.LabelValueLengthLimit, nil, "labelValueLengthLimit"},
+		{"keep_dropped_targets", f.KeepDroppedTargets, s.KeepDroppedTargets, &featKeepDroppedTargets, "keepDroppedTargets"},
 	}
 	for _, l := range limits {
 		if l.own != nil && *l.own < 0 {
@@ -181,13 +172,13 @@ func (sc *scrapeContext) renderLimits(m *M, f *scrapeFields, warn *[]string, whe
 		if v == nil {
 			continue
 		}
-		if l.feature != nil && !sc.version.Supports(*l.feature) {
-			*warn = append(*warn, unsupportedWarning(where, *l.feature, sc.version))
+		if l.feature != nil && !rc.Version.Supports(*l.feature) {
+			rc.unsupported(*l.feature)
 			continue
 		}
 		m.Set(l.key, *v)
 	}
-	body, err := effectiveBodySize(f.BodySizeLimit, s.EnforcedBodySizeLimit)
+	body, err := effectiveBodySize(f.BodySizeLimit, s.BodySizeLimit)
 	if err != nil {
 		return err
 	}
@@ -228,18 +219,18 @@ func effectiveBodySize(own *monitoringv1.ByteSize, enforced monitoringv1.ByteSiz
 }
 
 // renderHistograms appends the native-histogram settings the version understands.
-func (sc *scrapeContext) renderHistograms(m *M, f *scrapeFields, warn *[]string, where string) error {
+func (rc *renderCtx) renderHistograms(m *M, f *scrapeFields) error {
 	nh := f.NativeHistograms
 	if nh.ScrapeNativeHistograms != nil {
-		if sc.version.Supports(featScrapeNativeHistograms) {
+		if rc.Version.Supports(featScrapeNativeHistograms) {
 			m.SetAlways("scrape_native_histograms", *nh.ScrapeNativeHistograms)
 		} else {
-			*warn = append(*warn, unsupportedWarning(where, featScrapeNativeHistograms, sc.version))
+			rc.unsupported(featScrapeNativeHistograms)
 		}
 	}
 	if nh.ScrapeClassicHistograms != nil {
 		switch {
-		case sc.version.Supports(featAlwaysScrapeClassic):
+		case rc.Version.Supports(featAlwaysScrapeClassic):
 			m.SetAlways("always_scrape_classic_histograms", *nh.ScrapeClassicHistograms)
 		default:
 			m.SetAlways("scrape_classic_histograms", *nh.ScrapeClassicHistograms)
@@ -252,28 +243,28 @@ func (sc *scrapeContext) renderHistograms(m *M, f *scrapeFields, warn *[]string,
 		m.Set("native_histogram_bucket_limit", *nh.NativeHistogramBucketLimit)
 	}
 	if nh.NativeHistogramMinBucketFactor != nil {
-		if sc.version.Supports(featNativeHistogramMinFactor) {
+		if rc.Version.Supports(featNativeHistogramMinFactor) {
 			v := nh.NativeHistogramMinBucketFactor.AsApproximateFloat64()
 			if v < 0 {
 				return fmt.Errorf("nativeHistogramMinBucketFactor must not be negative")
 			}
 			m.Set("native_histogram_min_bucket_factor", v)
 		} else {
-			*warn = append(*warn, unsupportedWarning(where, featNativeHistogramMinFactor, sc.version))
+			rc.unsupported(featNativeHistogramMinFactor)
 		}
 	}
 	if nh.ConvertClassicHistogramsToNHCB != nil {
-		if sc.version.Supports(featConvertClassicToNHCB) {
+		if rc.Version.Supports(featConvertClassicToNHCB) {
 			m.SetAlways("convert_classic_histograms_to_nhcb", *nh.ConvertClassicHistogramsToNHCB)
 		} else {
-			*warn = append(*warn, unsupportedWarning(where, featConvertClassicToNHCB, sc.version))
+			rc.unsupported(featConvertClassicToNHCB)
 		}
 	}
 	if f.ExtraScrapeMetrics != nil {
-		if sc.version.Supports(featExtraScrapeMetrics) {
+		if rc.Version.Supports(featExtraScrapeMetrics) {
 			m.SetAlways("extra_scrape_metrics", *f.ExtraScrapeMetrics)
 		} else {
-			*warn = append(*warn, unsupportedWarning(where, featExtraScrapeMetrics, sc.version))
+			rc.unsupported(featExtraScrapeMetrics)
 		}
 	}
 	return nil

@@ -1,9 +1,50 @@
 package promcfg
 
-// ResetValidationCache empties the memoized loader verdicts, so benchmarks measure a
-// truly cold start.
-func ResetValidationCache() {
-	verdictCache.Lock()
-	verdictCache.m = map[[32]byte]error{}
-	verdictCache.Unlock()
+import (
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// LoadsForTest is how many texts g has handed to Prometheus's loader.
+func (g *Generator) LoadsForTest() int {
+	g.loader.mu.Lock()
+	defer g.loader.mu.Unlock()
+	return g.loader.loads
 }
+
+// RenderMonitorsForTest renders the monitors of in with the settings of in.Prometheus, as
+// Generate does but without the header and validation, and returns each monitor's jobs
+// (or its error) as text, with the settings key the renderings would be cached under.
+func RenderMonitorsForTest(in Input) (out string, key uint64, err error) {
+	v, err := ParseVersion(in.Prometheus.Spec.Version)
+	if err != nil {
+		return "", 0, err
+	}
+	ps, err := newPromSettings(in.Prometheus, v)
+	if err != nil {
+		return "", 0, err
+	}
+	if key, err = ps.hash(); err != nil {
+		return "", 0, err
+	}
+	var b strings.Builder
+	for _, m := range in.monitors() {
+		jobs, warnings, err := renderJobs(ps, newRecorder(in.Assets), m)
+		fmt.Fprintf(&b, "# %s\n", m.key())
+		if err != nil {
+			fmt.Fprintf(&b, "# error: %v\n", err)
+			continue
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(&b, "# warning: %s\n", w)
+		}
+		for _, j := range jobs {
+			b.Write(EncodeListItem(j))
+		}
+	}
+	return b.String(), key, nil
+}
+
+// PromSettingsType is the type of the settings monitors are rendered with.
+var PromSettingsType = reflect.TypeOf(promSettings{})

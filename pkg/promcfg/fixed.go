@@ -2,13 +2,13 @@ package promcfg
 
 // Relabel rules the operator emits identically for every monitor, built once.
 var (
-	ruleTmpJobName     = relabelRule{SourceLabels: []string{"job"}, TargetLabel: "__tmp_prometheus_job_name"}.trusted()
-	ruleDropNotRunning = relabelRule{Action: "drop", SourceLabels: []string{"__meta_kubernetes_pod_phase"}, Regex: "(Failed|Succeeded)"}.trusted()
-	ruleNamespace      = relabelRule{SourceLabels: []string{"__meta_kubernetes_namespace"}, TargetLabel: "namespace"}.trusted()
-	ruleService        = relabelRule{SourceLabels: []string{"__meta_kubernetes_service_name"}, TargetLabel: "service"}.trusted()
-	rulePod            = relabelRule{SourceLabels: []string{"__meta_kubernetes_pod_name"}, TargetLabel: "pod"}.trusted()
-	ruleContainer      = relabelRule{SourceLabels: []string{"__meta_kubernetes_pod_container_name"}, TargetLabel: "container"}.trusted()
-	ruleJobFromService = relabelRule{SourceLabels: []string{"__meta_kubernetes_service_name"}, TargetLabel: "job", Replacement: strp("${1}")}.trusted()
+	ruleTmpJobName     = relabelRule{SourceLabels: []string{"job"}, TargetLabel: "__tmp_prometheus_job_name"}.yaml()
+	ruleDropNotRunning = relabelRule{Action: "drop", SourceLabels: []string{"__meta_kubernetes_pod_phase"}, Regex: "(Failed|Succeeded)"}.yaml()
+	ruleNamespace      = relabelRule{SourceLabels: []string{"__meta_kubernetes_namespace"}, TargetLabel: "namespace"}.yaml()
+	ruleService        = relabelRule{SourceLabels: []string{"__meta_kubernetes_service_name"}, TargetLabel: "service"}.yaml()
+	rulePod            = relabelRule{SourceLabels: []string{"__meta_kubernetes_pod_name"}, TargetLabel: "pod"}.yaml()
+	ruleContainer      = relabelRule{SourceLabels: []string{"__meta_kubernetes_pod_container_name"}, TargetLabel: "container"}.yaml()
+	ruleJobFromService = relabelRule{SourceLabels: []string{"__meta_kubernetes_service_name"}, TargetLabel: "job", Replacement: strp("${1}")}.yaml()
 
 	// ruleTargetKind[metaPrefix] holds the node and pod rules of each endpoint role.
 	ruleTargetKind = map[string][2]M{
@@ -26,7 +26,7 @@ func targetKindRules(metaEP string) [2]M {
 			Regex:        kind.kind + ";(.*)",
 			Replacement:  strp("${1}"),
 			TargetLabel:  kind.label,
-		}.trusted()
+		}.yaml()
 	}
 	return out
 }

@@ -46,13 +46,13 @@ func FuzzGenerate(f *testing.F) {
 		if err := json.Unmarshal(probeJSON, &pb.Spec); err != nil {
 			return
 		}
-		sc := scrapeConfig("fuzz")
-		if err := json.Unmarshal(scJSON, &sc.Spec); err != nil {
+		scfg := scrapeConfig("fuzz")
+		if err := json.Unmarshal(scJSON, &scfg.Spec); err != nil {
 			return
 		}
 		pr := prom(func(p *monitoringv1.Prometheus) { p.Spec.Version = version; p.Spec.Shards = ptr(int32(2)) })
 		res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: pr, ServiceMonitors: []*SM{s}, PodMonitors: []*PM{p},
-			Probes: []*monitoringv1.Probe{pb}, ScrapeConfigs: []*monitoringv1alpha1.ScrapeConfig{sc}, Assets: testAssets()})
+			Probes: []*monitoringv1.Probe{pb}, ScrapeConfigs: []*monitoringv1alpha1.ScrapeConfig{scfg}, Assets: testAssets()})
 		if err != nil {
 			return // a Prometheus-level error (for instance the fuzzed version string)
 		}

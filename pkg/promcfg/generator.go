@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -35,7 +34,8 @@ type Input struct {
 
 // Result is a generated configuration.
 type Result struct {
-	// Config is prometheus.yaml, before the reloader expands $(POD_NAME) and $(SHARD).
+	// Config is prometheus.yaml, before the config-reloader expands $(POD_NAME), $(SHARD)
+	// and the other $(NAME) references (see envrefs.go).
 	Config []byte
 	// Hash is the hex SHA-256 of Config; the config-reloader reports the same hash.
 	Hash string
@@ -60,22 +60,25 @@ type Dependency struct {
 }
 
 // Generator renders configurations for one Prometheus object and caches each monitor's
-// rendered and validated jobs, so that regenerating after a change to one monitor costs
-// one monitor's rendering plus the assembly. It is safe for concurrent use.
+// rendered and loaded jobs, so that regenerating after a change to one monitor costs
+// one monitor's rendering and loading plus the assembly. It is safe for concurrent use.
 type Generator struct {
 	mu      sync.Mutex
 	entries map[string]*entry
-	// validatedHeaders remembers header+additional-config combinations that loaded.
-	validatedHeaders map[[32]byte]bool
+	// loader loads configuration text with Prometheus's loader.
+	loader *loader
 	// Workers is the number of goroutines rendering monitors (default GOMAXPROCS).
 	Workers int
 }
 
+// entry is one monitor's rendering and what it was rendered from.
 type entry struct {
-	uid        types.UID
-	generation int64
-	ctxHash    uint64
-	deps       []assetDep
+	uid         types.UID
+	generation  int64
+	settingsKey uint64
+	// global is the SHA-256 of the global section the jobs were loaded with.
+	global [32]byte
+	deps   []assetDep
 
 	jobs      []byte
 	jobNames  []string
@@ -87,13 +90,31 @@ type entry struct {
 
 // NewGenerator returns an empty generator.
 func NewGenerator() *Generator {
-	return &Generator{entries: map[string]*entry{}, validatedHeaders: map[[32]byte]bool{}}
+	return &Generator{entries: map[string]*entry{}, loader: newLoader()}
 }
 
 // monitor is a ServiceMonitor, PodMonitor, Probe or ScrapeConfig.
 type monitor struct {
 	kind string
 	obj  metav1.Object
+}
+
+// monitors lists the monitors of in, in the order their jobs are written.
+func (in *Input) monitors() []monitor {
+	mons := make([]monitor, 0, len(in.ServiceMonitors)+len(in.PodMonitors)+len(in.Probes)+len(in.ScrapeConfigs))
+	for _, o := range in.ServiceMonitors {
+		mons = append(mons, monitor{kind: monitoringv1.ServiceMonitorsKind, obj: o})
+	}
+	for _, o := range in.PodMonitors {
+		mons = append(mons, monitor{kind: monitoringv1.PodMonitorsKind, obj: o})
+	}
+	for _, o := range in.Probes {
+		mons = append(mons, monitor{kind: monitoringv1.ProbesKind, obj: o})
+	}
+	for _, o := range in.ScrapeConfigs {
+		mons = append(mons, monitor{kind: monitoringv1alpha1.ScrapeConfigsKind, obj: o})
+	}
+	return mons
 }
 
 func (m monitor) meta() (ns, name string, uid types.UID, gen int64) {
@@ -126,7 +147,11 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	if p.Spec.ShardingStrategy != nil && p.Spec.ShardingStrategy.Mode != nil && *p.Spec.ShardingStrategy.Mode == monitoringv1.TopologyShardingStrategyMode {
 		return nil, errors.New("spec.shardingStrategy mode Topology is not supported by Lookout; use the default Address mode")
 	}
-	sc, err := newScrapeContext(p, v)
+	ps, err := newPromSettings(p, v)
+	if err != nil {
+		return nil, err
+	}
+	key, err := ps.hash()
 	if err != nil {
 		return nil, err
 	}
@@ -145,31 +170,21 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 			return string(a.Kind)+a.Namespace+"/"+a.Name < string(b.Kind)+b.Namespace+"/"+b.Name
 		})
 	}()
-	header, globalOnly, extraJobs, err := renderHeader(p, v, sc, in.RuleFiles, hdrRec, &res.Warnings)
+	hdr := &headerCtx{p: p, v: v, ps: ps, rec: hdrRec, warnings: &res.Warnings}
+	header, globalOnly, extraJobs, err := hdr.render(in.RuleFiles)
 	if err != nil {
 		return nil, err
 	}
 	for k, val := range hdrRec.tlsAssets {
 		res.TLSAssets[k] = val
 	}
-	if err := g.validateHeader(header, extraJobs); err != nil {
-		return nil, err
+	check := newFileCheck(g.loader, knownValues(ps.ReloaderEnv), ps.legacyLoader(), globalOnly)
+	if err := check.header(header, globalOnly, extraJobs); err != nil {
+		return nil, fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)
 	}
 
 	// Render what is stale, in parallel.
-	mons := make([]monitor, 0, len(in.ServiceMonitors)+len(in.PodMonitors)+len(in.Probes)+len(in.ScrapeConfigs))
-	for _, o := range in.ServiceMonitors {
-		mons = append(mons, monitor{kind: monitoringv1.ServiceMonitorsKind, obj: o})
-	}
-	for _, o := range in.PodMonitors {
-		mons = append(mons, monitor{kind: monitoringv1.PodMonitorsKind, obj: o})
-	}
-	for _, o := range in.Probes {
-		mons = append(mons, monitor{kind: monitoringv1.ProbesKind, obj: o})
-	}
-	for _, o := range in.ScrapeConfigs {
-		mons = append(mons, monitor{kind: monitoringv1alpha1.ScrapeConfigsKind, obj: o})
-	}
+	mons := in.monitors()
 	for _, e := range g.entries {
 		e.seen = false
 	}
@@ -178,13 +193,13 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	for i, m := range mons {
 		e := g.entries[m.key()]
 		_, _, uid, gen := m.meta()
-		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.ctxHash != sc.hash || depsStale(in.Assets, e.deps) {
+		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.settingsKey != key || e.global != check.globalSum || depsStale(in.Assets, e.deps) {
 			todo = append(todo, i)
 			continue
 		}
 		ents[i] = e
 	}
-	g.renderAll(sc, in.Assets, globalOnly, mons, todo, ents)
+	g.renderAll(&renderPass{settings: ps, key: key, assets: in.Assets, check: check}, mons, todo, ents)
 	for i, e := range ents {
 		if e.err != nil && errors.Is(e.err, ErrUnavailable) {
 			delete(g.entries, mons[i].key())
@@ -192,23 +207,25 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		}
 	}
 
-	// Assemble.
-	extraNames := map[string]bool{}
-	for _, j := range extraJobs {
-		if name, ok := j.(M).Get("job_name"); ok {
-			if s, ok := name.(string); ok {
-				extraNames[s] = true
-			}
-		}
-	}
-	size := len(header) + 32
+	// Assemble. Job names are unique across the file: additionalScrapeConfigs' first,
+	// then each monitor's, in order; a monitor reusing one is left out.
+	size, jobs := len(header)+32, len(extraJobs)
 	for i, m := range mons {
 		e := ents[i]
 		e.seen = true
 		g.entries[m.key()] = e
 		size += len(e.jobs)
+		jobs += len(e.jobNames)
 		for _, d := range e.deps {
 			deps[Dependency{d.kind, d.namespace, d.name}] = true
+		}
+	}
+	names := jobNames{usedBy: make(map[string]int, jobs), mons: mons}
+	for _, j := range extraJobs {
+		if name, ok := j.(M).Get("job_name"); ok {
+			if s, ok := name.(string); ok {
+				names.usedBy[s] = -1
+			}
 		}
 	}
 	b := bytes.NewBuffer(make([]byte, 0, size+4096))
@@ -218,10 +235,9 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		e := ents[i]
 		ns, name, _, gen := m.meta()
 		verdict := selection.Verdict{Kind: m.kind, Namespace: ns, Name: name, Generation: gen, Reason: selection.Accepted}
-		for _, jn := range e.jobNames {
-			if extraNames[jn] {
-				e = &entry{err: fmt.Errorf("job name %q is also used by additionalScrapeConfigs", jn)}
-				break
+		if e.err == nil {
+			if err := names.claim(e.jobNames, i); err != nil {
+				e = &entry{err: err}
 			}
 		}
 		if e.err != nil {
@@ -263,8 +279,41 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	return res, nil
 }
 
+// jobNames are the job names used in a file, each with the index in mons of the monitor
+// using it (-1 for additionalScrapeConfigs).
+type jobNames struct {
+	usedBy map[string]int
+	mons   []monitor
+}
+
+// claim records names as used by monitor i, unless one of them is already used.
+func (j *jobNames) claim(names []string, i int) error {
+	for _, n := range names {
+		other, dup := j.usedBy[n]
+		switch {
+		case dup && other < 0:
+			return fmt.Errorf("job name %q is also used by additionalScrapeConfigs", n)
+		case dup:
+			ns, name, _, _ := j.mons[other].meta()
+			return fmt.Errorf("job name %q is also used by %s %s/%s", n, j.mons[other].kind, ns, name)
+		}
+	}
+	for _, n := range names {
+		j.usedBy[n] = i
+	}
+	return nil
+}
+
+// renderPass is what rendering every monitor of one Generate call shares.
+type renderPass struct {
+	settings *promSettings
+	key      uint64 // the hash of settings
+	assets   Assets
+	check    *fileCheck
+}
+
 // renderAll renders the monitors listed in todo into ents, spreading work over workers.
-func (g *Generator) renderAll(sc *scrapeContext, assets Assets, globalOnly []byte, mons []monitor, todo []int, ents []*entry) {
+func (g *Generator) renderAll(rp *renderPass, mons []monitor, todo []int, ents []*entry) {
 	workers := g.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -274,7 +323,7 @@ func (g *Generator) renderAll(sc *scrapeContext, assets Assets, globalOnly []byt
 	}
 	if workers <= 1 {
 		for _, i := range todo {
-			ents[i] = renderMonitor(sc, assets, globalOnly, mons[i])
+			ents[i] = rp.renderMonitor(mons[i])
 		}
 		return
 	}
@@ -285,7 +334,7 @@ func (g *Generator) renderAll(sc *scrapeContext, assets Assets, globalOnly []byt
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				ents[i] = renderMonitor(sc, assets, globalOnly, mons[i])
+				ents[i] = rp.renderMonitor(mons[i])
 			}
 		}()
 	}
@@ -296,69 +345,57 @@ func (g *Generator) renderAll(sc *scrapeContext, assets Assets, globalOnly []byt
 	wg.Wait()
 }
 
-// renderMonitor renders and validates one monitor's jobs.
-func renderMonitor(sc *scrapeContext, assets Assets, globalOnly []byte, m monitor) *entry {
+// renderMonitor renders one monitor's jobs and loads them.
+func (rp *renderPass) renderMonitor(m monitor) *entry {
 	_, _, uid, gen := m.meta()
-	e := &entry{uid: uid, generation: gen, ctxHash: sc.hash}
-	rec := newRecorder(assets)
-	var (
-		jobs []M
-		err  error
-	)
-	switch o := m.obj.(type) {
-	case *monitoringv1.ServiceMonitor:
-		jobs, e.warnings, err = sc.renderServiceMonitor(o, rec)
-	case *monitoringv1.PodMonitor:
-		jobs, e.warnings, err = sc.renderPodMonitor(o, rec)
-	case *monitoringv1.Probe:
-		jobs, e.warnings, err = sc.renderProbe(o, rec)
-	case *monitoringv1alpha1.ScrapeConfig:
-		jobs, e.warnings, err = sc.renderScrapeConfig(o, rec)
-	default:
-		err = fmt.Errorf("unsupported kind %T", m.obj)
-	}
+	e := &entry{uid: uid, generation: gen, settingsKey: rp.key, global: rp.check.globalSum}
+	rec := newRecorder(rp.assets)
+	jobs, warnings, err := renderJobs(rp.settings, rec, m)
+	e.warnings = warnings
 	e.deps = rec.deps
 	if err != nil {
 		e.err = err
 		return e
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	for _, j := range jobs {
 		b.Write(EncodeListItem(j))
+		if b.Len() > MaxObjectBytes {
+			e.err = errTooLarge(b.Len())
+			e.jobNames = nil
+			return e
+		}
 		if name, ok := j.Get("job_name"); ok {
 			e.jobNames = append(e.jobNames, name.(string))
 		}
 	}
-	e.jobs = []byte(b.String())
-	if err := validateShapes(globalOnly, jobs); err != nil {
+	if err := checkEnvRefs(b.Bytes(), jobs, rp.settings.ReloaderEnv, rec.secretValues); err != nil {
 		e.err = err
-		e.jobs, e.jobNames = nil, nil
+		e.jobNames = nil
 		return e
 	}
+	if err := rp.check.jobs(b.Bytes(), e.jobNames); err != nil {
+		e.err = err
+		e.jobNames = nil
+		return e
+	}
+	// Kept for as long as the monitor is unchanged: exactly as large as the text.
+	e.jobs = bytes.Clone(b.Bytes())
 	e.tlsAssets = rec.tlsAssets
 	return e
 }
 
-// validateHeader loads everything but the monitors' jobs once per distinct content.
-func (g *Generator) validateHeader(header []byte, extraJobs []any) error {
-	var b strings.Builder
-	b.Write(header)
-	if len(extraJobs) > 0 {
-		b.WriteString("scrape_configs:\n")
-		for _, j := range extraJobs {
-			b.Write(EncodeListItem(j.(M)))
-		}
+// renderJobs renders one monitor's jobs, whatever its kind, and its warnings.
+func renderJobs(ps *promSettings, rec *recorder, m monitor) ([]M, []string, error) {
+	switch o := m.obj.(type) {
+	case *monitoringv1.ServiceMonitor:
+		return renderServiceMonitor(ps, rec, o)
+	case *monitoringv1.PodMonitor:
+		return renderPodMonitor(ps, rec, o)
+	case *monitoringv1.Probe:
+		return renderProbe(ps, rec, o)
+	case *monitoringv1alpha1.ScrapeConfig:
+		return renderScrapeConfig(ps, rec, o)
 	}
-	sum := sha256.Sum256([]byte(b.String()))
-	if g.validatedHeaders[sum] {
-		return nil
-	}
-	if err := Validate([]byte(b.String())); err != nil {
-		return fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)
-	}
-	if len(g.validatedHeaders) > 64 {
-		g.validatedHeaders = map[[32]byte]bool{}
-	}
-	g.validatedHeaders[sum] = true
-	return nil
+	return nil, nil, fmt.Errorf("unsupported kind %T", m.obj)
 }

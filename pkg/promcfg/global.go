@@ -2,7 +2,9 @@ package promcfg
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"time"
 
@@ -21,8 +23,9 @@ const (
 	LogDir = "/var/log/prometheus"
 )
 
-// renderGlobal renders the global section.
-func renderGlobal(p *monitoringv1.Prometheus, v Version, warn *[]string) (M, error) {
+// global renders the global section.
+func (h *headerCtx) global() (M, error) {
+	p, v := h.p, h.v
 	s := &p.Spec
 	g := M{}
 	interval := "30s"
@@ -46,10 +49,9 @@ func renderGlobal(p *monitoringv1.Prometheus, v Version, warn *[]string) (M, err
 	}
 	if len(s.ScrapeProtocols) > 0 {
 		if !v.Supports(featScrapeProtocols) {
-			*warn = append(*warn, unsupportedWarning("spec.scrapeProtocols", featScrapeProtocols, v))
+			h.unsupported("spec.scrapeProtocols", featScrapeProtocols)
 		} else {
-			sc := &scrapeContext{version: v}
-			ps, err := sc.protocols(s.ScrapeProtocols)
+			ps, err := scrapeProtocols(s.ScrapeProtocols, v)
 			if err != nil {
 				return nil, fmt.Errorf("spec.scrapeProtocols: %w", err)
 			}
@@ -71,7 +73,7 @@ func renderGlobal(p *monitoringv1.Prometheus, v Version, warn *[]string) (M, err
 		if v.Supports(featRuleQueryOffset) {
 			g.Set("rule_query_offset", string(*s.RuleQueryOffset))
 		} else {
-			*warn = append(*warn, unsupportedWarning("spec.ruleQueryOffset", featRuleQueryOffset, v))
+			h.unsupported("spec.ruleQueryOffset", featRuleQueryOffset)
 		}
 	}
 	if s.QueryLogFile != "" {
@@ -81,10 +83,10 @@ func renderGlobal(p *monitoringv1.Prometheus, v Version, warn *[]string) (M, err
 		if v.Supports(featScrapeFailureLogFile) {
 			g.Set("scrape_failure_log_file", logFilePath(*s.ScrapeFailureLogFile))
 		} else {
-			*warn = append(*warn, unsupportedWarning("spec.scrapeFailureLogFile", featScrapeFailureLogFile, v))
+			h.unsupported("spec.scrapeFailureLogFile", featScrapeFailureLogFile)
 		}
 	}
-	ext, err := externalLabels(p)
+	ext, err := h.externalLabels()
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +112,7 @@ func renderGlobal(p *monitoringv1.Prometheus, v Version, warn *[]string) (M, err
 			return nil, fmt.Errorf("spec.%s must not be negative", l.key)
 		}
 		if l.feat != nil && !v.Supports(*l.feat) {
-			*warn = append(*warn, unsupportedWarning("spec", *l.feat, v))
+			h.unsupported("spec", *l.feat)
 			continue
 		}
 		g.Set(l.key, *l.val)
@@ -133,7 +135,7 @@ func renderGlobal(p *monitoringv1.Prometheus, v Version, warn *[]string) (M, err
 				return nil, fmt.Errorf("spec.nameValidationScheme %q is not UTF8 or Legacy", *s.NameValidationScheme)
 			}
 		} else {
-			*warn = append(*warn, unsupportedWarning("spec.nameValidationScheme", featMetricNameValidation, v))
+			h.unsupported("spec.nameValidationScheme", featMetricNameValidation)
 		}
 	}
 	if s.NameEscapingScheme != nil {
@@ -149,35 +151,35 @@ func renderGlobal(p *monitoringv1.Prometheus, v Version, warn *[]string) (M, err
 			}
 			g.Set("metric_name_escaping_scheme", esc)
 		} else {
-			*warn = append(*warn, unsupportedWarning("spec.nameEscapingScheme", featMetricNameEscaping, v))
+			h.unsupported("spec.nameEscapingScheme", featMetricNameEscaping)
 		}
 	}
 	if s.ScrapeNativeHistograms != nil {
 		if v.Supports(featScrapeNativeHistograms) {
 			g.SetAlways("scrape_native_histograms", *s.ScrapeNativeHistograms)
 		} else {
-			*warn = append(*warn, unsupportedWarning("spec.scrapeNativeHistograms", featScrapeNativeHistograms, v))
+			h.unsupported("spec.scrapeNativeHistograms", featScrapeNativeHistograms)
 		}
 	}
 	if s.ScrapeClassicHistograms != nil {
 		if v.Supports(featAlwaysScrapeClassic) {
 			g.SetAlways("always_scrape_classic_histograms", *s.ScrapeClassicHistograms)
 		} else {
-			*warn = append(*warn, unsupportedWarning("spec.scrapeClassicHistograms (global)", featAlwaysScrapeClassic, v))
+			h.unsupported("spec.scrapeClassicHistograms (global)", featAlwaysScrapeClassic)
 		}
 	}
 	if s.ConvertClassicHistogramsToNHCB != nil {
 		if v.Supports(featConvertClassicToNHCB) {
 			g.SetAlways("convert_classic_histograms_to_nhcb", *s.ConvertClassicHistogramsToNHCB)
 		} else {
-			*warn = append(*warn, unsupportedWarning("spec.convertClassicHistogramsToNHCB", featConvertClassicToNHCB, v))
+			h.unsupported("spec.convertClassicHistogramsToNHCB", featConvertClassicToNHCB)
 		}
 	}
 	if s.ExtraScrapeMetrics != nil {
 		if v.Supports(featExtraScrapeMetrics) {
 			g.SetAlways("extra_scrape_metrics", *s.ExtraScrapeMetrics)
 		} else {
-			*warn = append(*warn, unsupportedWarning("spec.extraScrapeMetrics", featExtraScrapeMetrics, v))
+			h.unsupported("spec.extraScrapeMetrics", featExtraScrapeMetrics)
 		}
 	}
 	return g, nil
@@ -185,7 +187,8 @@ func renderGlobal(p *monitoringv1.Prometheus, v Version, warn *[]string) (M, err
 
 // externalLabels: prometheus=<ns>/<name> and prometheus_replica=$(POD_NAME) (names
 // configurable, "" disables), then the user's labels, sorted.
-func externalLabels(p *monitoringv1.Prometheus) (M, error) {
+func (h *headerCtx) externalLabels() (M, error) {
+	p := h.p
 	s := &p.Spec
 	promLabel, replicaLabel := defaultPromLabel, defaultReplicaLabel
 	if s.PrometheusExternalLabelName != nil {
@@ -206,6 +209,9 @@ func externalLabels(p *monitoringv1.Prometheus) (M, error) {
 	}
 	if replicaLabel != "" {
 		all[replicaLabel] = PodNameEnvVar
+	}
+	if err := h.ps.checkStaticLabels("spec.externalLabels (with the prometheus and replica labels)", slices.Sorted(maps.Keys(all))); err != nil {
+		return nil, err
 	}
 	keys := make([]string, 0, len(all))
 	for k := range all {
@@ -237,13 +243,14 @@ func parsePositiveDuration(s string) (time.Duration, error) {
 	return time.Duration(d), nil
 }
 
-// renderRuntime renders the runtime section (GOGC).
-func renderRuntime(p *monitoringv1.Prometheus, v Version, warn *[]string) M {
+// runtime renders the runtime section (GOGC).
+func (h *headerCtx) runtime() M {
+	p, v := h.p, h.v
 	if p.Spec.Runtime == nil || p.Spec.Runtime.GoGC == nil {
 		return nil
 	}
 	if !v.AtLeast(Version{2, 53, 0}) {
-		*warn = append(*warn, fmt.Sprintf("spec.runtime.goGC needs Prometheus v2.53.0 or newer (have %s); left out", v))
+		h.warn(fmt.Sprintf("spec.runtime.goGC needs Prometheus v2.53.0 or newer (have %s); left out", v))
 		return nil
 	}
 	return M{{"gogc", int64(*p.Spec.Runtime.GoGC)}}

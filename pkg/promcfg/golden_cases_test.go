@@ -286,6 +286,8 @@ func goldenCases() []goldenCase {
 			}
 		}))}},
 		{name: "sm_target_labels", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.TargetLabels = []string{"team", "app.kubernetes.io/part-of"} })}},
+		// Under UTF-8 names (v3's default) a copied label may start with a digit.
+		{name: "sm_target_labels_utf8_digit", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.TargetLabels = []string{"1abc"} })}},
 		{name: "sm_pod_target_labels", prom: prom(func(p *P) { p.Spec.PodTargetLabels = []string{"zone", "version"} }),
 			sms: []*SM{sm("app", func(s *SM) { s.Spec.PodTargetLabels = []string{"version", "app.kubernetes.io/version"} })}},
 		{name: "sm_job_label", prom: prom(), sms: []*SM{sm("app", func(s *SM) { s.Spec.JobLabel = "app.kubernetes.io/name" })}},
@@ -478,6 +480,16 @@ func goldenCases() []goldenCase {
 			p.Spec.Interval = "60s"
 			p.Spec.Targets.StaticConfig.Labels = map[string]string{"env": "prod"}
 		})}},
+		// UTF-8 static label names: Prometheus 3, and 2.55 with the utf8-names feature.
+		{name: "probe_static_utf8_label", prom: prom(), probes: []*monitoringv1.Probe{probe("web", func(p *monitoringv1.Probe) {
+			p.Spec.Targets.StaticConfig.Labels = map[string]string{"team.name": "web"}
+		})}},
+		{name: "probe_static_utf8_label_v2_55_utf8_names", prom: prom(v("v2.55.0"), func(p *P) {
+			p.Spec.EnableFeatures = []monitoringv1.EnableFeature{"utf8-names"}
+		}), probes: []*monitoringv1.Probe{probe("web", func(p *monitoringv1.Probe) {
+			p.Spec.Targets.StaticConfig.Labels = map[string]string{"team.name": "web"}
+			p.Spec.Targets.StaticConfig.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "owner.team", "web")}
+		})}},
 		{name: "probe_static_relabel_jobname_params", prom: prom(), probes: []*monitoringv1.Probe{probe("web", func(p *monitoringv1.Probe) {
 			p.Spec.JobName = "blackbox"
 			p.Spec.Params = []monitoringv1.ProbeParam{{Name: "debug", Values: []string{"true"}}}
@@ -524,6 +536,23 @@ func goldenCases() []goldenCase {
 			s.Spec.Scheme = ptr(monitoringv1.SchemeHTTPS)
 			s.Spec.TLSConfig = &monitoringv1.SafeTLSConfig{InsecureSkipVerify: ptr(true)}
 		})}},
+
+		// Kubernetes SD namespaces of a ScrapeConfig: its own by default, all for an empty
+		// namespaces, and its own only under ignoreNamespaceSelectors.
+		{name: "scrapeconfig_kubernetes_default_namespace", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("kube", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRolePod}}
+		})}},
+		{name: "scrapeconfig_kubernetes_all_namespaces", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("kube", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRolePod, Namespaces: &monitoringv1alpha1.NamespaceDiscovery{}}}
+		})}},
+		{name: "scrapeconfig_kubernetes_ignore_namespace_selectors", prom: prom(func(p *P) { p.Spec.IgnoreNamespaceSelectors = true }),
+			scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("kube", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{
+					{Role: monitoringv1alpha1.KubernetesRolePod, Namespaces: &monitoringv1alpha1.NamespaceDiscovery{Names: []string{"kube-system", "prod"}, IncludeOwnNamespace: ptr(true)}},
+					{Role: monitoringv1alpha1.KubernetesRoleService, Namespaces: &monitoringv1alpha1.NamespaceDiscovery{}},
+					{Role: monitoringv1alpha1.KubernetesRoleEndpointSlice},
+				}
+			})}},
 
 		// --- Additional configs and mixes ---
 		{name: "additional_scrape_configs", prom: prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml")) }), sms: []*SM{sm("app")}},

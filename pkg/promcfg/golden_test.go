@@ -2,6 +2,7 @@ package promcfg_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -40,6 +41,15 @@ func TestGolden(t *testing.T) {
 			t.Fatalf("duplicate golden case %q", c.name)
 		}
 		seen[c.name] = true
+	}
+	orphans, err := orphanGoldens("testdata", seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range orphans {
+		t.Errorf("%s belongs to no golden case: delete it, or restore its case", f)
+	}
+	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			res, err := generateAll(c)
@@ -91,6 +101,38 @@ func TestGoldenFilesLoad(t *testing.T) {
 				t.Errorf("%s: %v", f, err)
 			}
 		}
+	}
+}
+
+// orphanGoldens lists the .golden files in dir whose name (without the extension) is not
+// in cases.
+func orphanGoldens(dir string, cases map[string]bool) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.golden"))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range files {
+		if !cases[strings.TrimSuffix(filepath.Base(f), ".golden")] {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+func TestOrphanGoldens(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"kept.golden", "orphan.golden", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := orphanGoldens(dir, map[string]bool{"kept": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(dir, "orphan.golden")}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("orphans %v, want %v", got, want)
 	}
 }
 

@@ -8,19 +8,36 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// renderHeader renders every section but the monitors' scrape jobs: global, runtime,
+// headerCtx is what rendering the Prometheus-level sections carries: the object and its
+// version, the recorder of the Secrets and ConfigMaps they read, and the warnings sink.
+type headerCtx struct {
+	p        *monitoringv1.Prometheus
+	v        Version
+	ps       *promSettings // what the monitors are rendered with
+	rec      *recorder
+	warnings *[]string
+}
+
+// warn records a warning.
+func (h *headerCtx) warn(msg string) { *h.warnings = append(*h.warnings, msg) }
+
+// unsupported records that the field at where was left out because the version lacks f.
+func (h *headerCtx) unsupported(where string, f Feature) { h.warn(unsupportedWarning(where, f, h.v)) }
+
+// render renders every section but the monitors' scrape jobs: global, runtime,
 // rule_files, storage, alerting, remote_write and remote_read. It returns the header, the
 // global section alone (monitors are validated against it) and the jobs of
-// additionalScrapeConfigs (sharding rules added).
-func renderHeader(p *monitoringv1.Prometheus, v Version, sc *scrapeContext, ruleFiles []string, rec *recorder, warn *[]string) (header, globalOnly []byte, extraJobs []any, err error) {
-	global, err := renderGlobal(p, v, warn)
+// additionalScrapeConfigs (with the sharding rules added).
+func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extraJobs []any, err error) {
+	p := h.p
+	global, err := h.global()
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	globalOnly = Encode(M{{"global", global}})
 
 	top := M{{"global", global}}
-	top.Set("runtime", renderRuntime(p, v, warn))
+	top.Set("runtime", h.runtime())
 	top.Set("rule_files", ruleFiles)
 	storage, err := renderStorage(p)
 	if err != nil {
@@ -28,15 +45,15 @@ func renderHeader(p *monitoringv1.Prometheus, v Version, sc *scrapeContext, rule
 	}
 	top.Set("storage", storage)
 
-	extraRelabel, err := additionalList(rec, p.Namespace, p.Spec.AdditionalAlertRelabelConfigs, "spec.additionalAlertRelabelConfigs")
+	extraRelabel, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalAlertRelabelConfigs, "spec.additionalAlertRelabelConfigs")
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	extraAMs, err := additionalList(rec, p.Namespace, p.Spec.AdditionalAlertManagerConfigs, "spec.additionalAlertManagerConfigs")
+	extraAMs, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalAlertManagerConfigs, "spec.additionalAlertManagerConfigs")
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	alerting, err := renderAlerting(p, v, rec, extraRelabel, extraAMs, warn)
+	alerting, err := h.alerting(extraRelabel, extraAMs)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -44,7 +61,7 @@ func renderHeader(p *monitoringv1.Prometheus, v Version, sc *scrapeContext, rule
 
 	var rws []M
 	for i := range p.Spec.RemoteWrite {
-		rw, err := renderRemoteWrite(p, &p.Spec.RemoteWrite[i], v, rec, warn)
+		rw, err := h.remoteWrite(&p.Spec.RemoteWrite[i])
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("spec.remoteWrite[%d]: %w", i, err)
 		}
@@ -53,7 +70,7 @@ func renderHeader(p *monitoringv1.Prometheus, v Version, sc *scrapeContext, rule
 	top.Set("remote_write", rws)
 	var rrs []M
 	for i := range p.Spec.RemoteRead {
-		rr, err := renderRemoteRead(p, &p.Spec.RemoteRead[i], v, rec)
+		rr, err := h.remoteRead(&p.Spec.RemoteRead[i])
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("spec.remoteRead[%d]: %w", i, err)
 		}
@@ -61,12 +78,12 @@ func renderHeader(p *monitoringv1.Prometheus, v Version, sc *scrapeContext, rule
 	}
 	top.Set("remote_read", rrs)
 
-	jobs, err := additionalList(rec, p.Namespace, p.Spec.AdditionalScrapeConfigs, "spec.additionalScrapeConfigs")
+	jobs, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalScrapeConfigs, "spec.additionalScrapeConfigs")
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	for i, j := range jobs {
-		jobs[i] = appendRelabelings(j.(M), sc.shardingRules("__address__"))
+		jobs[i] = appendRelabelings(j.(M), h.ps.shardingRules("__address__"))
 	}
 	return Encode(top), globalOnly, jobs, nil
 }

@@ -157,6 +157,8 @@ func testAssets() promcfg.Assets {
 				"broken.yaml":        []byte("- job_name: [\n"),
 				"not-a-list.yaml":    []byte("job_name: x\n"),
 				"invalid-job.yaml":   []byte("- job_name: bad\n  scrape_interval: forever\n"),
+				"utf8-relabel.yaml":  []byte("- target_label: team.name\n  replacement: infra\n"),
+				"utf8-labels.yaml":   []byte("- job_name: utf8\n  static_configs:\n  - targets: [\"a:1\"]\n    labels:\n      team.name: infra\n"),
 			}},
 		)
 		cms = append(cms, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "ca", Namespace: ns, ResourceVersion: "1"}, Data: map[string]string{

@@ -4,16 +4,14 @@ import monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis
 
 // startJob renders the head of a Kubernetes-discovered job: honor settings, the discovery,
 // timing, protocols, path, params, scheme and the HTTP client settings.
-func (sc *scrapeContext) startJob(name string, f *scrapeFields, sd M, client *httpClient, rec *recorder, ns string, warn *[]string, where string) (M, error) {
+func (rc *renderCtx) startJob(name string, f *scrapeFields, sd M, client *httpClient) (M, error) {
 	m := M{{"job_name", name}}
-	if err := sc.renderScrapeTiming(&m, f, warn, where); err != nil {
-		return nil, err
-	}
+	rc.renderScrapeTiming(&m, f)
 	m.Set("kubernetes_sd_configs", []M{sd})
-	if err := sc.renderScrapeSettings(&m, f, warn, where); err != nil {
+	if err := rc.renderScrapeSettings(&m, f); err != nil {
 		return nil, err
 	}
-	if err := client.render(&m, rec, ns, sc.version); err != nil {
+	if err := rc.client(&m, client); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -23,34 +21,31 @@ func (sc *scrapeContext) startJob(name string, f *scrapeFields, sd M, client *ht
 // object's relabelings, the enforced namespace label, the sharding rules, the limits, the
 // histogram settings and the metric relabelings (scrape class's, object's, enforcement).
 type jobTail struct {
-	class             *monitoringv1.ScrapeClass
 	relabelings       []monitoringv1.RelabelConfig
 	relabelField      string
 	metricRelabelings []monitoringv1.RelabelConfig
-	enforced          string
-	namespace         string
 	// hashSource is the label sharding hashes ("__address__", "__param_target" for probes).
 	hashSource string
 }
 
 // finishJob appends the tail to a job whose operator-derived relabel rules are rules.
-func (sc *scrapeContext) finishJob(m *M, rules []M, f *scrapeFields, t jobTail, warn *[]string, where string) error {
-	rules, err := sc.appendUserRelabelings(rules, t.class, t.relabelings, t.relabelField)
+func (rc *renderCtx) finishJob(m *M, rules []M, f *scrapeFields, t jobTail) error {
+	rules, err := rc.appendUserRelabelings(rules, t.relabelings, t.relabelField)
 	if err != nil {
 		return err
 	}
-	if t.enforced != "" {
-		rules = append(rules, relabelRule{TargetLabel: t.enforced, Replacement: strp(t.namespace)}.trusted())
+	if rc.enforced != "" {
+		rules = append(rules, relabelRule{TargetLabel: rc.enforced, Replacement: strp(rc.namespace)}.yaml())
 	}
-	rules = append(rules, sc.shardingRules(t.hashSource)...)
+	rules = append(rules, rc.shardingRules(t.hashSource)...)
 	m.Set("relabel_configs", rules)
-	if err := sc.renderLimits(m, f, warn, where); err != nil {
+	if err := rc.renderLimits(m, f); err != nil {
 		return err
 	}
-	if err := sc.renderHistograms(m, f, warn, where); err != nil {
+	if err := rc.renderHistograms(m, f); err != nil {
 		return err
 	}
-	metricRules, err := sc.metricRelabelings(t.class, t.metricRelabelings, t.enforced, t.namespace)
+	metricRules, err := rc.metricRelabelings(t.metricRelabelings)
 	if err != nil {
 		return err
 	}

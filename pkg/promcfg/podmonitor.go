@@ -9,14 +9,14 @@ import (
 
 // renderPodMonitor renders one job per pod metrics endpoint, named
 // podMonitor/<ns>/<name>/<i>, discovering pods (role pod).
-func (sc *scrapeContext) renderPodMonitor(pm *monitoringv1.PodMonitor, rec *recorder) ([]M, []string, error) {
-	var warn []string
+func renderPodMonitor(ps *promSettings, rec *recorder, pm *monitoringv1.PodMonitor) ([]M, []string, error) {
 	spec := &pm.Spec
-	class, err := sc.class(spec.ScrapeClassName)
+	rc, err := newRenderCtx(ps, rec, "PodMonitor", monitoringv1.PodMonitorName, pm.Namespace, pm.Name, spec.ScrapeClassName)
 	if err != nil {
 		return nil, nil, err
 	}
-	var selectorRules, selectors []M
+	var d targetDiscovery
+	var selectors []M
 	if spec.SelectorMechanism != nil && *spec.SelectorMechanism == monitoringv1.SelectorMechanismRole {
 		s, err := roleSelector("pod", spec.Selector)
 		if err != nil {
@@ -25,29 +25,35 @@ func (sc *scrapeContext) renderPodMonitor(pm *monitoringv1.PodMonitor, rec *reco
 		if s != nil {
 			selectors = []M{s}
 		}
-	} else if selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_pod"); err != nil {
+	} else if d.selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_pod"); err != nil {
 		return nil, nil, err
 	}
-	sd := kubernetesSD("pod", sc.namespaces(pm.Namespace, spec.NamespaceSelector), attachNodeMetadata(spec.AttachMetadata, class), selectors)
-	enforced := sc.enforcedLabel(monitoringv1.PodMonitorName, pm.Namespace, pm.Name)
+	d.sd = kubernetesSD("pod", ps.namespaces(pm.Namespace, spec.NamespaceSelector), attachNodeMetadata(spec.AttachMetadata, rc.class), selectors)
 	if len(spec.PodMetricsEndpoints) == 0 {
 		return nil, nil, fmt.Errorf("podMetricsEndpoints: at least one endpoint is required")
 	}
+	if err := checkJobCount("podMetricsEndpoints", len(spec.PodMetricsEndpoints)); err != nil {
+		return nil, nil, err
+	}
+	if err := rc.checkCopiedLabels("podTargetLabels", spec.PodTargetLabels); err != nil {
+		return nil, nil, err
+	}
 	jobs := make([]M, 0, len(spec.PodMetricsEndpoints))
 	for i := range spec.PodMetricsEndpoints {
-		job, err := sc.renderPodMetricsEndpoint(pm, i, class, sd, selectorRules, enforced, rec, &warn)
+		where := fmt.Sprintf("podMetricsEndpoints[%d]", i)
+		job, err := rc.at(where).renderPodMetricsEndpoint(pm, i, &d)
 		if err != nil {
-			return nil, nil, fmt.Errorf("podMetricsEndpoints[%d]: %w", i, err)
+			return nil, nil, fmt.Errorf("%s: %w", where, err)
 		}
 		jobs = append(jobs, job)
 	}
-	return jobs, warn, nil
+	return jobs, *rc.warnings, nil
 }
 
-func (sc *scrapeContext) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i int, class *monitoringv1.ScrapeClass, sd M, selectorRules []M, enforced string, rec *recorder, warn *[]string) (M, error) {
+// renderPodMetricsEndpoint renders the job of pm's endpoint i.
+func (rc *renderCtx) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i int, d *targetDiscovery) (M, error) {
 	spec := &pm.Spec
 	ep := &spec.PodMetricsEndpoints[i]
-	where := fmt.Sprintf("PodMonitor %s/%s podMetricsEndpoints[%d]", pm.Namespace, pm.Name, i)
 	client := httpClient{
 		Authorization:     ep.Authorization,
 		BasicAuth:         ep.BasicAuth,
@@ -58,23 +64,23 @@ func (sc *scrapeContext) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i
 		TLS:               tlsOf(ep.TLSConfig),
 		Proxy:             ep.ProxyConfig,
 	}
-	applyClassClient(&client, class)
+	applyClassClient(&client, rc.class)
 	f := scrapeFields{
 		Interval: ep.Interval, Timeout: ep.ScrapeTimeout, Path: ep.Path, Scheme: ep.Scheme, Params: ep.Params,
 		HonorLabels: ep.HonorLabels, HonorTimestamps: ep.HonorTimestamps, TrackTimestampsStaleness: ep.TrackTimestampsStaleness,
 		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit,
 		LabelNameLengthLimit: spec.LabelNameLengthLimit, LabelValueLengthLimit: spec.LabelValueLengthLimit,
 		KeepDroppedTargets: spec.KeepDroppedTargets, BodySizeLimit: spec.BodySizeLimit,
-		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, class),
+		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, rc.class),
 		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
 	}
-	m, err := sc.startJob(jobName("podMonitor", pm.Namespace, pm.Name, i), &f, sd, &client, rec, pm.Namespace, warn, where)
+	m, err := rc.startJob(jobName("podMonitor", pm.Namespace, pm.Name, i), &f, d.sd, &client)
 	if err != nil {
 		return nil, err
 	}
 
 	rules := []M{ruleTmpJobName}
-	rules = append(rules, selectorRules...)
+	rules = append(rules, d.selectorRules...)
 	endpointLabel := ""
 	switch {
 	case ep.Port != nil && *ep.Port != "":
@@ -103,22 +109,21 @@ func (sc *scrapeContext) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i
 		rules = append(rules, ruleDropNotRunning)
 	}
 	rules = append(rules, ruleNamespace, ruleContainer, rulePod)
-	for _, l := range podTargetLabels(spec.PodTargetLabels, sc.spec.PodTargetLabels) {
+	for _, l := range podTargetLabels(spec.PodTargetLabels, rc.PodTargetLabels) {
 		rules = append(rules, copyLabel("__meta_kubernetes_pod_label_", l))
 	}
-	rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(pm.Namespace + "/" + pm.Name)}.trusted())
+	rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(pm.Namespace + "/" + pm.Name)}.yaml())
 	if spec.JobLabel != "" {
 		rules = append(rules, relabelRule{
 			SourceLabels: []string{"__meta_kubernetes_pod_label_" + sanitizeLabelName(spec.JobLabel)},
 			TargetLabel:  "job", Regex: "(.+)", Replacement: strp("${1}"),
-		}.trusted())
+		}.yaml())
 	}
 	if endpointLabel != "" {
-		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(endpointLabel)}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(endpointLabel)}.yaml())
 	}
-	err = sc.finishJob(&m, rules, &f, jobTail{
-		class: class, relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs,
-		enforced: enforced, namespace: pm.Namespace, hashSource: "__address__",
-	}, warn, where)
+	err = rc.finishJob(&m, rules, &f, jobTail{
+		relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs, hashSource: "__address__",
+	})
 	return m, err
 }

@@ -2,7 +2,9 @@ package promcfg
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -11,11 +13,9 @@ import (
 
 // renderProbe renders the job probe/<ns>/<name>: targets (static or discovered Ingresses)
 // are passed to the prober (e.g. blackbox_exporter) as the target parameter.
-func (sc *scrapeContext) renderProbe(pr *monitoringv1.Probe, rec *recorder) ([]M, []string, error) {
-	var warn []string
+func renderProbe(ps *promSettings, rec *recorder, pr *monitoringv1.Probe) ([]M, []string, error) {
 	spec := &pr.Spec
-	where := fmt.Sprintf("Probe %s/%s", pr.Namespace, pr.Name)
-	class, err := sc.class(spec.ScrapeClassName)
+	rc, err := newRenderCtx(ps, rec, "Probe", monitoringv1.ProbeName, pr.Namespace, pr.Name, spec.ScrapeClassName)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -35,7 +35,7 @@ func (sc *scrapeContext) renderProbe(pr *monitoringv1.Probe, rec *recorder) ([]M
 		Authorization: spec.Authorization, BasicAuth: spec.BasicAuth, OAuth2: spec.OAuth2, BearerTokenSecret: spec.BearerTokenSecret,
 		FollowRedirects: spec.FollowRedirects, EnableHTTP2: spec.EnableHTTP2, TLS: tlsOf(spec.TLSConfig), Proxy: spec.ProberSpec.ProxyConfig,
 	}
-	applyClassClient(&client, class)
+	applyClassClient(&client, rc.class)
 	path := spec.ProberSpec.Path
 	if path == "" {
 		path = "/probe"
@@ -55,19 +55,19 @@ func (sc *scrapeContext) renderProbe(pr *monitoringv1.Probe, rec *recorder) ([]M
 		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit,
 		LabelNameLengthLimit: spec.LabelNameLengthLimit, LabelValueLengthLimit: spec.LabelValueLengthLimit,
 		KeepDroppedTargets: spec.KeepDroppedTargets, ScrapeProtocols: spec.ScrapeProtocols,
-		FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, class),
+		FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, rc.class),
 		NativeHistograms:       spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
 	}
 	m := M{{"job_name", "probe/" + pr.Namespace + "/" + pr.Name}}
-	if err := sc.renderScrapeTiming(&m, &f, &warn, where); err != nil {
-		return nil, nil, err
-	}
-	enforced := sc.enforcedLabel(monitoringv1.ProbeName, pr.Namespace, pr.Name)
+	rc.renderScrapeTiming(&m, &f)
 	rules := []M{ruleTmpJobName}
 	var userRules []monitoringv1.RelabelConfig
 	if st := spec.Targets.StaticConfig; st != nil {
 		if len(st.Targets) == 0 {
 			return nil, nil, fmt.Errorf("targets.staticConfig.static: at least one target is required")
+		}
+		if err := ps.checkStaticLabels("targets.staticConfig.labels", slices.Sorted(maps.Keys(st.Labels))); err != nil {
+			return nil, nil, err
 		}
 		lbls := map[string]string{}
 		for k, v := range st.Labels {
@@ -79,8 +79,8 @@ func (sc *scrapeContext) renderProbe(pr *monitoringv1.Probe, rec *recorder) ([]M
 		m.Set("static_configs", []M{{{"targets", targets}, {"labels", stringMap(lbls)}}})
 		userRules = st.RelabelConfigs
 		rules = append(rules,
-			relabelRule{SourceLabels: []string{"__address__"}, TargetLabel: "__param_target"}.trusted(),
-			relabelRule{SourceLabels: []string{"__param_target"}, TargetLabel: "instance"}.trusted(),
+			relabelRule{SourceLabels: []string{"__address__"}, TargetLabel: "__param_target"}.yaml(),
+			relabelRule{SourceLabels: []string{"__param_target"}, TargetLabel: "instance"}.yaml(),
 		)
 	} else {
 		ing := spec.Targets.Ingress
@@ -88,34 +88,33 @@ func (sc *scrapeContext) renderProbe(pr *monitoringv1.Probe, rec *recorder) ([]M
 		if err != nil {
 			return nil, nil, err
 		}
-		m.Set("kubernetes_sd_configs", []M{kubernetesSD("ingress", sc.namespaces(pr.Namespace, ing.NamespaceSelector), false, nil)})
+		m.Set("kubernetes_sd_configs", []M{kubernetesSD("ingress", ps.namespaces(pr.Namespace, ing.NamespaceSelector), false, nil)})
 		userRules = ing.RelabelConfigs
 		rules = append(rules, selRules...)
 		rules = append(rules,
 			relabelRule{
 				SourceLabels: []string{"__meta_kubernetes_ingress_scheme", "__address__", "__meta_kubernetes_ingress_path"},
 				Separator:    strp(";"), Regex: "(.+);(.+);(.+)", TargetLabel: "__param_target", Replacement: strp("${1}://${2}${3}"),
-			}.trusted(),
+			}.yaml(),
 			ruleNamespace,
-			relabelRule{SourceLabels: []string{"__meta_kubernetes_ingress_name"}, TargetLabel: "ingress"}.trusted(),
-			relabelRule{SourceLabels: []string{"__param_target"}, TargetLabel: "instance"}.trusted(),
+			relabelRule{SourceLabels: []string{"__meta_kubernetes_ingress_name"}, TargetLabel: "ingress"}.yaml(),
+			relabelRule{SourceLabels: []string{"__param_target"}, TargetLabel: "instance"}.yaml(),
 		)
 	}
-	rules = append(rules, relabelRule{TargetLabel: "__address__", Replacement: strp(spec.ProberSpec.URL)}.trusted())
+	rules = append(rules, relabelRule{TargetLabel: "__address__", Replacement: strp(spec.ProberSpec.URL)}.yaml())
 	if spec.JobName != "" {
-		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(spec.JobName)}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(spec.JobName)}.yaml())
 	}
-	if err := sc.renderScrapeSettings(&m, &f, &warn, where); err != nil {
+	if err := rc.renderScrapeSettings(&m, &f); err != nil {
 		return nil, nil, err
 	}
-	if err := client.render(&m, rec, pr.Namespace, sc.version); err != nil {
+	if err := rc.client(&m, &client); err != nil {
 		return nil, nil, err
 	}
-	if err := sc.finishJob(&m, rules, &f, jobTail{
-		class: class, relabelings: userRules, relabelField: "targets relabelingConfigs", metricRelabelings: spec.MetricRelabelConfigs,
-		enforced: enforced, namespace: pr.Namespace, hashSource: "__param_target",
-	}, &warn, where); err != nil {
+	if err := rc.finishJob(&m, rules, &f, jobTail{
+		relabelings: userRules, relabelField: "targets relabelingConfigs", metricRelabelings: spec.MetricRelabelConfigs, hashSource: "__param_target",
+	}); err != nil {
 		return nil, nil, err
 	}
-	return []M{m}, warn, nil
+	return []M{m}, *rc.warnings, nil
 }

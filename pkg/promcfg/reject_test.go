@@ -96,6 +96,21 @@ func TestRejectedMonitors(t *testing.T) {
 		{name: "podmonitor missing secret", pm: pm("bad", pep(func(e *PEP) { e.BearerTokenSecret = ptr(secretKey("ghost", "t")) })),
 			want: `podMetricsEndpoints[0]: bearerTokenSecret: secret default/ghost: not found`},
 		{name: "podmonitor no endpoints", pm: pm("bad", func(p *PM) { p.Spec.PodMetricsEndpoints = nil }), want: `at least one endpoint is required`},
+		// Labels the operator copies onto targets are judged with the name validation
+		// scheme the Prometheus runs: Prometheus refuses the whole file otherwise.
+		{name: "empty target label", sm: sm("bad", func(s *SM) { s.Spec.TargetLabels = []string{"team", ""} }),
+			want: `targetLabels[1]: "" is not a valid label name under the utf8 name validation scheme`},
+		{name: "empty pod target label on a service monitor", sm: sm("bad", func(s *SM) { s.Spec.PodTargetLabels = []string{""} }),
+			want: `podTargetLabels[0]: "" is not a valid label name`},
+		{name: "empty pod target label", pm: pm("bad", func(p *PM) { p.Spec.PodTargetLabels = []string{""} }),
+			want: `podTargetLabels[0]: "" is not a valid label name under the utf8 name validation scheme`},
+		{name: "target label starting with a digit under legacy names", prom: prom(func(p *P) {
+			p.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
+		}), sm: sm("bad", func(s *SM) { s.Spec.TargetLabels = []string{"1abc"} }),
+			want: `targetLabels[0]: "1abc" is not a valid label name under the legacy name validation scheme`},
+		{name: "sanitized target label starting with a digit on v2", prom: prom(v("v2.55.0")), pm: pm("bad", func(p *PM) {
+			p.Spec.PodTargetLabels = []string{"9.team"}
+		}), want: `podTargetLabels[0]: "9.team" becomes the label name "9_team", which is not valid under the legacy name validation scheme`},
 		{name: "job name clashes with additional scrape config", prom: prom(func(p *P) {
 			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "clash.yaml"))
 		}), sm: sm("bad"), want: `job name "serviceMonitor/default/bad/0" is also used by additionalScrapeConfigs`},
@@ -179,6 +194,17 @@ func TestPrometheusLevelErrors(t *testing.T) {
 		}), `Topology is not supported`},
 		{"invalid external label name", prom(func(p *P) { p.Spec.ExternalLabels = map[string]string{"": "x"} }), `spec.externalLabels: "" is not a valid label name`},
 		{"negative shards", prom(func(p *P) { p.Spec.Shards = ptr(int32(-2)) }), `spec.shards must not be negative`},
+		{"external label with a dot on v2", prom(v("v2.54.0"), func(p *P) { p.Spec.ExternalLabels = map[string]string{"cluster.name": "a"} }),
+			`spec.externalLabels (with the prometheus and replica labels): "cluster.name" is not a valid label name for Prometheus v2.54.0`},
+		{"replica label with a dash on v2", prom(v("v2.54.0"), func(p *P) { p.Spec.ReplicaExternalLabelName = ptr("prometheus-replica") }),
+			`"prometheus-replica" is not a valid label name for Prometheus v2.54.0`},
+		{"additional scrape config with a UTF-8 static label on v2", prom(v("v2.54.0"), func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "utf8-labels.yaml")) }),
+			`label names ["team.name"] are not valid for a Prometheus that allows only legacy names`},
+		{"additional scrape config with a UTF-8 relabel target on v2", prom(v("v2.54.0"), func(p *P) {
+			p.Spec.AdditionalAlertRelabelConfigs = ptr(secretKey("additional", "utf8-relabel.yaml"))
+		}), `"team.name" is invalid 'target_label' for replace action`},
+		{"empty pod target label", prom(func(p *P) { p.Spec.PodTargetLabels = []string{"app", ""} }),
+			`spec.podTargetLabels[1]: "" is not a valid label name`},
 		{"invalid remote write url", prom(rw(func(r *monitoringv1.RemoteWriteSpec) { r.URL = "not a url" })), `spec.remoteWrite[0]: url "not a url" must be absolute`},
 		{"alertmanager without port", prom(am(func(a *monitoringv1.AlertmanagerEndpoints) { a.Port.StrVal = "" })), `spec.alerting.alertmanagers[0]: port is required`},
 		{"alertmanager missing secret", prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
@@ -209,8 +235,9 @@ func TestPrometheusLevelErrors(t *testing.T) {
 func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 	cases := []struct {
 		name  string
+		prom  *monitoringv1.Prometheus
 		probe *monitoringv1.Probe
-		sc    *monitoringv1alpha1.ScrapeConfig
+		scfg  *monitoringv1alpha1.ScrapeConfig
 		want  string
 	}{
 		{name: "probe without targets", probe: probe("bad", func(p *monitoringv1.Probe) { p.Spec.Targets.StaticConfig = nil }), want: "at least one of .spec.targets.staticConfig and .spec.targets.ingress is required"},
@@ -219,13 +246,34 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 		{name: "probe missing secret", probe: probe("bad", func(p *monitoringv1.Probe) {
 			p.Spec.BearerTokenSecret = ptr(secretKey("ghost", "t"))
 		}), want: "bearerTokenSecret: secret default/ghost: not found"},
-		{name: "scrapeconfig unsupported discovery", sc: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+		{name: "scrapeconfig unsupported discovery", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500"}}
 		}), want: "consulSDConfigs not supported by Lookout yet"},
-		{name: "scrapeconfig empty static", sc: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+		{name: "scrapeconfig empty static", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{}}
 		}), want: "staticConfigs[0]: at least one target is required"},
-		{name: "scrapeconfig kubernetes auth without api server", sc: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+		// ScrapeConfigs follow the tenant rules of monitors.
+		{name: "scrapeconfig file discovery with file access denied", prom: prom(func(p *P) { p.Spec.ArbitraryFSAccessThroughSMs.Deny = true }),
+			scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.FileSDConfigs = []monitoringv1alpha1.FileSDConfig{{Files: []monitoringv1alpha1.SDFile{"/etc/prometheus/secrets/other/targets.json"}}}
+			}), want: `fileSDConfigs would read files from the Prometheus filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids`},
+		{name: "scrapeconfig node discovery with namespace selectors ignored", prom: prom(func(p *P) { p.Spec.IgnoreNamespaceSelectors = true }),
+			scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRoleNode}}
+			}), want: `kubernetesSDConfigs[0]: role Node discovers cluster-wide objects, and spec.ignoreNamespaceSelectors confines ScrapeConfigs to their own namespace`},
+		// A 2.x Prometheus allows only legacy label names, also in static configurations,
+		// which the Prometheus 3 loader Lookout links judges as UTF-8.
+		{name: "probe static label with a dot on v2", prom: prom(v("v2.50.0")), probe: probe("bad", func(p *monitoringv1.Probe) {
+			p.Spec.Targets.StaticConfig.Labels = map[string]string{"team.name": "a"}
+		}), want: `targets.staticConfig.labels: "team.name" is not a valid label name for Prometheus v2.50.0, which allows only legacy names`},
+		{name: "scrapeconfig static label with a dot on v2", prom: prom(v("v2.50.0")), scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}, Labels: map[string]string{"team.name": "a"}}}
+		}), want: `staticConfigs[0].labels: "team.name" is not a valid label name for Prometheus v2.50.0`},
+		{name: "scrapeconfig relabel target with a dot on v2", prom: prom(v("v2.50.0")), scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}}}
+			s.Spec.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "team.name", "a")}
+		}), want: `relabelings[0]: "team.name" is invalid 'target_label'`},
+		{name: "scrapeconfig kubernetes auth without api server", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRolePod,
 				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}}}
 		}), want: "rejected by Prometheus's config loader"},
@@ -233,12 +281,15 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			gc := goldenCase{prom: prom(), sms: []*SM{sm("good")}}
+			gc := goldenCase{prom: c.prom, sms: []*SM{sm("good")}}
+			if gc.prom == nil {
+				gc.prom = prom()
+			}
 			if c.probe != nil {
 				gc.probes = append(gc.probes, c.probe)
 			}
-			if c.sc != nil {
-				gc.scs = append(gc.scs, c.sc)
+			if c.scfg != nil {
+				gc.scs = append(gc.scs, c.scfg)
 			}
 			res, err := generateAll(gc)
 			if err != nil {
@@ -265,5 +316,25 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestDuplicateJobNames: job names are unique across the file; a monitor whose jobs
+// reuse another's names is left out with a reason, and the file still loads.
+func TestDuplicateJobNames(t *testing.T) {
+	t.Parallel()
+	twice := sm("twice")
+	res, err := generate(prom(), []*SM{twice, sm("other"), twice}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Verdicts) != 3 || !res.Verdicts[0].Used() || !res.Verdicts[1].Used() {
+		t.Fatalf("verdicts:\n%s", verdictsString(res))
+	}
+	if v := res.Verdicts[2]; v.Used() || !strings.Contains(v.Message, `job name "serviceMonitor/default/twice/0" is also used by ServiceMonitor default/twice`) {
+		t.Errorf("second copy: %s %s", v.Reason, v.Message)
+	}
+	if err := promcfgValidate(res.Config); err != nil {
+		t.Error(err)
 	}
 }

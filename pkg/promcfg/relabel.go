@@ -49,9 +49,6 @@ func (r relabelRule) yaml() M {
 	return m
 }
 
-// trusted renders the rule tagged as built from inputs that cannot make it invalid.
-func (r relabelRule) trusted() M { return append(r.yaml(), KV{K: trustedMarker}) }
-
 func strp(s string) *string { return &s }
 
 // userRelabelings converts and validates user-provided relabel configs. where names the

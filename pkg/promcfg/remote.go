@@ -19,8 +19,9 @@ func validRemoteURL(u string) error {
 	return nil
 }
 
-// renderRemoteWrite renders one remote_write entry.
-func renderRemoteWrite(p *monitoringv1.Prometheus, rw *monitoringv1.RemoteWriteSpec, v Version, rec *recorder, warn *[]string) (M, error) {
+// remoteWrite renders one remote_write entry.
+func (h *headerCtx) remoteWrite(rw *monitoringv1.RemoteWriteSpec) (M, error) {
+	v := h.v
 	if err := validRemoteURL(string(rw.URL)); err != nil {
 		return nil, err
 	}
@@ -50,7 +51,7 @@ func renderRemoteWrite(p *monitoringv1.Prometheus, rw *monitoringv1.RemoteWriteS
 	}
 	if rw.MessageVersion != nil {
 		if !v.Supports(featRemoteWriteProtobufMessage) {
-			*warn = append(*warn, unsupportedWarning("spec.remoteWrite messageVersion", featRemoteWriteProtobufMessage, v))
+			h.unsupported("spec.remoteWrite messageVersion", featRemoteWriteProtobufMessage)
 		} else {
 			switch *rw.MessageVersion {
 			case monitoringv1.RemoteWriteMessageVersion1_0:
@@ -62,21 +63,21 @@ func renderRemoteWrite(p *monitoringv1.Prometheus, rw *monitoringv1.RemoteWriteS
 			}
 		}
 	}
-	if err := renderRemoteAuth(&m, rec, p.Namespace, remoteAuth{
+	if err := h.remoteAuth(&m, remoteAuth{
 		basic: rw.BasicAuth, authz: rw.Authorization, oauth2: rw.OAuth2, token: rw.BearerToken, tokenFile: rw.BearerTokenFile,
 		tls: rw.TLSConfig, proxy: rw.ProxyConfig, followRedirects: rw.FollowRedirects, http2: rw.EnableHttp2,
-	}, v); err != nil {
+	}); err != nil {
 		return nil, err
 	}
 	if rw.Sigv4 != nil {
-		s4, err := renderSigv4(rec, p.Namespace, rw.Sigv4)
+		s4, err := h.sigv4(rw.Sigv4)
 		if err != nil {
 			return nil, fmt.Errorf("sigv4: %w", err)
 		}
 		m.Set("sigv4", s4)
 	}
 	if rw.AzureAD != nil {
-		az, err := renderAzureAD(rec, p.Namespace, rw.AzureAD)
+		az, err := h.azureAD(rw.AzureAD)
 		if err != nil {
 			return nil, fmt.Errorf("azureAd: %w", err)
 		}
@@ -86,7 +87,7 @@ func renderRemoteWrite(p *monitoringv1.Prometheus, rw *monitoringv1.RemoteWriteS
 		if v.Supports(featRemoteWriteRoundRobinDNS) {
 			m.Set("round_robin_dns", *rw.RoundRobinDNS)
 		} else {
-			*warn = append(*warn, unsupportedWarning("spec.remoteWrite roundRobinDNS", featRemoteWriteRoundRobinDNS, v))
+			h.unsupported("spec.remoteWrite roundRobinDNS", featRemoteWriteRoundRobinDNS)
 		}
 	}
 	if q := rw.QueueConfig; q != nil {
@@ -136,8 +137,8 @@ func renderRemoteWrite(p *monitoringv1.Prometheus, rw *monitoringv1.RemoteWriteS
 	return m, nil
 }
 
-// renderRemoteRead renders one remote_read entry.
-func renderRemoteRead(p *monitoringv1.Prometheus, rr *monitoringv1.RemoteReadSpec, v Version, rec *recorder) (M, error) {
+// remoteRead renders one remote_read entry.
+func (h *headerCtx) remoteRead(rr *monitoringv1.RemoteReadSpec) (M, error) {
 	if err := validRemoteURL(string(rr.URL)); err != nil {
 		return nil, err
 	}
@@ -161,12 +162,13 @@ func renderRemoteRead(p *monitoringv1.Prometheus, rr *monitoringv1.RemoteReadSpe
 	if rr.FilterExternalLabels != nil {
 		m.SetAlways("filter_external_labels", *rr.FilterExternalLabels)
 	}
-	return m, renderRemoteAuth(&m, rec, p.Namespace, remoteAuth{
+	return m, h.remoteAuth(&m, remoteAuth{
 		basic: rr.BasicAuth, authz: rr.Authorization, oauth2: rr.OAuth2, token: rr.BearerToken, tokenFile: rr.BearerTokenFile,
 		tls: rr.TLSConfig, proxy: rr.ProxyConfig, followRedirects: rr.FollowRedirects,
-	}, v)
+	})
 }
 
+// remoteAuth is the union of the client settings of remote write and remote read.
 type remoteAuth struct {
 	basic           *monitoringv1.BasicAuth
 	authz           *monitoringv1.Authorization
@@ -179,7 +181,8 @@ type remoteAuth struct {
 	http2           *bool
 }
 
-func renderRemoteAuth(m *M, rec *recorder, ns string, a remoteAuth, v Version) error {
+// remoteAuth renders the client settings of a remote endpoint.
+func (h *headerCtx) remoteAuth(m *M, a remoteAuth) error {
 	c := httpClient{
 		BasicAuth: a.basic, OAuth2: a.oauth2, BearerTokenFile: a.tokenFile,
 		TLS: a.tls, Proxy: a.proxy, FollowRedirects: a.followRedirects, EnableHTTP2: a.http2,
@@ -195,7 +198,7 @@ func renderRemoteAuth(m *M, rec *recorder, ns string, a remoteAuth, v Version) e
 			c.Authorization = &monitoringv1.SafeAuthorization{Type: sa.Type}
 		}
 	}
-	if err := c.render(m, rec, ns, v); err != nil {
+	if err := c.render(m, h.rec, h.p.Namespace, h.v); err != nil {
 		return err
 	}
 	if a.token != "" {
@@ -207,7 +210,9 @@ func renderRemoteAuth(m *M, rec *recorder, ns string, a remoteAuth, v Version) e
 	return nil
 }
 
-func renderSigv4(rec *recorder, ns string, s *monitoringv1.Sigv4) (M, error) {
+// sigv4 renders AWS Signature Version 4 settings.
+func (h *headerCtx) sigv4(s *monitoringv1.Sigv4) (M, error) {
+	rec, ns := h.rec, h.p.Namespace
 	m := M{}
 	m.Set("region", s.Region)
 	if s.AccessKey != nil {
@@ -233,7 +238,8 @@ func renderSigv4(rec *recorder, ns string, s *monitoringv1.Sigv4) (M, error) {
 	return m, nil
 }
 
-func renderAzureAD(rec *recorder, ns string, a *monitoringv1.AzureAD) (M, error) {
+// azureAD renders Azure AD settings of a remote write endpoint.
+func (h *headerCtx) azureAD(a *monitoringv1.AzureAD) (M, error) {
 	m := M{}
 	if a.Cloud != nil {
 		m.Set("cloud", *a.Cloud)
@@ -249,7 +255,7 @@ func renderAzureAD(rec *recorder, ns string, a *monitoringv1.AzureAD) (M, error)
 	}
 	if a.OAuth != nil {
 		n++
-		sec, err := rec.secret(ns, a.OAuth.ClientSecret)
+		sec, err := h.rec.secret(h.p.Namespace, a.OAuth.ClientSecret)
 		if err != nil {
 			return nil, fmt.Errorf("oauth.clientSecret: %w", err)
 		}

@@ -2,7 +2,9 @@ package promcfg
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,24 +18,25 @@ var supportedScrapeConfigSD = map[string]bool{
 }
 
 // renderScrapeConfig renders the job scrapeConfig/<ns>/<name>.
-func (sc *scrapeContext) renderScrapeConfig(s *monitoringv1alpha1.ScrapeConfig, rec *recorder) ([]M, []string, error) {
-	var warn []string
-	spec := &s.Spec
-	where := fmt.Sprintf("ScrapeConfig %s/%s", s.Namespace, s.Name)
+func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha1.ScrapeConfig) ([]M, []string, error) {
+	spec := &scfg.Spec
 	if unsupported := unsupportedSD(spec); len(unsupported) > 0 {
 		return nil, nil, fmt.Errorf("%s not supported by Lookout yet; supported: staticConfigs, fileSDConfigs, httpSDConfigs, kubernetesSDConfigs, dnsSDConfigs", strings.Join(unsupported, ", "))
 	}
-	class, err := sc.class(spec.ScrapeClassName)
+	rc, err := newRenderCtx(ps, rec, "ScrapeConfig", "scrapeconfigs", scfg.Namespace, scfg.Name, spec.ScrapeClassName)
 	if err != nil {
 		return nil, nil, err
 	}
+	if ps.DenyFileAccess && len(spec.FileSDConfigs) > 0 {
+		return nil, nil, fmt.Errorf("fileSDConfigs would read files from the Prometheus filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids")
+	}
 	client := httpClient{Authorization: spec.Authorization, BasicAuth: spec.BasicAuth, OAuth2: spec.OAuth2, EnableHTTP2: spec.EnableHTTP2, TLS: tlsOf(spec.TLSConfig), Proxy: spec.ProxyConfig}
-	applyClassClient(&client, class)
+	applyClassClient(&client, rc.class)
 	f := scrapeFields{
 		Params: spec.Params, Scheme: spec.Scheme, HonorTimestamps: spec.HonorTimestamps, TrackTimestampsStaleness: spec.TrackTimestampsStaleness,
 		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit, LabelNameLengthLimit: spec.LabelNameLengthLimit,
 		LabelValueLengthLimit: spec.LabelValueLengthLimit, KeepDroppedTargets: spec.KeepDroppedTargets, BodySizeLimit: spec.BodySizeLimit,
-		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, class),
+		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, rc.class),
 		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
 	}
 	if spec.HonorLabels != nil {
@@ -48,37 +51,60 @@ func (sc *scrapeContext) renderScrapeConfig(s *monitoringv1alpha1.ScrapeConfig, 
 	if spec.MetricsPath != nil {
 		f.Path = *spec.MetricsPath
 	}
-	m := M{{"job_name", "scrapeConfig/" + s.Namespace + "/" + s.Name}}
-	if err := sc.renderScrapeTiming(&m, &f, &warn, where); err != nil {
+	m := M{{"job_name", "scrapeConfig/" + scfg.Namespace + "/" + scfg.Name}}
+	rc.renderScrapeTiming(&m, &f)
+	if err := rc.renderScrapeConfigSD(&m, spec); err != nil {
 		return nil, nil, err
 	}
-	if err := sc.renderScrapeConfigSD(&m, s, rec); err != nil {
-		return nil, nil, err
-	}
-	if err := sc.renderScrapeSettings(&m, &f, &warn, where); err != nil {
+	if err := rc.renderScrapeSettings(&m, &f); err != nil {
 		return nil, nil, err
 	}
 	if spec.EnableCompression != nil {
-		if sc.version.Supports(featEnableCompression) {
+		if rc.Version.Supports(featEnableCompression) {
 			m.SetAlways("enable_compression", *spec.EnableCompression)
 		} else {
-			warn = append(warn, unsupportedWarning(where, featEnableCompression, sc.version))
+			rc.unsupported(featEnableCompression)
 		}
 	}
-	if err := client.render(&m, rec, s.Namespace, sc.version); err != nil {
+	if err := rc.client(&m, &client); err != nil {
 		return nil, nil, err
 	}
 	rules := []M{ruleTmpJobName}
 	if spec.JobName != nil && *spec.JobName != "" {
-		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(*spec.JobName)}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: "job", Replacement: strp(*spec.JobName)}.yaml())
 	}
-	if err := sc.finishJob(&m, rules, &f, jobTail{
-		class: class, relabelings: spec.RelabelConfigs, relabelField: "relabelings", metricRelabelings: spec.MetricRelabelConfigs,
-		enforced: sc.enforcedLabel("scrapeconfigs", s.Namespace, s.Name), namespace: s.Namespace, hashSource: "__address__",
-	}, &warn, where); err != nil {
+	if err := rc.finishJob(&m, rules, &f, jobTail{
+		relabelings: spec.RelabelConfigs, relabelField: "relabelings", metricRelabelings: spec.MetricRelabelConfigs, hashSource: "__address__",
+	}); err != nil {
 		return nil, nil, err
 	}
-	return []M{m}, warn, nil
+	return []M{m}, *rc.warnings, nil
+}
+
+// kubernetesSDNamespaces returns the namespaces a Kubernetes SD entry of a ScrapeConfig
+// discovers, confined like a monitor's: with spec.ignoreNamespaceSelectors, the
+// ScrapeConfig's own namespace only (and no cluster-wide role); otherwise the namespaces
+// it names, all of them for an empty namespaces, and its own namespace when it names none.
+// See ADR 10.
+func (rc *renderCtx) kubernetesSDNamespaces(k *monitoringv1alpha1.KubernetesSDConfig) (M, error) {
+	own := M{{"names", []string{rc.namespace}}}
+	switch {
+	case rc.IgnoreNamespaceSelectors:
+		if k.Role == monitoringv1alpha1.KubernetesRoleNode {
+			return nil, fmt.Errorf("role Node discovers cluster-wide objects, and spec.ignoreNamespaceSelectors confines ScrapeConfigs to their own namespace")
+		}
+		return own, nil
+	case k.Namespaces == nil:
+		return own, nil
+	}
+	nm := M{}
+	if k.Namespaces.IncludeOwnNamespace != nil {
+		nm.Set("own_namespace", *k.Namespaces.IncludeOwnNamespace)
+	}
+	names := append([]string(nil), k.Namespaces.Names...)
+	sort.Strings(names)
+	nm.Set("names", dedupe(names))
+	return nm, nil
 }
 
 // unsupportedSD lists the set service-discovery fields Lookout does not render.
@@ -99,13 +125,16 @@ func unsupportedSD(spec *monitoringv1alpha1.ScrapeConfigSpec) []string {
 	return out
 }
 
-func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.ScrapeConfig, rec *recorder) error {
-	spec := &s.Spec
+// renderScrapeConfigSD renders the service discoveries of a ScrapeConfig.
+func (rc *renderCtx) renderScrapeConfigSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	var statics []M
 	for i, st := range spec.StaticConfigs {
 		targets := make([]string, len(st.Targets))
 		for j, t := range st.Targets {
 			targets[j] = string(t)
+		}
+		if err := rc.checkStaticLabels(fmt.Sprintf("staticConfigs[%d].labels", i), slices.Sorted(maps.Keys(st.Labels))); err != nil {
+			return err
 		}
 		sm := M{{"targets", targets}}
 		if len(st.Labels) > 0 {
@@ -138,7 +167,7 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 			hm.Set("refresh_interval", string(*h.RefreshInterval))
 		}
 		c := httpClient{Authorization: h.Authorization, BasicAuth: h.BasicAuth, OAuth2: h.OAuth2, FollowRedirects: h.FollowRedirects, EnableHTTP2: h.EnableHTTP2, TLS: tlsOf(h.TLSConfig), Proxy: h.ProxyConfig}
-		if err := c.render(&hm, rec, s.Namespace, sc.version); err != nil {
+		if err := rc.client(&hm, &c); err != nil {
 			return fmt.Errorf("httpSDConfigs[%d]: %w", i, err)
 		}
 		https = append(https, hm)
@@ -152,21 +181,11 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 			km.Set("api_server", *k.APIServer)
 		}
 		km.Set("role", strings.ToLower(string(k.Role)))
-		if ns := k.Namespaces; ns != nil {
-			nm := M{}
-			if ns.IncludeOwnNamespace != nil {
-				nm.Set("own_namespace", *ns.IncludeOwnNamespace)
-			}
-			names := append([]string(nil), ns.Names...)
-			sort.Strings(names)
-			nm.Set("names", names)
-			km.Set("namespaces", nm)
-		} else if !sc.spec.IgnoreNamespaceSelectors {
-			km.Set("namespaces", M{{"names", []string{s.Namespace}}})
+		nm, err := rc.kubernetesSDNamespaces(k)
+		if err != nil {
+			return fmt.Errorf("kubernetesSDConfigs[%d]: %w", i, err)
 		}
-		if sc.spec.IgnoreNamespaceSelectors {
-			km.Set("namespaces", M{{"names", []string{s.Namespace}}})
-		}
+		km.Set("namespaces", nm)
 		if k.AttachMetadata != nil && k.AttachMetadata.Node != nil {
 			km.Set("attach_metadata", M{{"node", *k.AttachMetadata.Node}})
 		}
@@ -183,7 +202,7 @@ func (sc *scrapeContext) renderScrapeConfigSD(m *M, s *monitoringv1alpha1.Scrape
 		}
 		km.Set("selectors", sels)
 		c := httpClient{Authorization: k.Authorization, BasicAuth: k.BasicAuth, OAuth2: k.OAuth2, FollowRedirects: k.FollowRedirects, EnableHTTP2: k.EnableHTTP2, TLS: tlsOf(k.TLSConfig), Proxy: k.ProxyConfig}
-		if err := c.render(&km, rec, s.Namespace, sc.version); err != nil {
+		if err := rc.client(&km, &c); err != nil {
 			return fmt.Errorf("kubernetesSDConfigs[%d]: %w", i, err)
 		}
 		kubes = append(kubes, km)

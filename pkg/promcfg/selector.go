@@ -30,7 +30,7 @@ func selectorRelabelings(sel metav1.LabelSelector, metaPrefix string) ([]M, erro
 			Action:       "keep",
 			SourceLabels: []string{metaPrefix + "_label_" + s, metaPrefix + "_labelpresent_" + s},
 			Regex:        "(" + regexp.QuoteMeta(sel.MatchLabels[k]) + ");true",
-		}.trusted())
+		}.yaml())
 	}
 	for _, e := range sel.MatchExpressions {
 		s := sanitizeLabelName(e.Key)
@@ -41,13 +41,13 @@ func selectorRelabelings(sel metav1.LabelSelector, metaPrefix string) ([]M, erro
 		alt := "(" + strings.Join(values, "|") + ");true"
 		switch e.Operator {
 		case metav1.LabelSelectorOpIn:
-			out = append(out, relabelRule{Action: "keep", SourceLabels: []string{metaPrefix + "_label_" + s, metaPrefix + "_labelpresent_" + s}, Regex: alt}.trusted())
+			out = append(out, relabelRule{Action: "keep", SourceLabels: []string{metaPrefix + "_label_" + s, metaPrefix + "_labelpresent_" + s}, Regex: alt}.yaml())
 		case metav1.LabelSelectorOpNotIn:
-			out = append(out, relabelRule{Action: "drop", SourceLabels: []string{metaPrefix + "_label_" + s, metaPrefix + "_labelpresent_" + s}, Regex: alt}.trusted())
+			out = append(out, relabelRule{Action: "drop", SourceLabels: []string{metaPrefix + "_label_" + s, metaPrefix + "_labelpresent_" + s}, Regex: alt}.yaml())
 		case metav1.LabelSelectorOpExists:
-			out = append(out, relabelRule{Action: "keep", SourceLabels: []string{metaPrefix + "_labelpresent_" + s}, Regex: "true"}.trusted())
+			out = append(out, relabelRule{Action: "keep", SourceLabels: []string{metaPrefix + "_labelpresent_" + s}, Regex: "true"}.yaml())
 		case metav1.LabelSelectorOpDoesNotExist:
-			out = append(out, relabelRule{Action: "drop", SourceLabels: []string{metaPrefix + "_labelpresent_" + s}, Regex: "true"}.trusted())
+			out = append(out, relabelRule{Action: "drop", SourceLabels: []string{metaPrefix + "_labelpresent_" + s}, Regex: "true"}.yaml())
 		default:
 			return nil, fmt.Errorf("invalid selector: unknown operator %q", e.Operator)
 		}
@@ -69,9 +69,9 @@ func roleSelector(role string, sel metav1.LabelSelector) (M, error) {
 }
 
 // namespaces returns the namespaces a monitor's targets are discovered in (nil: all).
-func (sc *scrapeContext) namespaces(ns string, sel monitoringv1.NamespaceSelector) []string {
+func (ps *promSettings) namespaces(ns string, sel monitoringv1.NamespaceSelector) []string {
 	switch {
-	case sc.spec.IgnoreNamespaceSelectors:
+	case ps.IgnoreNamespaceSelectors:
 		return []string{ns}
 	case sel.Any:
 		return nil

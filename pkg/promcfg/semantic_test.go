@@ -103,17 +103,17 @@ func loadJobs(t *testing.T, p *monitoringv1.Prometheus, sms []*SM, pms []*PM, sh
 		t.Fatal(err)
 	}
 	jobs := map[string]*config.ScrapeConfig{}
-	for _, sc := range cfg.ScrapeConfigs {
-		jobs[sc.JobName] = sc
+	for _, job := range cfg.ScrapeConfigs {
+		jobs[job.JobName] = job
 	}
 	return jobs
 }
 
 // finalLabels runs Prometheus's pipeline; nil means dropped.
-func finalLabels(t *testing.T, sc *config.ScrapeConfig, target model.LabelSet) map[string]string {
+func finalLabels(t *testing.T, job *config.ScrapeConfig, target model.LabelSet) map[string]string {
 	t.Helper()
 	lb := labels.NewBuilder(labels.EmptyLabels())
-	res, err := scrape.PopulateLabels(lb, sc, target, nil)
+	res, err := scrape.PopulateLabels(lb, job, target, nil)
 	if err != nil {
 		t.Fatalf("PopulateLabels: %v", err)
 	}

@@ -5,18 +5,28 @@ import (
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/common/model"
 )
 
+// targetDiscovery is what every endpoint's job of one monitor shares: the Kubernetes SD entry,
+// the relabel rules that select the monitor's objects, and the meta-label prefix of the
+// endpoint role ("__meta_kubernetes_endpoint", "__meta_kubernetes_endpointslice"; empty
+// for pods).
+type targetDiscovery struct {
+	sd            M
+	selectorRules []M
+	metaEP        string
+}
+
 // renderServiceMonitor renders one job per endpoint, named serviceMonitor/<ns>/<name>/<i>.
-func (sc *scrapeContext) renderServiceMonitor(sm *monitoringv1.ServiceMonitor, rec *recorder) ([]M, []string, error) {
-	var warn []string
+func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.ServiceMonitor) ([]M, []string, error) {
 	spec := &sm.Spec
-	class, err := sc.class(spec.ScrapeClassName)
+	rc, err := newRenderCtx(ps, rec, "ServiceMonitor", monitoringv1.ServiceMonitorName, sm.Namespace, sm.Name, spec.ScrapeClassName)
 	if err != nil {
 		return nil, nil, err
 	}
 	role := "endpoints"
-	sdRole := sc.sdRole
+	sdRole := ps.ServiceDiscoveryRole
 	if spec.ServiceDiscoveryRole != nil {
 		switch *spec.ServiceDiscoveryRole {
 		case monitoringv1.EndpointsRole, monitoringv1.EndpointSliceRole:
@@ -25,12 +35,11 @@ func (sc *scrapeContext) renderServiceMonitor(sm *monitoringv1.ServiceMonitor, r
 			return nil, nil, fmt.Errorf("serviceDiscoveryRole %q is not Endpoints or EndpointSlice", *spec.ServiceDiscoveryRole)
 		}
 	}
-	metaEP := "__meta_kubernetes_endpoint"
+	d := targetDiscovery{metaEP: "__meta_kubernetes_endpoint"}
 	if sdRole == monitoringv1.EndpointSliceRole {
-		role, metaEP = "endpointslice", "__meta_kubernetes_endpointslice"
+		role, d.metaEP = "endpointslice", "__meta_kubernetes_endpointslice"
 	}
 
-	var selectorRules []M
 	var selectors []M
 	if spec.SelectorMechanism != nil && *spec.SelectorMechanism == monitoringv1.SelectorMechanismRole {
 		s, err := roleSelector(role, spec.Selector)
@@ -40,34 +49,40 @@ func (sc *scrapeContext) renderServiceMonitor(sm *monitoringv1.ServiceMonitor, r
 		if s != nil {
 			selectors = []M{s}
 		}
-	} else {
-		if selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_service"); err != nil {
-			return nil, nil, err
-		}
+	} else if d.selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_service"); err != nil {
+		return nil, nil, err
 	}
-	attachNode := attachNodeMetadata(spec.AttachMetadata, class)
-	sd := kubernetesSD(role, sc.namespaces(sm.Namespace, spec.NamespaceSelector), attachNode, selectors)
-	enforced := sc.enforcedLabel(monitoringv1.ServiceMonitorName, sm.Namespace, sm.Name)
+	attachNode := attachNodeMetadata(spec.AttachMetadata, rc.class)
+	d.sd = kubernetesSD(role, ps.namespaces(sm.Namespace, spec.NamespaceSelector), attachNode, selectors)
 
 	if len(spec.Endpoints) == 0 {
 		return nil, nil, fmt.Errorf("endpoints: at least one endpoint is required")
 	}
+	if err := checkJobCount("endpoints", len(spec.Endpoints)); err != nil {
+		return nil, nil, err
+	}
+	if err := rc.checkCopiedLabels("targetLabels", spec.TargetLabels); err != nil {
+		return nil, nil, err
+	}
+	if err := rc.checkCopiedLabels("podTargetLabels", spec.PodTargetLabels); err != nil {
+		return nil, nil, err
+	}
 	jobs := make([]M, 0, len(spec.Endpoints))
 	for i := range spec.Endpoints {
-		ep := &spec.Endpoints[i]
 		where := fmt.Sprintf("endpoints[%d]", i)
-		job, err := sc.renderServiceMonitorEndpoint(sm, ep, i, class, sd, selectorRules, metaEP, enforced, rec, &warn)
+		job, err := rc.at(where).renderServiceMonitorEndpoint(sm, i, &d)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", where, err)
 		}
 		jobs = append(jobs, job)
 	}
-	return jobs, warn, nil
+	return jobs, *rc.warnings, nil
 }
 
-func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMonitor, ep *monitoringv1.Endpoint, i int, class *monitoringv1.ScrapeClass, sd M, selectorRules []M, metaEP, enforced string, rec *recorder, warn *[]string) (M, error) {
+// renderServiceMonitorEndpoint renders the job of sm's endpoint i.
+func (rc *renderCtx) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMonitor, i int, d *targetDiscovery) (M, error) {
 	spec := &sm.Spec
-	where := fmt.Sprintf("ServiceMonitor %s/%s endpoints[%d]", sm.Namespace, sm.Name, i)
+	ep := &spec.Endpoints[i]
 	client := httpClient{
 		Authorization:     ep.Authorization,
 		BasicAuth:         ep.BasicAuth,
@@ -79,12 +94,12 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 		TLS:               ep.TLSConfig,
 		Proxy:             ep.ProxyConfig,
 	}
-	if sc.spec.ArbitraryFSAccessThroughSMs.Deny {
+	if rc.DenyFileAccess {
 		if fields := client.fsAccess(); len(fields) > 0 {
 			return nil, fmt.Errorf("%s would read files from the Prometheus filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids", strings.Join(fields, ", "))
 		}
 	}
-	applyClassClient(&client, class)
+	applyClassClient(&client, rc.class)
 
 	f := scrapeFields{
 		Interval: ep.Interval, Timeout: ep.ScrapeTimeout, Path: ep.Path, Scheme: ep.Scheme, Params: ep.Params,
@@ -92,11 +107,11 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit,
 		LabelNameLengthLimit: spec.LabelNameLengthLimit, LabelValueLengthLimit: spec.LabelValueLengthLimit,
 		KeepDroppedTargets: spec.KeepDroppedTargets, BodySizeLimit: spec.BodySizeLimit,
-		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, class),
+		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, rc.class),
 		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
 	}
 
-	m, err := sc.startJob(jobName("serviceMonitor", sm.Namespace, sm.Name, i), &f, sd, &client, rec, sm.Namespace, warn, where)
+	m, err := rc.startJob(jobName("serviceMonitor", sm.Namespace, sm.Name, i), &f, d.sd, &client)
 	if err != nil {
 		return nil, err
 	}
@@ -104,10 +119,10 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 	// Relabelings: what the operator derives first, then the scrape class's, then the
 	// user's, then the guards users must not be able to undo.
 	rules := []M{ruleTmpJobName}
-	rules = append(rules, selectorRules...)
+	rules = append(rules, d.selectorRules...)
 	switch {
 	case ep.Port != "":
-		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{metaEP + "_port_name"}, Regex: ep.Port}.yaml())
+		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{d.metaEP + "_port_name"}, Regex: ep.Port}.yaml())
 	case ep.TargetPort != nil:
 		tp := ep.TargetPort.String()
 		if tp == "" || tp == "0" {
@@ -119,7 +134,7 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 		}
 		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{src}, Regex: tp}.yaml())
 	}
-	tk := ruleTargetKind[metaEP]
+	tk := ruleTargetKind[d.metaEP]
 	rules = append(rules, tk[0], tk[1])
 	if ep.FilterRunning == nil || *ep.FilterRunning {
 		rules = append(rules, ruleDropNotRunning)
@@ -128,7 +143,7 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 	for _, l := range spec.TargetLabels {
 		rules = append(rules, copyLabel("__meta_kubernetes_service_label_", l))
 	}
-	for _, l := range podTargetLabels(spec.PodTargetLabels, sc.spec.PodTargetLabels) {
+	for _, l := range podTargetLabels(spec.PodTargetLabels, rc.PodTargetLabels) {
 		rules = append(rules, copyLabel("__meta_kubernetes_pod_label_", l))
 	}
 	rules = append(rules, ruleJobFromService)
@@ -136,25 +151,43 @@ func (sc *scrapeContext) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMo
 		rules = append(rules, relabelRule{
 			SourceLabels: []string{"__meta_kubernetes_service_label_" + sanitizeLabelName(spec.JobLabel)},
 			TargetLabel:  "job", Regex: "(.+)", Replacement: strp("${1}"),
-		}.trusted())
+		}.yaml())
 	}
 	switch {
 	case ep.Port != "":
-		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.Port)}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.Port)}.yaml())
 	case ep.TargetPort != nil:
-		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.TargetPort.String())}.trusted())
+		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.TargetPort.String())}.yaml())
 	}
-	err = sc.finishJob(&m, rules, &f, jobTail{
-		class: class, relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs,
-		enforced: enforced, namespace: sm.Namespace, hashSource: "__address__",
-	}, warn, where)
+	err = rc.finishJob(&m, rules, &f, jobTail{
+		relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs, hashSource: "__address__",
+	})
 	return m, err
+}
+
+// checkCopiedLabels checks the Kubernetes label keys of field (targetLabels,
+// podTargetLabels), which copyLabel turns into target label names, against the name
+// validation scheme of the Prometheus.
+func (rc *renderCtx) checkCopiedLabels(field string, keys []string) error {
+	return checkCopiedLabels(field, keys, rc.NameScheme)
+}
+
+func checkCopiedLabels(field string, keys []string, scheme model.ValidationScheme) error {
+	for i, k := range keys {
+		if name := sanitizeLabelName(k); !scheme.IsValidLabelName(name) {
+			if name == k {
+				return fmt.Errorf("%s[%d]: %q is not a valid label name under the %s name validation scheme", field, i, k, scheme)
+			}
+			return fmt.Errorf("%s[%d]: %q becomes the label name %q, which is not valid under the %s name validation scheme", field, i, k, name, scheme)
+		}
+	}
+	return nil
 }
 
 // copyLabel copies a discovered Kubernetes label onto the target when it is non-empty.
 func copyLabel(metaPrefix, label string) M {
 	s := sanitizeLabelName(label)
-	return relabelRule{SourceLabels: []string{metaPrefix + s}, TargetLabel: s, Regex: "(.+)", Replacement: strp("${1}")}.trusted()
+	return relabelRule{SourceLabels: []string{metaPrefix + s}, TargetLabel: s, Regex: "(.+)", Replacement: strp("${1}")}.yaml()
 }
 
 // podTargetLabels merges the monitor's and the Prometheus's pod target labels, keeping
@@ -172,15 +205,15 @@ func podTargetLabels(own, global []string) []string {
 }
 
 // appendUserRelabelings adds the scrape class's relabelings, then the monitor's.
-func (sc *scrapeContext) appendUserRelabelings(rules []M, class *monitoringv1.ScrapeClass, own []monitoringv1.RelabelConfig, field string) ([]M, error) {
-	if class != nil {
-		cr, err := userRelabelings(class.Relabelings, "scrape class "+class.Name+" relabelings", sc.nameScheme)
+func (rc *renderCtx) appendUserRelabelings(rules []M, own []monitoringv1.RelabelConfig, field string) ([]M, error) {
+	if class := rc.class; class != nil {
+		cr, err := userRelabelings(class.Relabelings, "scrape class "+class.Name+" relabelings", rc.NameScheme)
 		if err != nil {
 			return nil, err
 		}
 		rules = append(rules, cr...)
 	}
-	ur, err := userRelabelings(own, field, sc.nameScheme)
+	ur, err := userRelabelings(own, field, rc.NameScheme)
 	if err != nil {
 		return nil, err
 	}
@@ -188,22 +221,22 @@ func (sc *scrapeContext) appendUserRelabelings(rules []M, class *monitoringv1.Sc
 }
 
 // metricRelabelings: the scrape class's, the monitor's, then the enforced namespace label.
-func (sc *scrapeContext) metricRelabelings(class *monitoringv1.ScrapeClass, own []monitoringv1.RelabelConfig, enforced, ns string) ([]M, error) {
+func (rc *renderCtx) metricRelabelings(own []monitoringv1.RelabelConfig) ([]M, error) {
 	var rules []M
-	if class != nil {
-		cr, err := userRelabelings(class.MetricRelabelings, "scrape class "+class.Name+" metricRelabelings", sc.nameScheme)
+	if class := rc.class; class != nil {
+		cr, err := userRelabelings(class.MetricRelabelings, "scrape class "+class.Name+" metricRelabelings", rc.NameScheme)
 		if err != nil {
 			return nil, err
 		}
 		rules = append(rules, cr...)
 	}
-	ur, err := userRelabelings(own, "metricRelabelings", sc.nameScheme)
+	ur, err := userRelabelings(own, "metricRelabelings", rc.NameScheme)
 	if err != nil {
 		return nil, err
 	}
 	rules = append(rules, ur...)
-	if enforced != "" {
-		rules = append(rules, relabelRule{TargetLabel: enforced, Replacement: strp(ns)}.trusted())
+	if rc.enforced != "" {
+		rules = append(rules, relabelRule{TargetLabel: rc.enforced, Replacement: strp(rc.namespace)}.yaml())
 	}
 	return rules, nil
 }

@@ -14,13 +14,13 @@ const (
 
 // shardingRules keeps only the targets of the pod's shard: hashmod over hashSource
 // (unless the user set __tmp_hash), compared with $(SHARD). Nothing is added for one shard.
-func (sc *scrapeContext) shardingRules(hashSource string) []M {
-	if sc.shards <= 1 {
+func (ps *promSettings) shardingRules(hashSource string) []M {
+	if ps.Shards <= 1 {
 		return nil
 	}
 	return []M{
 		relabelRule{SourceLabels: []string{shardHashLabel, hashSource}, Regex: ";(.+)", TargetLabel: shardHashLabel, Replacement: strp("$1")}.yaml(),
-		relabelRule{SourceLabels: []string{shardHashLabel}, TargetLabel: shardHashLabel, Modulus: int64(sc.shards), Action: "hashmod"}.yaml(),
+		relabelRule{SourceLabels: []string{shardHashLabel}, TargetLabel: shardHashLabel, Modulus: int64(ps.Shards), Action: "hashmod"}.yaml(),
 		relabelRule{SourceLabels: []string{shardHashLabel, shardDisableLabel}, Regex: ShardEnvVar + ";|.+;.+", Action: "keep"}.yaml(),
 	}
 }

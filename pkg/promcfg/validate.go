@@ -1,6 +1,7 @@
 package promcfg
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"log/slog"
@@ -24,11 +25,20 @@ var renamedKeyRE = regexp.MustCompile(`(?m)^(\s*)scrape_classic_histograms:`)
 // Prometheus runs on reload. Tests and the render command use it on whole files. Keys
 // that Prometheus 2.x spells differently are mapped to their current names first.
 func Validate(cfg []byte) error {
-	s := renamedKeyRE.ReplaceAllString(string(cfg), "${1}always_scrape_classic_histograms:")
-	if _, err := config.Load(s, discardLogger); err != nil {
-		return cleanLoadError(err)
+	_, err := load(cfg)
+	return err
+}
+
+// load is Validate returning what the loader built.
+func load(cfg []byte) (*config.Config, error) {
+	if bytes.Contains(cfg, []byte("scrape_classic_histograms:")) {
+		cfg = renamedKeyRE.ReplaceAll(cfg, []byte("${1}always_scrape_classic_histograms:"))
 	}
-	return nil
+	c, err := config.Load(string(cfg), discardLogger)
+	if err != nil {
+		return nil, cleanLoadError(err)
+	}
+	return c, nil
 }
 
 // cleanLoadError shortens yaml's multi-line errors into one line for status messages.

@@ -86,18 +86,11 @@ func indent(b *strings.Builder, n int) {
 	}
 }
 
-// trustedMarker is a key the emitter never writes. It tags relabel rules the operator
-// builds from inputs that cannot make them invalid (see trusted.go).
-const trustedMarker = "\x00trusted"
-
 // writeMap writes the keys of m at column n. When inline is set, the first key continues
 // the current line (after "- ").
 func writeMap(b *strings.Builder, m M, n int, inline bool) {
 	first := true
 	for _, kv := range m {
-		if kv.K == trustedMarker {
-			continue
-		}
 		if !first || !inline {
 			indent(b, n)
 		}

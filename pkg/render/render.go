@@ -99,11 +99,7 @@ func renderRules(p *monitoringv1.Prometheus, all []*monitoringv1.PrometheusRule,
 	if err != nil {
 		return nil, nil, err
 	}
-	feats := make([]string, len(p.Spec.EnableFeatures))
-	for i, f := range p.Spec.EnableFeatures {
-		feats[i] = string(f)
-	}
-	v, err := rules.NewValidator(rules.Options{Version: p.Spec.Version, EnableFeatures: feats})
+	v, err := rules.NewValidator(rules.OptionsFor(p))
 	if err != nil {
 		return nil, nil, fmt.Errorf("spec.version: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/promql/parser"
 )
@@ -39,6 +40,12 @@ type Options struct {
 	// SizeLimit is the most bytes one rule file, its ConfigMap key and header included,
 	// may take; 0 means MaxConfigMapDataBytes.
 	SizeLimit int
+	// NameValidationScheme is the Prometheus's spec.nameValidationScheme. Prometheus 3
+	// validates rule files with the configuration's metric_name_validation_scheme, so
+	// Legacy restricts metric and label names to the legacy character set whatever the
+	// version. UTF8, like "", leaves it to the version (UTF-8 from 3.0, and on 2.55 with
+	// the utf8-names feature).
+	NameValidationScheme monitoringv1.NameValidationSchemeOptions
 }
 
 // Validator checks PrometheusRule specs for one Prometheus configuration. It is safe for
@@ -49,6 +56,8 @@ type Validator struct {
 	scheme       model.ValidationScheme
 	experimental bool
 	sizeLimit    int
+	// templates remembers the alert templates this validator found valid.
+	templates *templateSet
 }
 
 // NewValidator builds a Validator; it fails only on a version it cannot read.
@@ -66,12 +75,21 @@ func NewValidator(o Options) (*Validator, error) {
 		experimental: feat[FeatureExperimentalFunctions],
 		scheme:       model.LegacyValidation,
 		sizeLimit:    o.SizeLimit,
+		templates:    newTemplateSet(),
 	}
 	if val.sizeLimit <= 0 {
 		val.sizeLimit = MaxConfigMapDataBytes
 	}
 	if v.AtLeast(ver(3, 0)) || (feat[FeatureUTF8Names] && v.AtLeast(ver(2, 55))) {
 		val.scheme = model.UTF8Validation
+	}
+	switch o.NameValidationScheme {
+	case "", monitoringv1.UTF8NameValidationScheme:
+	case monitoringv1.LegacyNameValidationScheme:
+		val.scheme = model.LegacyValidation
+	default:
+		return nil, fmt.Errorf("invalid name validation scheme %q: want %s or %s", o.NameValidationScheme,
+			monitoringv1.UTF8NameValidationScheme, monitoringv1.LegacyNameValidationScheme)
 	}
 	popts := parser.Options{
 		EnableExperimentalFunctions: val.experimental,

@@ -51,3 +51,17 @@ func Prepare(v *Validator, rule *monitoringv1.PrometheusRule, label string) (fil
 	}
 	return file, ""
 }
+
+// OptionsFor returns the validation options of the Prometheus p: its version, enabled
+// features and name validation scheme.
+func OptionsFor(p *monitoringv1.Prometheus) Options {
+	feats := make([]string, len(p.Spec.EnableFeatures))
+	for i, f := range p.Spec.EnableFeatures {
+		feats[i] = string(f)
+	}
+	o := Options{Version: p.Spec.Version, EnableFeatures: feats}
+	if p.Spec.NameValidationScheme != nil {
+		o.NameValidationScheme = *p.Spec.NameValidationScheme
+	}
+	return o
+}

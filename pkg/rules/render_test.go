@@ -43,8 +43,10 @@ const renderSpec = `groups:
     expr: 1
 `
 
+// goldenCompare compares got with testdata/<name>, or rewrites it with -update.
 func goldenCompare(t *testing.T, name string, got []byte) {
 	t.Helper()
+	goldensUsed.add(name)
 	path := filepath.Join("testdata", name)
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {

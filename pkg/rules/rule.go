@@ -71,7 +71,7 @@ func (v *Validator) validateRule(at location, r *monitoringv1.Rule) (ps []Proble
 func (v *Validator) checkAlertLabels(at location, r *monitoringv1.Rule) []Problem {
 	ps := v.checkLabels(at, r.Labels)
 	for _, k := range slices.Sorted(maps.Keys(r.Labels)) {
-		if err := checkTemplate(r.Alert, r.Labels[k]); err != nil {
+		if err := checkTemplate(v.templates, r.Alert, r.Labels[k]); err != nil {
 			ps = append(ps, at.problem(labelField("labels", k), "invalid template: "+err.Error()))
 		}
 	}
@@ -79,7 +79,7 @@ func (v *Validator) checkAlertLabels(at location, r *monitoringv1.Rule) []Proble
 		if !v.scheme.IsValidLabelName(k) {
 			ps = append(ps, at.problem(labelField("annotations", k), "invalid annotation name: "+k))
 		}
-		if err := checkTemplate(r.Alert, r.Annotations[k]); err != nil {
+		if err := checkTemplate(v.templates, r.Alert, r.Annotations[k]); err != nil {
 			ps = append(ps, at.problem(labelField("annotations", k), "invalid template: "+err.Error()))
 		}
 	}

@@ -19,9 +19,9 @@ var templateData = template.AlertTemplateData(map[string]string{}, map[string]st
 // checkTemplate parses text as a label or annotation template of alert alert, exactly as
 // Prometheus's rulefmt does when it loads a rule file. Parsing a template costs tens of
 // microseconds, mostly in building its function table, so texts without an action are
-// not parsed and valid texts are remembered.
-func checkTemplate(alert, text string) error {
-	if !strings.Contains(text, "{{") || validTemplates.has(text) {
+// not parsed and valid texts are remembered in valid.
+func checkTemplate(valid *templateSet, alert, text string) error {
+	if !strings.Contains(text, "{{") || valid.has(text) {
 		return nil
 	}
 	exp := template.NewTemplateExpander(context.Background(), templateDefs+text, "__alert_"+alert,
@@ -29,11 +29,11 @@ func checkTemplate(alert, text string) error {
 	if err := exp.ParseTest(); err != nil {
 		return err
 	}
-	validTemplates.add(text)
+	valid.add(text)
 	return nil
 }
 
-// templateSet is a bounded set of template texts known to parse.
+// templateSet is a bounded set of template texts known to parse. Each Validator owns one.
 type templateSet struct {
 	mu    sync.RWMutex
 	texts map[string]struct{}
@@ -42,7 +42,7 @@ type templateSet struct {
 // maxRememberedTemplates bounds the memory the set holds; it is emptied when full.
 const maxRememberedTemplates = 20000
 
-var validTemplates = &templateSet{texts: map[string]struct{}{}}
+func newTemplateSet() *templateSet { return &templateSet{texts: map[string]struct{}{}} }
 
 func (s *templateSet) has(text string) bool {
 	s.mu.RLock()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
 	"github.com/prometheus/prometheus/promql/parser"
@@ -19,6 +20,7 @@ func TestCheckTemplateAgreesWithRulefmt(t *testing.T) {
 		"{{ $value ", "{{ humanizeFoo $value }}", "{{ end }}", "{{ $foo }}", "{{ if }}", "}}{{",
 	}
 	p := parser.NewParser(parser.Options{})
+	valid := newTemplateSet()
 	for _, text := range texts {
 		for range 2 { // the second round answers from the set of valid texts
 			r := rulefmt.Rule{Alert: "A", Expr: "up", Annotations: map[string]string{"a": text}}
@@ -27,7 +29,7 @@ func TestCheckTemplateAgreesWithRulefmt(t *testing.T) {
 				want = errors.Unwrap(&we).Error()
 			}
 			var got string
-			if err := checkTemplate("A", text); err != nil {
+			if err := checkTemplate(valid, "A", text); err != nil {
 				got = `annotation "a": ` + err.Error()
 			}
 			if got != want {
@@ -38,7 +40,7 @@ func TestCheckTemplateAgreesWithRulefmt(t *testing.T) {
 }
 
 func TestTemplateSetBounded(t *testing.T) {
-	s := &templateSet{texts: map[string]struct{}{}}
+	s := newTemplateSet()
 	for i := range maxRememberedTemplates + 10 {
 		s.add(string(rune(i)) + "{{ . }}")
 	}
@@ -47,5 +49,32 @@ func TestTemplateSetBounded(t *testing.T) {
 	}
 	if !s.has(string(rune(maxRememberedTemplates+9)) + "{{ . }}") {
 		t.Error("the last text added is not remembered")
+	}
+}
+
+// TestTemplatesRememberedPerValidator: a validator remembers the templates it found valid,
+// and only it does.
+func TestTemplatesRememberedPerValidator(t *testing.T) {
+	t.Parallel()
+	const text = "{{ $labels.instance }} of {{ $labels.job }} is down"
+	spec := monitoringv1.PrometheusRuleSpec{Groups: []monitoringv1.RuleGroup{{Name: "g", Rules: []monitoringv1.Rule{{
+		Alert: "Down", Expr: intOrString("up == 0"), Annotations: map[string]string{"summary": text},
+	}}}}}
+	first, err := NewValidator(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := first.Validate(spec); len(ps) > 0 {
+		t.Fatalf("unexpected problems: %v", ps)
+	}
+	if !first.templates.has(text) {
+		t.Error("the validator did not remember the template it checked")
+	}
+	second, err := NewValidator(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.templates.has(text) {
+		t.Error("a fresh validator knows a template another validator checked")
 	}
 }

@@ -40,6 +40,7 @@ func TestValidateRejects(t *testing.T) {
 		name     string
 		version  string
 		features []string
+		scheme   monitoringv1.NameValidationSchemeOptions
 		spec     string
 		want     []string
 	}{
@@ -131,6 +132,21 @@ func TestValidateRejects(t *testing.T) {
 			at(atR, "labels[__name__]", `invalid label name: __name__`)}},
 		{name: "annotation name invalid before 3.0", version: "2.45.0", spec: alert(`expr: up, annotations: {"summary text": x}`), want: []string{
 			at(atA, "annotations[summary text]", `invalid annotation name: summary text`)}},
+		// Prometheus 3 validates rule files with the configuration's name validation
+		// scheme: with Legacy it refuses to start on UTF-8 names.
+		{name: "record name with a dot, legacy names on v3", scheme: monitoringv1.LegacyNameValidationScheme,
+			spec: `groups: [{name: g, rules: [{record: "http.requests:rate5m", expr: up}]}]`, want: []string{
+				`spec.groups[0].rules[0].record (group "g", record "http.requests:rate5m"): invalid recording rule name: http.requests:rate5m`}},
+		{name: "label name with a dot, legacy names on v3", scheme: monitoringv1.LegacyNameValidationScheme, spec: alert(`expr: up, labels: {team.name: x}`), want: []string{
+			at(atA, "labels[team.name]", `invalid label name: team.name`)}},
+		{name: "annotation name with a space, legacy names on v3", version: "v3.5.0", scheme: monitoringv1.LegacyNameValidationScheme,
+			spec: alert(`expr: up, annotations: {"summary text": x}`), want: []string{
+				at(atA, "annotations[summary text]", `invalid annotation name: summary text`)}},
+		{name: "group label name with a dot, legacy names on v3", scheme: monitoringv1.LegacyNameValidationScheme,
+			spec: `groups: [{name: g, labels: {team.name: a}, rules: [{alert: A, expr: up}]}]`, want: []string{
+				`spec.groups[0].labels[team.name] (group "g"): invalid label name: team.name`}},
+		{name: "UTF-8 names asked of a 2.x Prometheus", version: "2.55.0", scheme: monitoringv1.UTF8NameValidationScheme, spec: record(`expr: up, labels: {team.name: x}`), want: []string{
+			at(atR, "labels[team.name]", `invalid label name: team.name`)}},
 		{name: "alert and record", spec: `groups: [{name: g, rules: [{alert: A, record: r, expr: up}]}]`, want: []string{
 			`spec.groups[0].rules[0] (group "g", alert "A"): only one of 'record' and 'alert' must be set`}},
 		{name: "neither alert nor record", spec: `groups: [{name: g, rules: [{expr: up}]}]`, want: []string{
@@ -175,7 +191,7 @@ func TestValidateRejects(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v, err := NewValidator(Options{Version: c.version, EnableFeatures: c.features})
+			v, err := NewValidator(Options{Version: c.version, EnableFeatures: c.features, NameValidationScheme: c.scheme})
 			var got []string
 			if err != nil {
 				for _, p := range Validate(specFrom(t, c.spec), c.version) {
@@ -225,6 +241,7 @@ func TestValidateAccepts(t *testing.T) {
 		name     string
 		version  string
 		features []string
+		scheme   monitoringv1.NameValidationSchemeOptions
 		spec     string
 	}{
 		{name: "no groups", spec: `{}`},
@@ -240,6 +257,9 @@ func TestValidateAccepts(t *testing.T) {
 		{name: "experimental function with flag", features: []string{FeatureExperimentalFunctions}, spec: alert(`expr: 'sort_by_label(up, "job")'`)},
 		{name: "first_over_time stable in 3.14", version: "3.14.0", spec: alert(`expr: "first_over_time(up[5m])"`)},
 		{name: "UTF-8 names from 3.0", spec: record(`expr: '{"my.metric"}', labels: {"team.name": x}`)},
+		{name: "UTF-8 names asked of v3", scheme: monitoringv1.UTF8NameValidationScheme, spec: record(`expr: up, labels: {"team.name": x}`)},
+		{name: "legacy names that are legacy-valid on v3", scheme: monitoringv1.LegacyNameValidationScheme,
+			spec: `groups: [{name: g, labels: {team: a}, rules: [{record: "job:up:sum", expr: "sum by (job) (up)", labels: {team_name: x}}]}]`},
 		{name: "fill modifier with flag", features: []string{FeatureBinopFillModifiers}, spec: alert(`expr: "a + fill(0) b"`)},
 		{name: "UTF-8 label names on 2.55 with flag", version: "2.55.0", features: []string{FeatureUTF8Names}, spec: record(`expr: up, labels: {"team.name": x}`)},
 		{name: "templates using every variable", spec: alert(`expr: up, annotations: {a: "{{ $externalLabels.cluster }} {{ $externalURL }} {{ .Value }}"}`)},
@@ -248,7 +268,7 @@ func TestValidateAccepts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v, err := NewValidator(Options{Version: c.version, EnableFeatures: c.features})
+			v, err := NewValidator(Options{Version: c.version, EnableFeatures: c.features, NameValidationScheme: c.scheme})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -256,6 +276,12 @@ func TestValidateAccepts(t *testing.T) {
 				t.Errorf("unexpected problems: %v", Problems(ps))
 			}
 		})
+	}
+}
+
+func TestUnknownNameValidationScheme(t *testing.T) {
+	if _, err := NewValidator(Options{NameValidationScheme: "ASCII"}); err == nil || !strings.Contains(err.Error(), `invalid name validation scheme "ASCII"`) {
+		t.Errorf("NewValidator: %v, want an error naming the scheme", err)
 	}
 }
 

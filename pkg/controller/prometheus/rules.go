@@ -48,13 +48,10 @@ type ruleState struct {
 // read back from the live rule ConfigMaps.
 func (r *Reconciler) reconcileRules(ctx context.Context, p *monitoringv1.Prometheus, st *promState, sel *selectors, nsLabels selection.NamespaceLabels) (*ruleResult, error) {
 	rs := &st.rules
-	vkey := p.Spec.Version + "|" + fmt.Sprint(p.Spec.EnableFeatures)
+	opts := rules.OptionsFor(p)
+	vkey := fmt.Sprintf("%+v", opts)
 	if rs.validator == nil || rs.validatorKey != vkey {
-		feats := make([]string, len(p.Spec.EnableFeatures))
-		for i, f := range p.Spec.EnableFeatures {
-			feats[i] = string(f)
-		}
-		v, err := rules.NewValidator(rules.Options{Version: p.Spec.Version, EnableFeatures: feats})
+		v, err := rules.NewValidator(opts)
 		if err != nil {
 			return nil, invalid(fmt.Errorf("spec.version: %w", err))
 		}

@@ -99,3 +99,29 @@ func TestLastKnownGoodRespectsEnforcement(t *testing.T) {
 		})
 	}
 }
+
+// Rules are judged with the name validation scheme the Prometheus runs with.
+func TestRulesFollowTheNameValidationScheme(t *testing.T) {
+	rule := prometheusRule("up == 0", 1)
+	rule.Spec.Groups[0].Rules[0].Labels = map[string]string{"service.name": "api"}
+	for _, c := range []struct {
+		scheme monitoringv1.NameValidationSchemeOptions
+		want   selection.Reason
+	}{{"", selection.Accepted}, {monitoringv1.LegacyNameValidationScheme, selection.InvalidConfiguration}} {
+		t.Run(string(c.scheme)+"-scheme", func(t *testing.T) {
+			p := prom("p", func(p *monitoringv1.Prometheus) {
+				p.Spec.Version = "v3.5.0"
+				if c.scheme != "" {
+					p.Spec.NameValidationScheme = &c.scheme
+				}
+			})
+			f := newFixture(t, Config{}, p, rule.DeepCopy())
+			if err := f.reconcile("mon", "p"); err != nil {
+				t.Fatal(err)
+			}
+			if v := f.ruleVerdict("p"); v.Reason != c.want {
+				t.Fatalf("verdict %+v, want %s", v, c.want)
+			}
+		})
+	}
+}
