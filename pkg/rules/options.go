@@ -128,5 +128,3 @@ var permissiveParser = parser.NewParser(parser.Options{
 	EnableUnquotedUTF8Names:     true,
 	Functions:                   functionsFor(ver(2, 0)),
 })
-
-func describeVersion(v Version) string { return fmt.Sprintf("Prometheus %s", v) }
