@@ -28,9 +28,10 @@ func TestSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s1.close()
 	sum := sha256.Sum256([]byte("a: 1\n"))
-	if s1.configHash != hex.EncodeToString(sum[:]) || string(s1.config) != "a: 1\n" {
-		t.Fatalf("config hash %s of %q", s1.configHash, s1.config)
+	if s1.configHash != hex.EncodeToString(sum[:]) {
+		t.Fatalf("config hash %s", s1.configHash)
 	}
 	// Same decompressed content, other compression: same hashes.
 	if _, err := atomicdir.Write(filepath.Dir(cfg), map[string][]byte{"prometheus.yaml.gz": []byte("a: 1\n")}); err != nil {
