@@ -69,6 +69,7 @@ func (r *Reloader) writeOutput(snap snapshot) (rendering, error) {
 	if err != nil {
 		return rendering{}, err
 	}
+	r.m.expansionErrors.Set(float64(out.unsetCount))
 	if out.unsetCount > 0 {
 		r.m.unsetEnvVars.Add(float64(out.unsetCount))
 		r.log.Warn("config references unset environment variables; left unexpanded",
