@@ -7,7 +7,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
-TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager
+TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-config-reloader
 export KUBEBUILDER_ASSETS := $(BIN)
 
 .PHONY: all build tools run test test-unit test-integration test-e2e bench generate crds stack fmt vet check clean
@@ -23,7 +23,8 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/config-reloader ./cmd/config-reloader
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/lookout-local ./cmd/lookout-local
 
-## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager into bin/ (once)
+## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
+## prometheus-config-reloader (upstream's) into bin/ (once)
 tools: $(addprefix tool-,$(TOOLS))
 tool-%:
 	@hack/build-tool.sh $*
