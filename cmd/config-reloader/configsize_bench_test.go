@@ -2,16 +2,12 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -71,9 +67,9 @@ func measureConfigSize(b *testing.B, bin string, size int) {
 	}
 	rendered = nil
 
-	prom := startReloadEndpoint(b)
-	cmd := exec.Command(bin, append(args, "--reload-url="+prom.url+"/-/reload",
-		"--runtimeinfo-url="+prom.url+"/api/v1/status/runtimeinfo", "--listen-address=", "--delay-interval=0")...)
+	prom := reloadertest.StartEndpoint(b, false)
+	cmd := exec.Command(bin, append(args, "--reload-url="+prom.URL+"/-/reload",
+		"--runtimeinfo-url="+prom.URL+"/api/v1/status/runtimeinfo", "--listen-address=", "--delay-interval=0")...)
 	cmd.Env = env
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -109,36 +105,10 @@ func measureConfigSize(b *testing.B, bin string, size int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if n := prom.reloads.Load(); n != 2 {
+	if n := prom.Reloads(); n != 2 {
 		b.Fatalf("%d reload requests, want 2", n)
 	}
 	b.ReportMetric(float64(initPeak)/1024, "init-peak-rss-MiB")
 	b.ReportMetric(float64(hwm)/1024, "sidecar-peak-rss-MiB")
 	b.ReportMetric(float64(rss)/1024, "sidecar-rss-MiB")
-}
-
-// reloadEndpoint answers the reloader's POST /-/reload and confirms every reload in
-// /api/v1/status/runtimeinfo.
-type reloadEndpoint struct {
-	url     string
-	reloads atomic.Int64
-}
-
-func startReloadEndpoint(b *testing.B) *reloadEndpoint {
-	b.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	e := &reloadEndpoint{url: "http://" + l.Addr().String()}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /-/reload", func(w http.ResponseWriter, _ *http.Request) { e.reloads.Add(1) })
-	mux.HandleFunc("GET /api/v1/status/runtimeinfo", func(w http.ResponseWriter, _ *http.Request) {
-		_ = json.NewEncoder(w).Encode(map[string]any{"status": "success", "data": map[string]any{
-			"reloadConfigSuccess": true, "lastConfigTime": time.Now().UTC().Format(time.RFC3339)}})
-	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(l) }()
-	b.Cleanup(func() { _ = srv.Close() })
-	return e
 }

@@ -41,6 +41,12 @@ func reloadSignal(p *monitoringv1.Prometheus) bool {
 }
 
 // reloaderArgs are the flags of the config-reloader; init renders once and exits.
+//
+// They are flags prometheus-operator's prometheus-config-reloader v0.93 accepts, with
+// the same meaning, so the pod also runs with that image as ConfigReloaderImage: only a
+// Lookout-only feature switched on in Options adds others (apiWatchArgs). The
+// --runtimeinfo-url given with the http method is read by Lookout's reloader to confirm
+// reloads and ignored by upstream's. TestReloaderArgsUpstreamCompatible holds this.
 func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init bool) ([]string, error) {
 	args := []string{
 		"--config-file=" + path.Join(layout.ConfigDir, layout.ConfigCompressedKey),
@@ -50,10 +56,7 @@ func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init 
 		args = append(args, "--watched-dir="+ruleSlotDir(p.Name, n))
 	}
 	if opts.ReloaderWatchAPI {
-		args = append(args, fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, layout.ConfigSecretName(p.Name), layout.ConfigDir))
-		for n := range ruleSlots {
-			args = append(args, fmt.Sprintf("--watch-configmap=%s/%s=%s", p.Namespace, layout.RuleConfigMapName(p.Name, n), ruleSlotDir(p.Name, n)))
-		}
+		args = append(args, apiWatchArgs(p, ruleSlots)...)
 	}
 	if init {
 		args = append(args, "--watch-interval=0")
@@ -78,6 +81,17 @@ func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init 
 		return nil, err
 	}
 	return args, nil
+}
+
+// apiWatchArgs are the flags of API-watch mode (Options.ReloaderWatchAPI), which only
+// Lookout's reloader has: the config Secret and the rule ConfigMaps, mirrored into the
+// directories the other flags name.
+func apiWatchArgs(p *monitoringv1.Prometheus, ruleSlots int) []string {
+	args := []string{fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, layout.ConfigSecretName(p.Name), layout.ConfigDir)}
+	for n := range ruleSlots {
+		args = append(args, fmt.Sprintf("--watch-configmap=%s/%s=%s", p.Namespace, layout.RuleConfigMapName(p.Name, n), ruleSlotDir(p.Name, n)))
+	}
+	return args
 }
 
 // reloaderEnv is the environment of both reloader containers.
