@@ -56,7 +56,14 @@ func takeSnapshot(configFile string, dirs []string) (s snapshot, err error) {
 		writeField(h, []byte(s.configHash))
 	}
 	for _, dir := range dirs {
-		if err := hashDir(h, dir); err != nil {
+		// The config input is in the hash already, decompressed: in its own directory,
+		// when that is watched too (as prometheus-operator's pods ask), its compressed
+		// bytes do not count again, so a recompressed identical config costs no reload.
+		skip := ""
+		if configFile != "" && filepath.Clean(dir) == filepath.Dir(filepath.Clean(configFile)) {
+			skip = filepath.Base(configFile)
+		}
+		if err := hashDir(h, dir, skip); err != nil {
 			return s, err
 		}
 	}
@@ -80,8 +87,8 @@ func hashConfig(in *configInput) (string, error) {
 // hashDir adds the regular files directly in dir (following symlinks, so kubelet key
 // links count by their content) to h: each file's name and the sha256 of its content,
 // read in buffers. Names starting with ".." are the kubelet's internals and are
-// skipped; a missing directory hashes as empty.
-func hashDir(h hash.Hash, dir string) error {
+// skipped, as is skip; a missing directory hashes as empty.
+func hashDir(h hash.Hash, dir, skip string) error {
 	writeField(h, []byte("dir"))
 	writeField(h, []byte(dir))
 	entries, err := os.ReadDir(dir)
@@ -93,7 +100,7 @@ func hashDir(h hash.Hash, dir string) error {
 	}
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "..") {
+		if !strings.HasPrefix(e.Name(), "..") && e.Name() != skip {
 			names = append(names, e.Name())
 		}
 	}

@@ -55,6 +55,12 @@ func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init 
 	for n := range ruleSlots {
 		args = append(args, "--watched-dir="+ruleSlotDir(p.Name, n))
 	}
+	// The config's own directory too, as prometheus-operator passes it: upstream's
+	// reloader watches --config-file itself, and the kubelet's "..data" swap replaces
+	// that file without an event the watch sees, so it would notice a config change only
+	// at its next --watch-interval. Lookout's reloader watches the directory anyway and
+	// does not count the config file twice.
+	args = append(args, "--watched-dir="+layout.ConfigDir)
 	if opts.ReloaderWatchAPI {
 		args = append(args, apiWatchArgs(p, ruleSlots)...)
 	}

@@ -151,10 +151,11 @@ func TestUpstreamReloaderRunsGeneratedArgs(t *testing.T) {
 
 // fakePod is the file layout and environment of one pod, under a temporary root.
 type fakePod struct {
-	rc    reloaderCase
-	root  string
-	env   []string
-	shard string
+	rc              reloaderCase
+	root            string
+	env             []string
+	shard           string
+	configFile, out string
 }
 
 func newFakePod(t *testing.T, rc reloaderCase) *fakePod {
@@ -172,23 +173,36 @@ func newFakePod(t *testing.T, rc reloaderCase) *fakePod {
 			}
 		}
 	}
-	config := "global:\n  external_labels:\n    replica: $(POD_NAME)\n    shard: $(SHARD)\n"
 	for _, a := range rc.initC.Args {
 		name, value, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 		var err error
 		switch name {
 		case "config-file":
-			err = atomicwriter.Write(p.path(filepath.Dir(value)), map[string][]byte{filepath.Base(value): reloadertest.Gzip(t, config)})
+			p.configFile = p.path(value)
+			p.publish(t, "one")
 		case "config-envsubst-file":
+			p.out = p.path(value)
 			err = os.MkdirAll(p.path(filepath.Dir(value)), 0o755)
 		case "watched-dir":
-			err = atomicwriter.WriteStrings(p.path(value), map[string]string{"rules.yaml": "groups: []\n"})
+			// A rule directory; the config's own directory is written already.
+			if _, serr := os.Stat(p.path(value)); os.IsNotExist(serr) {
+				err = atomicwriter.WriteStrings(p.path(value), map[string]string{"rules.yaml": "groups: []\n"})
+			}
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	return p
+}
+
+// publish projects a config kubelet-style, with stage in an external label.
+func (p *fakePod) publish(t *testing.T, stage string) {
+	t.Helper()
+	config := "global:\n  external_labels:\n    replica: $(POD_NAME)\n    shard: $(SHARD)\n    stage: " + stage + "\n"
+	if err := atomicwriter.Write(filepath.Dir(p.configFile), map[string][]byte{filepath.Base(p.configFile): reloadertest.Gzip(t, config)}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // path moves an absolute pod path under the root.
@@ -234,13 +248,8 @@ func freeLoopbackAddr(t *testing.T) string {
 func (p *fakePod) runInit(t *testing.T, bin string) {
 	t.Helper()
 	var args []string
-	var out string
 	for _, a := range p.rc.initC.Args {
-		a = p.localize(t, a, func(bool) *reloadertest.Endpoint { t.Fatal("the init container reloads nothing"); return nil })
-		args = append(args, a)
-		if v, ok := strings.CutPrefix(a, "--config-envsubst-file="); ok {
-			out = v
-		}
+		args = append(args, p.localize(t, a, func(bool) *reloadertest.Endpoint { t.Fatal("the init container reloads nothing"); return nil }))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -249,7 +258,7 @@ func (p *fakePod) runInit(t *testing.T, bin string) {
 	if o, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("upstream's reloader rejects the init container's arguments %q: %v\n%s", p.rc.initC.Args, err, o)
 	}
-	b, err := os.ReadFile(out)
+	b, err := os.ReadFile(p.out)
 	want := fmt.Sprintf("replica: %s\n    shard: %s\n", p.rc.podName, p.shard)
 	if err != nil || !strings.Contains(string(b), want) {
 		t.Fatalf("rendered config %q, %v; want it to contain %q", b, err, want)
@@ -257,7 +266,8 @@ func (p *fakePod) runInit(t *testing.T, bin string) {
 }
 
 // runSidecar starts the sidecar's arguments, waits until it reloaded (http) or runs its
-// signal method, and stops it with SIGTERM.
+// signal method, then (http) publishes a new config kubelet-style and waits for its
+// reload, and stops it with SIGTERM.
 func (p *fakePod) runSidecar(t *testing.T, bin string) {
 	t.Helper()
 	var https, plain *reloadertest.Endpoint
@@ -304,26 +314,46 @@ func (p *fakePod) runSidecar(t *testing.T, bin string) {
 		_ = cmd.Process.Kill()
 		<-exited
 	})
-	reloaded := func() bool {
-		if method == "http" {
-			return (https != nil && https.Reloads() > 0) || (plain != nil && plain.Reloads() > 0)
+	reloads := func() int64 {
+		var n int64
+		for _, e := range []*reloadertest.Endpoint{https, plain} {
+			if e != nil {
+				n += e.Reloads()
+			}
 		}
-		return true
+		return n
 	}
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if reloaded() && metricsShow(listen, fmt.Sprintf("reloader_info{method=%q} 1", method)) {
-			break
+	await := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for !cond() {
+			select {
+			case err := <-exited:
+				t.Fatalf("upstream's reloader exited (%v) with the sidecar's arguments %q:\n%s", err, p.rc.sidecar.Args, log.String())
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("upstream's reloader with the sidecar's arguments %q: no %s within a minute:\n%s", p.rc.sidecar.Args, what, log.String())
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		select {
-		case err := <-exited:
-			t.Fatalf("upstream's reloader exited (%v) with the sidecar's arguments %q:\n%s", err, p.rc.sidecar.Args, log.String())
-		default:
+	}
+	await(fmt.Sprintf("reloader_info{method=%q}", method), func() bool {
+		return metricsShow(listen, fmt.Sprintf("reloader_info{method=%q} 1", method))
+	})
+	if method == "http" {
+		await("first reload", func() bool { return reloads() > 0 })
+		// Each kubelet swap of the config must be noticed at once, not at the next
+		// --watch-interval. A watch of the file itself sees the first swap only (the
+		// file it watched is gone): upstream's reloader needs the directory watched.
+		for _, stage := range []string{"two", "three"} {
+			before := reloads()
+			p.publish(t, stage)
+			await("reload of the config of stage "+stage, func() bool {
+				b, _ := os.ReadFile(p.out)
+				return reloads() > before && strings.Contains(string(b), "stage: "+stage+"\n")
+			})
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("upstream's reloader with the sidecar's arguments %q neither reloaded nor served reloader_info{method=%q}:\n%s", p.rc.sidecar.Args, method, log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	_ = cmd.Process.Signal(syscall.SIGTERM)
 	if err := <-exited; err != nil {
