@@ -7,7 +7,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
-TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator staticcheck
+TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck
 export KUBEBUILDER_ASSETS := $(BIN)
 
 .PHONY: all build tools run test test-unit test-integration test-e2e bench generate crds stack fmt vet check clean
@@ -23,8 +23,9 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/config-reloader ./cmd/config-reloader
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/lookout-local ./cmd/lookout-local
 
-## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager, prometheus-operator
-## (for the take-over and roll-back tests) and staticcheck into bin/ (once)
+## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
+## prometheus-operator and prometheus-config-reloader (upstream's, for the take-over,
+## roll-back and reloader compatibility tests) and staticcheck into bin/ (once)
 tools: $(addprefix tool-,$(TOOLS))
 tool-%:
 	@hack/build-tool.sh $*

@@ -35,6 +35,11 @@ case "$name" in
   alertmanager)   dir=test/tools/alertmanager; pkg=./cmd/alertmanager
                   v=$(awk '$1=="require" && $2=="github.com/prometheus/alertmanager" {print $3}' "$dir/go.mod")
                   ldflags+=" -X github.com/prometheus/common/version.Version=${v#v}" ;;
+  # Upstream's sidecar: the compatibility tests run it with the arguments Lookout generates.
+  prometheus-config-reloader)
+                  dir=test/tools/prometheus-config-reloader; pkg=github.com/prometheus-operator/prometheus-operator/cmd/$name
+                  v=$(awk '$1=="require" && $2=="github.com/prometheus-operator/prometheus-operator" {print $3}' "$dir/go.mod")
+                  ldflags+=" -X github.com/prometheus/common/version.Version=${v#v}" ;;
   *) echo "build-tool.sh: unknown tool $name" >&2; exit 2 ;;
 esac
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,6 +19,10 @@ const (
 	defaultRuntimeInfoURL = "http://127.0.0.1:9090/api/v1/status/runtimeinfo"
 )
 
+// ordinalEnv is the variable prometheus-config-reloader derives from
+// --statefulset-ordinal-from-envvar; $(STATEFULSET_ORDINAL_NUMBER) expands to it.
+const ordinalEnv = "STATEFULSET_ORDINAL_NUMBER"
+
 // config is the parsed command line.
 type config struct {
 	configFile     string
@@ -29,14 +34,21 @@ type config struct {
 	reloadTimeout  time.Duration
 	reloadURL      string
 	runtimeInfoURL string
+	// runtimeInfoSet records that --runtimeinfo-url was given: the http method
+	// confirms reloads only then (see confirmURL).
+	runtimeInfoSet bool
 	reloadMethod   string
 	processName    string
 	listenAddress  string
+	webConfigFile  string
+	ordinalFrom    string
+	memlimitRatio  float64
 	logLevel       string
 	logFormat      string
 	targets        []apiwatch.Target
 	kubeconfig     string
 	version        bool
+	shortVersion   bool
 }
 
 // stringList is a repeatable string flag.
@@ -61,42 +73,62 @@ func (t targetList) Set(v string) error {
 	return nil
 }
 
-// parseFlags parses args; usage and errors go to out.
+// parseFlags parses args; usage and errors go to out. Every flag of prometheus-operator's
+// prometheus-config-reloader (v0.93) is accepted with its meaning, so pods generated for
+// that image run this one; see Documentation/config-reloader.md for the differences.
 func parseFlags(args []string, out io.Writer) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("config-reloader", flag.ContinueOnError)
 	fs.SetOutput(out)
+	// The flags of prometheus-config-reloader.
 	fs.StringVar(&c.configFile, "config-file", "", "config file to watch, gzipped or plain")
 	fs.StringVar(&c.configOutFile, "config-envsubst-file", "", "output file for the config after gunzip and $(VAR) expansion")
-	fs.Var((*stringList)(&c.watchedDirs), "watched-dir", "directory whose files trigger a reload when they change (repeatable)")
 	fs.DurationVar(&c.watchInterval, "watch-interval", reloader.DefaultWatchInterval, "interval of the periodic full check; 0 renders the config once and exits")
 	fs.DurationVar(&c.delayInterval, "delay-interval", reloader.DefaultDelayInterval, "delay between the first file event and the check (debounce)")
 	fs.DurationVar(&c.retryInterval, "retry-interval", reloader.DefaultRetryInterval, "delay before retrying a failed reload; doubles per failure up to 8x")
 	fs.DurationVar(&c.reloadTimeout, "reload-timeout", reloader.DefaultReloadTimeout, "timeout of one reload, confirmation included")
-	fs.StringVar(&c.reloadURL, "reload-url", defaultReloadURL, "URL that triggers a reload (http method)")
-	fs.StringVar(&c.runtimeInfoURL, "runtimeinfo-url", defaultRuntimeInfoURL, "Prometheus runtimeinfo URL used to confirm reloads; empty skips the confirmation")
-	fs.StringVar(&c.reloadMethod, "reload-method", "http", "how to reload: http (POST to --reload-url) or signal (SIGHUP to --process-name)")
-	fs.StringVar(&c.processName, "process-name", "prometheus", "name of the process to signal (signal method)")
-	fs.StringVar(&c.processName, "process-executable-name", "prometheus", "alias of --process-name (prometheus-config-reloader's name)")
+	fs.Float64Var(&c.memlimitRatio, "auto-gomemlimit-ratio", 0, "set GOMEMLIMIT to this share (0 to 1) of the container's memory limit, or of the system's memory without one; 0 disables")
+	fs.Var((*stringList)(&c.watchedDirs), "watched-dir", "directory whose files trigger a reload when they change (repeatable)")
+	fs.StringVar(&c.reloadMethod, "reload-method", "http", "how to reload: http (POST to --reload-url) or signal (SIGHUP to --process-executable-name)")
+	fs.StringVar(&c.processName, "process-executable-name", "prometheus", "name of the process to signal (signal method)")
+	fs.StringVar(&c.ordinalFrom, "statefulset-ordinal-from-envvar", "POD_NAME", "environment variable whose trailing digits become $("+ordinalEnv+")")
 	fs.StringVar(&c.listenAddress, "listen-address", ":8080", "address serving /metrics and /healthz; empty disables")
-	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&c.webConfigFile, "web-config-file", "", "web configuration file (TLS, basic auth) of the --listen-address server, exporter-toolkit format")
 	fs.StringVar(&c.logFormat, "log-format", "logfmt", "log format: logfmt or json")
+	fs.StringVar(&c.logLevel, "log-level", "info", "log level: all, debug, info, warn, error, none")
+	fs.StringVar(&c.reloadURL, "reload-url", defaultReloadURL, "URL that triggers a reload (http method)")
+	fs.StringVar(&c.runtimeInfoURL, "runtimeinfo-url", defaultRuntimeInfoURL, "Prometheus runtimeinfo URL that confirms each reload: always with the signal method; with the http method only when given (empty: no confirmation)")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	fs.BoolVar(&c.shortVersion, "short-version", false, "print just the version number and exit")
+	// Lookout's own.
+	fs.StringVar(&c.processName, "process-name", "prometheus", "alias of --process-executable-name")
 	fs.Var(targetList{apiwatch.KindSecret, &c.targets}, "watch-secret", "NAMESPACE/NAME=DIR: mirror that Secret's keys into DIR through the API (repeatable)")
 	fs.Var(targetList{apiwatch.KindConfigMap, &c.targets}, "watch-configmap", "NAMESPACE/NAME=DIR: mirror that ConfigMap's keys into DIR through the API (repeatable)")
 	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "kubeconfig for the API watches; empty uses the in-cluster config")
-	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	// Spellings prometheus-config-reloader's flag library (kingpin) adds.
+	var ignored, helpLong, helpMan bool
+	fs.BoolVar(&ignored, "no-version", false, "kingpin spelling of --version=false")
+	fs.BoolVar(&ignored, "no-short-version", false, "kingpin spelling of --short-version=false")
+	fs.BoolVar(&helpLong, "help-long", false, "same as --help")
+	fs.BoolVar(&helpMan, "help-man", false, "same as --help")
+
 	if err := fs.Parse(args); err != nil {
 		return c, err
+	}
+	if helpLong || helpMan {
+		fs.Usage()
+		return c, flag.ErrHelp
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	fs.Visit(func(f *flag.Flag) { c.runtimeInfoSet = c.runtimeInfoSet || f.Name == "runtimeinfo-url" })
 	return c, c.validate()
 }
 
 // validate checks the combinations flag parsing cannot.
 func (c config) validate() error {
-	if c.version {
+	if c.version || c.shortVersion {
 		return nil
 	}
 	if c.configFile == "" && len(c.watchedDirs) == 0 {
@@ -119,12 +151,45 @@ func (c config) validate() error {
 		if c.reloadURL == "" {
 			return errors.New("--reload-method=http needs --reload-url")
 		}
+		if err := checkURL("reload-url", c.reloadURL); err != nil {
+			return err
+		}
 	case "signal":
 		if c.processName == "" {
-			return errors.New("--reload-method=signal needs --process-name")
+			return errors.New("--reload-method=signal needs --process-executable-name")
 		}
 	default:
 		return fmt.Errorf("unknown --reload-method %q (http, signal)", c.reloadMethod)
+	}
+	if u := c.confirmURL(); u != "" {
+		if err := checkURL("runtimeinfo-url", u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// confirmURL is the runtimeinfo URL reloads are confirmed against, or empty for none.
+// prometheus-config-reloader reads runtimeinfo only with the signal method, where it has
+// a default; with the http method it trusts the reload response. Pods generated for it
+// therefore pass no --runtimeinfo-url for Alertmanager, nor one with Prometheus's route
+// prefix or HTTPS scheme: the default would be wrong there, and a confirmation against
+// it a false failure. So the http method confirms only against a URL it was given.
+func (c config) confirmURL() string {
+	if c.reloadMethod == "signal" || c.runtimeInfoSet {
+		return c.runtimeInfoURL
+	}
+	return ""
+}
+
+// checkURL requires an absolute http or https URL.
+func checkURL(flagName, raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("--%s: %w", flagName, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("--%s=%s: want an http or https URL with a host", flagName, raw)
 	}
 	return nil
 }

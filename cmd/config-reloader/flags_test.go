@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"io"
 	"slices"
 	"strings"
@@ -42,6 +44,9 @@ func TestParseFlagsOperatorContract(t *testing.T) {
 		"--runtimeinfo-url=http://127.0.0.1:9090/api/v1/status/runtimeinfo",
 		"--reload-method=signal",
 		"--process-name=prometheus",
+		"--web-config-file=/etc/web.yaml",
+		"--statefulset-ordinal-from-envvar=MY_POD",
+		"--auto-gomemlimit-ratio=0.8",
 		"--listen-address=:8080",
 		"--log-level=debug",
 		"--log-format=json",
@@ -55,7 +60,8 @@ func TestParseFlagsOperatorContract(t *testing.T) {
 	if !slices.Equal(c.watchedDirs, []string{"/etc/prometheus/rules/prometheus-k8s-rulefiles-0", "/etc/prometheus/rules/prometheus-k8s-rulefiles-1"}) {
 		t.Fatalf("watched dirs %v", c.watchedDirs)
 	}
-	if c.watchInterval != 0 || c.delayInterval != 50*time.Millisecond || c.reloadMethod != "signal" || c.kubeconfig != "/kc" {
+	if c.watchInterval != 0 || c.delayInterval != 50*time.Millisecond || c.reloadMethod != "signal" || c.kubeconfig != "/kc" ||
+		c.webConfigFile != "/etc/web.yaml" || c.ordinalFrom != "MY_POD" || c.memlimitRatio != 0.8 {
 		t.Fatalf("parsed %+v", c)
 	}
 	want := []apiwatch.Target{
@@ -64,6 +70,100 @@ func TestParseFlagsOperatorContract(t *testing.T) {
 	}
 	if !slices.Equal(c.targets, want) {
 		t.Fatalf("targets %+v", c.targets)
+	}
+}
+
+// upstreamFlags are the flags of prometheus-operator's prometheus-config-reloader v0.93
+// (cmd/prometheus-config-reloader/main.go and the kingpin flags it registers) with
+// typical values: every one must parse. cmd/config-reloader's compatibility with the
+// real binary is tested in pkg/workload and test/e2e.
+var upstreamFlags = []string{
+	"--config-file=/etc/prometheus/config/prometheus.yaml.gz",
+	"--config-envsubst-file=/etc/prometheus/config_out/prometheus.env.yaml",
+	"--watch-interval=3m0s",
+	"--delay-interval=1s",
+	"--retry-interval=5s",
+	"--reload-timeout=30s",
+	"--auto-gomemlimit-ratio=0.0",
+	"--watched-dir=/etc/prometheus/rules/prometheus-k8s-rulefiles-0",
+	"--watched-dir=/etc/prometheus/config",
+	"--reload-method=http",
+	"--process-executable-name=prometheus",
+	"--statefulset-ordinal-from-envvar=POD_NAME",
+	"--listen-address=:8080",
+	"--web-config-file=/etc/prometheus/web_config/web-config.yaml",
+	"--log-format=logfmt",
+	"--log-level=info",
+	"--reload-url=http://127.0.0.1:9090/-/reload",
+	"--runtimeinfo-url=http://127.0.0.1:9090/api/v1/status/runtimeinfo",
+	"--no-version",
+	"--no-short-version",
+}
+
+func TestParseFlagsUpstream(t *testing.T) {
+	t.Parallel()
+	if _, err := parseFlags(upstreamFlags, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// kingpin also takes the value as the next argument.
+	c, err := parseFlags([]string{"--config-file", "/in", "--watch-interval", "0", "--listen-address", ":8081"}, io.Discard)
+	if err != nil || c.configFile != "/in" || c.watchInterval != 0 || c.listenAddress != ":8081" {
+		t.Fatalf("%+v, %v", c, err)
+	}
+	for _, help := range []string{"--help", "--help-long", "--help-man", "-h"} {
+		if _, err := parseFlags([]string{help}, io.Discard); !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("%s: %v", help, err)
+		}
+	}
+	for _, v := range []string{"--version", "--short-version"} {
+		if c, err := parseFlags([]string{v}, io.Discard); err != nil || !(c.version || c.shortVersion) {
+			t.Errorf("%s: %+v, %v", v, c, err)
+		}
+	}
+}
+
+// TestConfirmURL: the http method confirms reloads against runtimeinfo only when
+// --runtimeinfo-url is given, as prometheus-config-reloader never reads it there; the
+// signal method uses the default.
+func TestConfirmURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--reload-url=https://localhost:9093/-/reload"}, ""},
+		{[]string{"--reload-url=http://127.0.0.1:9090/prefix/-/reload"}, ""},
+		{[]string{"--runtimeinfo-url=http://127.0.0.1:9090/p/api/v1/status/runtimeinfo"}, "http://127.0.0.1:9090/p/api/v1/status/runtimeinfo"},
+		{[]string{"--runtimeinfo-url="}, ""},
+		{[]string{"--reload-method=signal"}, defaultRuntimeInfoURL},
+		{[]string{"--reload-method=signal", "--runtimeinfo-url=https://localhost:9090/api/v1/status/runtimeinfo"}, "https://localhost:9090/api/v1/status/runtimeinfo"},
+		{[]string{"--reload-method=signal", "--runtimeinfo-url="}, ""},
+	} {
+		c, err := parseFlags(append([]string{"--config-file=/in"}, tc.args...), io.Discard)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if got := c.confirmURL(); got != tc.want {
+			t.Errorf("%v: confirms against %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestWithOrdinal(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"POD_NAME": "prometheus-k8s-12", "OTHER": "x", ordinalEnv: "from-env", "NODIGITS": "abc"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	for from, want := range map[string]string{"POD_NAME": "12", "NODIGITS": "", "UNSET": ""} {
+		l := withOrdinal(lookup, from)
+		if v, ok := l(ordinalEnv); !ok || v != want {
+			t.Errorf("from %s: %q, %v; want %q", from, v, ok, want)
+		}
+		if v, ok := l("OTHER"); !ok || v != "x" {
+			t.Errorf("other variables: %q, %v", v, ok)
+		}
+		if _, ok := l("UNSET"); ok {
+			t.Error("unset variable found")
+		}
 	}
 }
 
@@ -93,6 +193,9 @@ func TestParseFlagsErrors(t *testing.T) {
 		{[]string{"--config-file=/in", "--watch-configmap=ns/name"}, "NAMESPACE/NAME=DIR"},
 		{[]string{"--config-file=/in", "stray"}, "unexpected arguments"},
 		{[]string{"--no-such-flag"}, "not defined"},
+		{[]string{"--config-file=/in", "--reload-url=localhost/-/reload"}, "want an http or https URL"},
+		{[]string{"--config-file=/in", "--runtimeinfo-url=ftp://x/"}, "want an http or https URL"},
+		{[]string{"--config-file=/in", "--auto-gomemlimit-ratio=lots"}, "invalid value"},
 	} {
 		_, err := parseFlags(tc.args, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -118,6 +221,23 @@ func TestNewLogger(t *testing.T) {
 	log.Debug("dbg", "k", "v w")
 	if out := b.String(); !strings.Contains(out, `level=DEBUG msg=dbg k="v w"`) {
 		t.Fatalf("logfmt output %q", out)
+	}
+	for _, level := range []string{"all", "ALL", "Debug"} {
+		b.Reset()
+		log, _ = newLogger(&b, level, "logfmt")
+		log.Debug("dbg")
+		if !strings.Contains(b.String(), "msg=dbg") {
+			t.Errorf("level %s hides debug", level)
+		}
+	}
+	b.Reset()
+	log, _ = newLogger(&b, "none", "json")
+	log.Error("hidden")
+	if b.Len() != 0 {
+		t.Errorf("level none logged %q", b.String())
+	}
+	if _, err := newLogger(&b, "none", "xml"); err == nil {
+		t.Error("bad format accepted with level none")
 	}
 	if _, err := newLogger(&b, "loud", "logfmt"); err == nil {
 		t.Fatal("bad level accepted")

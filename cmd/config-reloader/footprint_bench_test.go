@@ -41,15 +41,7 @@ func BenchmarkIdleFootprint(b *testing.B) {
 		}
 		idle = time.Duration(n) * time.Second
 	}
-	bin := filepath.Join(b.TempDir(), "config-reloader")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-trimpath", "-ldflags=-s -w", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("building the binary: %v\n%s", err, out)
-	}
-	if st, err := os.Stat(bin); err == nil {
-		b.Logf("binary size %.1f MiB", float64(st.Size())/(1<<20))
-	}
+	bin := buildBinary(b)
 	b.Run("file", func(b *testing.B) {
 		for range b.N {
 			measureIdle(b, bin, idle, false)
@@ -60,6 +52,22 @@ func BenchmarkIdleFootprint(b *testing.B) {
 			measureIdle(b, bin, idle, true)
 		}
 	})
+}
+
+// buildBinary builds the command as the Makefile and the Dockerfile do (static,
+// stripped) into a temporary directory.
+func buildBinary(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "config-reloader")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-trimpath", "-ldflags=-s -w", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("building the binary: %v\n%s", err, out)
+	}
+	if st, err := os.Stat(bin); err == nil {
+		b.Logf("binary size %.1f MiB", float64(st.Size())/(1<<20))
+	}
+	return bin
 }
 
 func measureIdle(b *testing.B, bin string, idle time.Duration, api bool) {

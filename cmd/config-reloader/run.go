@@ -2,19 +2,20 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
-	"net/url"
+	"os"
+	"runtime"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/exporter-toolkit/web"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
@@ -47,8 +48,12 @@ func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
 		fmt.Fprintf(stderr, "config-reloader: %v\n", err)
 		return exitUsage
 	}
-	if c.version {
+	if c.shortVersion {
 		fmt.Fprintln(stderr, version)
+		return exitOK
+	}
+	if c.version {
+		fmt.Fprintf(stderr, "config-reloader, version %s (%s)\n", version, runtime.Version())
 		return exitOK
 	}
 	log, err := newLogger(stderr, c.logLevel, c.logFormat)
@@ -56,16 +61,22 @@ func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
 		fmt.Fprintf(stderr, "config-reloader: %v\n", err)
 		return exitUsage
 	}
+	if err := web.Validate(c.webConfigFile); err != nil {
+		fmt.Fprintf(stderr, "config-reloader: --web-config-file: %v\n", err)
+		return exitUsage
+	}
 	if h.installLogger != nil {
 		h.installLogger(log)
 	}
+	setMemLimit(c.memlimitRatio, log)
 
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildInfo())
 	metrics, err := reloader.NewMetrics(reg)
 	if err != nil {
 		return fatalf(stderr, "%v", err)
 	}
+	metrics.SetReloadMethod(c.reloadMethod)
 	rl, err := reloader.New(reloader.Options{
 		ConfigFile:    c.configFile,
 		ConfigOutFile: c.configOutFile,
@@ -77,6 +88,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
 		Trigger:       trigger(c),
 		Metrics:       metrics,
 		Logger:        log,
+		LookupEnv:     withOrdinal(os.LookupEnv, c.ordinalFrom),
 		Observe:       h.observe,
 	})
 	if err != nil {
@@ -135,7 +147,7 @@ func watch(ctx context.Context, c config, rl *reloader.Reloader, mirror *apiwatc
 		if h.listening != nil {
 			h.listening(l.Addr())
 		}
-		served = serve(ctx, l, reg, log)
+		served = serve(ctx, l, c.webConfigFile, reg, log)
 	}
 	mirrored := make(chan error, 1)
 	if mirror != nil {
@@ -187,30 +199,26 @@ func watch(ctx context.Context, c config, rl *reloader.Reloader, mirror *apiwatc
 
 // trigger builds the reload trigger the flags ask for.
 func trigger(c config) reloader.Trigger {
-	client := localClient(c.reloadURL)
+	client := localClient()
 	if c.reloadMethod == "signal" {
-		return &reloader.SignalTrigger{ProcessName: c.processName, RuntimeInfoURL: c.runtimeInfoURL, Client: client}
+		return &reloader.SignalTrigger{ProcessName: c.processName, RuntimeInfoURL: c.confirmURL(), Client: client}
 	}
-	return &reloader.HTTPTrigger{ReloadURL: c.reloadURL, RuntimeInfoURL: c.runtimeInfoURL, Client: client}
+	return &reloader.HTTPTrigger{ReloadURL: c.reloadURL, RuntimeInfoURL: c.confirmURL(), Client: client}
 }
 
-// localClient is the HTTP client for the sidecar's own Prometheus. When Prometheus serves
-// HTTPS on the pod's loopback (spec.web.tlsConfig) its certificate is the user's, usually
-// issued for the Service's names by a CA the sidecar does not have: on a loopback address
-// or localhost, which only the pod itself can reach, the certificate is not verified (as
-// prometheus-config-reloader does). Any other host is verified normally.
-func localClient(reloadURL string) *http.Client {
-	u, err := url.Parse(reloadURL)
-	if err != nil || u.Scheme != "https" {
-		return nil
+// withOrdinal adds STATEFULSET_ORDINAL_NUMBER to lookup, as prometheus-config-reloader
+// does: the trailing digits of the variable from (the StatefulSet pod's name by default,
+// "prometheus-k8s-1" giving "1"), empty when it has none. It shadows a variable of that
+// name in the environment, as upstream's os.Setenv does.
+func withOrdinal(lookup func(string) (string, bool), from string) func(string) (string, bool) {
+	v, _ := lookup(from)
+	ordinal := v[len(strings.TrimRightFunc(v, func(r rune) bool { return r >= '0' && r <= '9' })):]
+	return func(name string) (string, bool) {
+		if name == ordinalEnv {
+			return ordinal, true
+		}
+		return lookup(name)
 	}
-	host := u.Hostname()
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil
-	}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // loopback only, see above
-	return &http.Client{Transport: tr}
 }
 
 // newMirror connects to the API server for --watch-secret/--watch-configmap.

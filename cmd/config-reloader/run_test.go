@@ -127,7 +127,7 @@ func TestInitModeRendersAndExits(t *testing.T) {
 	t.Setenv("POD_NAME", "prometheus-k8s-1")
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in", "prometheus.yaml.gz"), filepath.Join(dir, "prometheus.env.yaml")
-	if err := atomicwriter.Write(filepath.Dir(in), map[string][]byte{"prometheus.yaml.gz": reloadertest.Gzip(t, "replica: $(POD_NAME)\n")}); err != nil {
+	if err := atomicwriter.Write(filepath.Dir(in), map[string][]byte{"prometheus.yaml.gz": reloadertest.Gzip(t, "replica: $(POD_NAME)\nordinal: $(STATEFULSET_ORDINAL_NUMBER)\n")}); err != nil {
 		t.Fatal(err)
 	}
 	var log syncBuffer
@@ -136,7 +136,7 @@ func TestInitModeRendersAndExits(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, log.String())
 	}
-	if b, err := os.ReadFile(out); err != nil || string(b) != "replica: prometheus-k8s-1\n" {
+	if b, err := os.ReadFile(out); err != nil || string(b) != "replica: prometheus-k8s-1\nordinal: 1\n" {
 		t.Fatalf("output %q, %v", b, err)
 	}
 	if !strings.Contains(log.String(), `"msg":"config rendered"`) {
@@ -175,6 +175,18 @@ func TestUsageErrors(t *testing.T) {
 	if code := run(context.Background(), []string{"--version"}, &log, hooks{}); code != exitOK || !strings.Contains(log.String(), version) {
 		t.Fatalf("exit %d, %q", code, log.String())
 	}
+	log = syncBuffer{}
+	if code := run(context.Background(), []string{"--short-version"}, &log, hooks{}); code != exitOK || log.String() != version+"\n" {
+		t.Fatalf("exit %d, %q", code, log.String())
+	}
+	// A web config that does not load stops the start, as upstream's does.
+	bad := filepath.Join(t.TempDir(), "web.yaml")
+	if err := os.WriteFile(bad, []byte("tls_server_config:\n  cert_file: /nonexistent\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(context.Background(), []string{"--config-file=/x", "--web-config-file=" + bad}, &log, hooks{}); code != exitUsage {
+		t.Fatalf("bad web config: exit %d", code)
+	}
 }
 
 // TestSidecar runs the command against a real Prometheus: reload on change, metrics and
@@ -206,7 +218,7 @@ func TestSidecar(t *testing.T) {
 	s.await(reloader.ActionReloaded)
 	requireMarker(t, p, "v2")
 
-	if code, body := s.get("/healthz"); code != http.StatusOK || body != "ok\n" {
+	if code, body := s.get("/healthz"); code != http.StatusOK || body != `{"status":"up"}` {
 		t.Fatalf("/healthz: %d %q", code, body)
 	}
 	code, metrics := s.get("/metrics")
@@ -227,6 +239,9 @@ func TestSidecar(t *testing.T) {
 		`reloader_config_info{hash="` + hex.EncodeToString(sum[:]) + `"} 1`,
 		"reloader_reload_duration_seconds_count 2",
 		"reloader_unset_env_vars_total 0",
+		"reloader_config_environment_variable_expansion_errors 0",
+		`reloader_info{method="http"} 1`,
+		`prometheus_config_reloader_build_info{goversion="`,
 		`reloader_checks_total{cause="start"} 1`,
 		"process_resident_memory_bytes ",
 		"go_goroutines ",
@@ -238,4 +253,72 @@ func TestSidecar(t *testing.T) {
 	if strings.Count(metrics, "reloader_config_info{") != 1 {
 		t.Error("more than one reloader_config_info series")
 	}
+}
+
+// webConfigBasicAuth is an exporter-toolkit web config: user admin, password s3cret
+// (bcrypt, cost 4).
+const webConfigBasicAuth = "basic_auth_users:\n  admin: $2a$04$RvSf6GssE1nwuhBzLTCywOdJQUKxIgRzYT42TW5XEPsYOlHih4AR6\n"
+
+// TestWebConfigFile: --web-config-file protects the metrics server like
+// prometheus-config-reloader's.
+func TestWebConfigFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	webConfig := filepath.Join(dir, "web.yaml")
+	if err := os.WriteFile(webConfig, []byte(webConfigBasicAuth), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfgDir := filepath.Join(dir, "config")
+	if err := atomicwriter.Write(cfgDir, map[string][]byte{"prometheus.yaml.gz": reloadertest.Gzip(t, configYAML("v1"))}); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing answers the reload: only the metrics server matters here.
+	s := startSidecar(t, "--config-file="+filepath.Join(cfgDir, "prometheus.yaml.gz"), "--web-config-file="+webConfig,
+		"--reload-url=http://127.0.0.1:1/-/reload")
+	for _, tc := range []struct {
+		user, password string
+		want           int
+	}{
+		{"", "", http.StatusUnauthorized},
+		{"admin", "wrong", http.StatusUnauthorized},
+		{"admin", "s3cret", http.StatusOK},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+s.addr+"/metrics", nil)
+		if tc.user != "" {
+			req.SetBasicAuth(tc.user, tc.password)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("user %q password %q: %s, want %d", tc.user, tc.password, resp.Status, tc.want)
+		}
+	}
+}
+
+// TestSignalConfirmsOverTLS: the signal method reads runtimeinfo over HTTPS with a route
+// prefix, as prometheus-operator's pods ask (--runtimeinfo-url only), from a real
+// Prometheus with a certificate the reloader cannot verify.
+func TestSignalConfirmsOverTLS(t *testing.T) {
+	t.Parallel()
+	bin, err := reloadertest.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A name of its own, so no other test's Prometheus is signalled.
+	name := "promtls-" + filepath.Base(t.TempDir())
+	link := filepath.Join(t.TempDir(), name)
+	if err := os.Symlink(bin, link); err != nil {
+		t.Fatal(err)
+	}
+	pod := newUpstreamPod(t, "prometheus.yaml.gz", configYAML("v1"))
+	p := reloadertest.Start(t, pod.out, reloadertest.Options{Binary: link, TLS: true, RoutePrefix: "/prom"})
+	s := startSidecar(t, append(pod.args, "--reload-method=signal", "--process-executable-name="+name,
+		"--runtimeinfo-url="+p.RuntimeInfoURL(), "--delay-interval=10ms")...)
+	s.requireReloaded()
+	pod.publish(t, "prometheus.yaml.gz", configYAML("v2"))
+	s.requireReloaded()
+	requireMarker(t, p, "v2")
 }

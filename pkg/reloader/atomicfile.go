@@ -2,6 +2,7 @@ package reloader
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,9 +12,10 @@ import (
 // runs as another user, like the kubelet-mounted input it comes from.
 const outputMode fs.FileMode = 0o644
 
-// WriteFileAtomic replaces path with data through a temporary file in the same directory
-// and a rename, so a reader sees the old or the new content, never a partial file.
-func WriteFileAtomic(path string, data []byte) error {
+// WriteFileAtomic replaces path with what write writes, through a temporary file in the
+// same directory and a rename, so a reader sees the old or the new content, never a
+// partial file. When write fails the temporary file is removed and path is untouched.
+func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -25,7 +27,7 @@ func WriteFileAtomic(path string, data []byte) error {
 		_ = os.Remove(name)
 		return err
 	}
-	if _, err := tmp.Write(data); err != nil {
+	if err := write(tmp); err != nil {
 		return cleanup(fmt.Errorf("writing %s: %w", name, err))
 	}
 	if err := tmp.Chmod(outputMode); err != nil {

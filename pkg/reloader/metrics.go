@@ -19,6 +19,8 @@ type Metrics struct {
 	watches                    prometheus.Gauge
 	watchEvents                prometheus.Counter
 	watchErrors                prometheus.Counter
+	expansionErrors            prometheus.Gauge
+	info                       *prometheus.GaugeVec
 
 	configInfo     *prometheus.GaugeVec
 	reloadDuration prometheus.Histogram
@@ -65,6 +67,14 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "reloader_watch_errors_total",
 			Help: "Total number of errors received by the reloader from the watcher.",
 		}),
+		expansionErrors: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "reloader_config_environment_variable_expansion_errors",
+			Help: "Number of $(VAR) references left unexpanded because VAR was unset in the last rendered config.",
+		}),
+		info: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "reloader_info",
+			Help: "A metric with a constant '1' value labeled by reload method (either 'http' or 'signal').",
+		}, []string{"method"}),
 		configInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "reloader_config_info",
 			Help: "Always 1; the hash label is the hex sha256 of the decompressed config input, before $(VAR) expansion, that Prometheus last loaded successfully.",
@@ -88,7 +98,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	}
 	for _, c := range []prometheus.Collector{m.reloads, m.reloadsFailed, m.lastReloadSuccessful,
 		m.lastReloadSuccessTimestamp, m.applies, m.appliesFailed, m.watches, m.watchEvents,
-		m.watchErrors, m.configInfo, m.reloadDuration, m.unsetEnvVars, m.checks} {
+		m.watchErrors, m.expansionErrors, m.info, m.configInfo, m.reloadDuration, m.unsetEnvVars, m.checks} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("registering reloader metrics: %w", err)
 		}
@@ -100,4 +110,10 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 func (m *Metrics) setConfigInfo(hash string) {
 	m.configInfo.Reset()
 	m.configInfo.WithLabelValues(hash).Set(1)
+}
+
+// SetReloadMethod sets reloader_info to the reload method ("http" or "signal").
+func (m *Metrics) SetReloadMethod(method string) {
+	m.info.Reset()
+	m.info.WithLabelValues(method).Set(1)
 }

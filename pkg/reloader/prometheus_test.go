@@ -239,6 +239,9 @@ func TestEnvExpansion(t *testing.T) {
 	if h.metric("reloader_unset_env_vars_total") != 1 {
 		t.Fatalf("reloader_unset_env_vars_total = %v", h.metric("reloader_unset_env_vars_total"))
 	}
+	if v := h.metric("reloader_config_environment_variable_expansion_errors"); v != 1 {
+		t.Fatalf("reloader_config_environment_variable_expansion_errors = %v", v)
+	}
 	h.requireConfigInfo(cfg)
 }
 

@@ -1,13 +1,10 @@
 package reloader
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -124,8 +121,8 @@ func (r *Reloader) apply(ctx context.Context, res *Result) {
 	if !ok {
 		return
 	}
-	out, unset := r.render(snap)
-	outChanged, err := r.outputDiffers(out)
+	defer snap.close()
+	outChanged, err := r.outputDiffers(snap)
 	if err != nil {
 		r.fail(res, err)
 		return
@@ -136,11 +133,12 @@ func (r *Reloader) apply(ctx context.Context, res *Result) {
 	}
 	r.m.applies.Inc()
 	if outChanged {
-		if err := r.writeOutput(out, unset); err != nil {
+		out, err := r.writeOutput(snap)
+		if err != nil {
 			r.fail(res, err)
 			return
 		}
-		res.UnsetVars = unset
+		res.UnsetVars = out.unset
 	}
 	start := time.Now()
 	err = r.reload(ctx)
@@ -197,42 +195,6 @@ func (r *Reloader) fail(res *Result, err error) {
 	res.Action, res.Err = ActionFailed, err
 	r.log.Error("applying the configuration failed", "err", err, "retry_in", delay.String(),
 		"consecutive_failures", r.failures)
-}
-
-// render expands the config; it returns nil without an output file.
-func (r *Reloader) render(snap snapshot) ([]byte, []string) {
-	if r.o.ConfigOutFile == "" {
-		return nil, nil
-	}
-	return Expand(snap.config, r.o.LookupEnv)
-}
-
-// outputDiffers reports whether the output file lacks out.
-func (r *Reloader) outputDiffers(out []byte) (bool, error) {
-	if r.o.ConfigOutFile == "" {
-		return false, nil
-	}
-	cur, err := os.ReadFile(r.o.ConfigOutFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return true, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("reading current output: %w", err)
-	}
-	return !bytes.Equal(cur, out), nil
-}
-
-// writeOutput writes the rendered config and reports unset variables.
-func (r *Reloader) writeOutput(out []byte, unset []string) error {
-	if err := WriteFileAtomic(r.o.ConfigOutFile, out); err != nil {
-		return err
-	}
-	if len(unset) > 0 {
-		r.m.unsetEnvVars.Add(float64(len(unset)))
-		r.log.Warn("config references unset environment variables; left unexpanded",
-			"vars", slices.Compact(slices.Sorted(slices.Values(unset))))
-	}
-	return nil
 }
 
 // reload triggers Prometheus within the reload timeout and records the metrics.

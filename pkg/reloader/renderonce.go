@@ -55,12 +55,13 @@ func (r *Reloader) renderOnce(res *Result) (done bool, err error) {
 		res.Action, res.Err = ActionFailed, err
 		return true, err
 	}
+	defer snap.close()
 	res.Hash, res.ConfigHash = snap.hash, snap.configHash
-	out, unset := r.render(snap)
-	differs, err := r.outputDiffers(out)
+	differs, err := r.outputDiffers(snap)
 	if err == nil && differs {
-		err = r.writeOutput(out, unset)
-		res.UnsetVars = unset
+		var out rendering
+		out, err = r.writeOutput(snap)
+		res.UnsetVars = out.unset
 	}
 	if err != nil {
 		res.Action, res.Err = ActionFailed, err

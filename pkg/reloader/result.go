@@ -42,6 +42,7 @@ type Result struct {
 	// Started is when the check began; ReloadDuration how long the reload took.
 	Started        time.Time
 	ReloadDuration time.Duration
-	// UnsetVars lists the $(VAR) references left unexpanded in the written output.
+	// UnsetVars lists the $(VAR) references left unexpanded in the written output, by
+	// name, once per occurrence, at most 64 of them.
 	UnsetVars []string
 }

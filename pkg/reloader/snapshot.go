@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,42 +15,55 @@ import (
 	"strings"
 )
 
-// ErrInputMissing reports that the config input file does not exist (yet).
-var ErrInputMissing = errors.New("config input does not exist")
-
-// snapshot is the content the reloader compares between checks.
+// snapshot is the content the reloader compares between checks. It holds the config
+// input open, not its content: later passes (compare, write) read it again from the
+// same open file. Close it when the check is done.
 type snapshot struct {
-	// config is the decompressed config input (nil without a config file).
-	config []byte
-	// configHash is the hex sha256 of config, before $(VAR) expansion.
+	// input is the open config input (nil without a config file).
+	input *configInput
+	// configHash is the hex sha256 of the decompressed config, before $(VAR)
+	// expansion.
 	configHash string
-	// hash covers config and every file in the watched directories.
+	// hash covers the config and every file in the watched directories.
 	hash string
 }
 
-// takeSnapshot reads the config input and the watched directories.
-func takeSnapshot(configFile string, dirs []string) (snapshot, error) {
-	var s snapshot
+// close releases the config input.
+func (s snapshot) close() {
+	if s.input != nil {
+		_ = s.input.Close()
+	}
+}
+
+// takeSnapshot reads the config input and the watched directories. The config is read
+// to its end (so a corrupt archive is detected here, before anything is written) in
+// buffers of a fixed size.
+func takeSnapshot(configFile string, dirs []string) (s snapshot, err error) {
 	h := sha256.New()
 	if configFile != "" {
-		raw, err := os.ReadFile(configFile)
-		if errors.Is(err, fs.ErrNotExist) {
-			return s, fmt.Errorf("%w: %s", ErrInputMissing, configFile)
+		if s.input, err = openConfigInput(configFile); err != nil {
+			return s, err
 		}
-		if err != nil {
-			return s, fmt.Errorf("reading %s: %w", configFile, err)
-		}
-		cfg, err := Decode(raw)
-		if err != nil {
+		defer func() {
+			if err != nil {
+				s.close()
+			}
+		}()
+		if s.configHash, err = hashConfig(s.input); err != nil {
 			return s, fmt.Errorf("decoding %s: %w", configFile, err)
 		}
-		sum := sha256.Sum256(cfg)
-		s.config, s.configHash = cfg, hex.EncodeToString(sum[:])
 		writeField(h, []byte("config"))
 		writeField(h, []byte(s.configHash))
 	}
 	for _, dir := range dirs {
-		if err := hashDir(h, dir); err != nil {
+		// The config input is in the hash already, decompressed: in its own directory,
+		// when that is watched too (as prometheus-operator's pods ask), its compressed
+		// bytes do not count again, so a recompressed identical config costs no reload.
+		skip := ""
+		if configFile != "" && filepath.Clean(dir) == filepath.Dir(filepath.Clean(configFile)) {
+			skip = filepath.Base(configFile)
+		}
+		if err := hashDir(h, dir, skip); err != nil {
 			return s, err
 		}
 	}
@@ -57,10 +71,24 @@ func takeSnapshot(configFile string, dirs []string) (snapshot, error) {
 	return s, nil
 }
 
+// hashConfig returns the hex sha256 of the decompressed config.
+func hashConfig(in *configInput) (string, error) {
+	r, err := in.config()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, r, make([]byte, readBufferSize)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
 // hashDir adds the regular files directly in dir (following symlinks, so kubelet key
-// links count by their content) to h. Names starting with ".." are the kubelet's
-// internals and are skipped; a missing directory hashes as empty.
-func hashDir(h hash.Hash, dir string) error {
+// links count by their content) to h: each file's name and the sha256 of its content,
+// read in buffers. Names starting with ".." are the kubelet's internals and are
+// skipped, as is skip; a missing directory hashes as empty.
+func hashDir(h hash.Hash, dir, skip string) error {
 	writeField(h, []byte("dir"))
 	writeField(h, []byte(dir))
 	entries, err := os.ReadDir(dir)
@@ -72,34 +100,61 @@ func hashDir(h hash.Hash, dir string) error {
 	}
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "..") {
+		if !strings.HasPrefix(e.Name(), "..") && e.Name() != skip {
 			names = append(names, e.Name())
 		}
 	}
 	sort.Strings(names)
+	buf := make([]byte, readBufferSize)
 	for _, name := range names {
-		path := filepath.Join(dir, name)
-		st, err := os.Stat(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // removed since the listing, or a dangling link
-		}
+		sum, ok, err := hashFile(filepath.Join(dir, name), buf)
 		if err != nil {
-			return fmt.Errorf("inspecting %s: %w", path, err)
+			return err
 		}
-		if !st.Mode().IsRegular() {
-			continue
+		if ok {
+			writeField(h, []byte(name))
+			writeField(h, sum)
 		}
-		b, err := os.ReadFile(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", path, err)
-		}
-		writeField(h, []byte(name))
-		writeField(h, b)
 	}
 	return nil
+}
+
+// hashFile returns the sha256 of the regular file at path; ok is false when path is
+// not a regular file (a subdirectory) or is gone (removed since the listing, or a
+// dangling link).
+func hashFile(path string, buf []byte) (sum []byte, ok bool, err error) {
+	// Stat before opening: opening a FIFO would block.
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("inspecting %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, false, nil
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("opening %s: %w", path, err)
+	}
+	defer f.Close()
+	// The name may have been replaced since the Stat.
+	st, err = f.Stat()
+	if err != nil {
+		return nil, false, fmt.Errorf("inspecting %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, false, nil
+	}
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, f, buf); err != nil {
+		return nil, false, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return h.Sum(nil), true, nil
 }
 
 // writeField writes a length-prefixed field so different splits never hash alike.

@@ -41,6 +41,12 @@ func reloadSignal(p *monitoringv1.Prometheus) bool {
 }
 
 // reloaderArgs are the flags of the config-reloader; init renders once and exits.
+//
+// They are flags prometheus-operator's prometheus-config-reloader v0.93 accepts, with
+// the same meaning, so the pod also runs with that image as ConfigReloaderImage: only a
+// Lookout-only feature switched on in Options adds others (apiWatchArgs). The
+// --runtimeinfo-url given with the http method is read by Lookout's reloader to confirm
+// reloads and ignored by upstream's. TestReloaderArgsUpstreamCompatible holds this.
 func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init bool) ([]string, error) {
 	args := []string{
 		"--config-file=" + path.Join(layout.ConfigDir, layout.ConfigCompressedKey),
@@ -49,11 +55,14 @@ func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init 
 	for n := range ruleSlots {
 		args = append(args, "--watched-dir="+ruleSlotDir(p.Name, n))
 	}
+	// The config's own directory too, as prometheus-operator passes it: upstream's
+	// reloader watches --config-file itself, and the kubelet's "..data" swap replaces
+	// that file without an event the watch sees, so it would notice a config change only
+	// at its next --watch-interval. Lookout's reloader watches the directory anyway and
+	// does not count the config file twice.
+	args = append(args, "--watched-dir="+layout.ConfigDir)
 	if opts.ReloaderWatchAPI {
-		args = append(args, fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, layout.ConfigSecretName(p.Name), layout.ConfigDir))
-		for n := range ruleSlots {
-			args = append(args, fmt.Sprintf("--watch-configmap=%s/%s=%s", p.Namespace, layout.RuleConfigMapName(p.Name, n), ruleSlotDir(p.Name, n)))
-		}
+		args = append(args, apiWatchArgs(p, ruleSlots)...)
 	}
 	if init {
 		args = append(args, "--watch-interval=0")
@@ -78,6 +87,17 @@ func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init 
 		return nil, err
 	}
 	return args, nil
+}
+
+// apiWatchArgs are the flags of API-watch mode (Options.ReloaderWatchAPI), which only
+// Lookout's reloader has: the config Secret and the rule ConfigMaps, mirrored into the
+// directories the other flags name.
+func apiWatchArgs(p *monitoringv1.Prometheus, ruleSlots int) []string {
+	args := []string{fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, layout.ConfigSecretName(p.Name), layout.ConfigDir)}
+	for n := range ruleSlots {
+		args = append(args, fmt.Sprintf("--watch-configmap=%s/%s=%s", p.Namespace, layout.RuleConfigMapName(p.Name, n), ruleSlotDir(p.Name, n)))
+	}
+	return args
 }
 
 // reloaderEnv is the environment of both reloader containers.

@@ -37,10 +37,14 @@ const defaultKubeletSync = 5 * time.Second
 const (
 	prometheusImageRepo = "quay.io/prometheus/prometheus"
 	reloaderImage       = "localhost/lookout/config-reloader:e2e"
+	// upstreamReloaderImage is prometheus-operator's reloader (bin/prometheus-config-reloader,
+	// built by `make tools`), for the scenarios that give it to an operator.
+	upstreamReloaderImage = "localhost/prometheus-operator/prometheus-config-reloader:e2e"
 )
 
 // imageStore maps images to binaries. The Prometheus image's tag must be the version of
-// bin/prometheus, so a pod spec naming another version does not start.
+// bin/prometheus, so a pod spec naming another version does not start. Upstream's
+// reloader is in the store only when it was built; TestUpstreamReloader says how.
 func imageStore(bin string) (map[string]string, error) {
 	prom, err := binaryPath(bin, "prometheus")
 	if err != nil {
@@ -58,10 +62,14 @@ func imageStore(bin string) (map[string]string, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%s --version: unexpected output %q", prom, out)
 	}
-	return map[string]string{
+	images := map[string]string{
 		prometheusImageRepo + ":v" + string(m[1]): prom,
 		reloaderImage: reloader,
-	}, nil
+	}
+	if upstream, err := binaryPath(bin, "prometheus-config-reloader"); err == nil {
+		images[upstreamReloaderImage] = upstream
+	}
+	return images, nil
 }
 
 // pod is one pod of a StatefulSet, run the way the StatefulSet controller and the kubelet

@@ -2,27 +2,41 @@ package atomicdir
 
 import (
 	"fmt"
-	"path/filepath"
+	"path"
 	"strings"
 )
 
-// Limits the kubelet applies to projected paths.
+// Limits the kubelet's AtomicWriter applies to projected paths.
 const (
 	maxPathLength     = 4096
 	maxFileNameLength = 255
 )
 
-// validateKey checks that a key is a clean relative path that stays inside the target
-// directory and does not collide with the writer's own "..*" entries.
+// reservedPrefix starts the names the writer keeps for itself ("..data", "..data_tmp",
+// the timestamped data directories).
+const reservedPrefix = ".."
+
+// validateKey checks one key. It applies the kubelet AtomicWriter's rules (validatePath
+// in pkg/volume/util/atomic_writer.go): not empty, not absolute, at most 4096 bytes, no
+// ".." element, no element longer than 255 bytes, no first element starting with "..".
+//
+// The kubelet applies them to the key as given and cleans it afterwards, relying on API
+// validation for the rest, so "./..data" passes and is then written as "..data", over
+// the writer's own link. Here a key must also be canonical (equal to its path.Clean form:
+// no "." or empty elements, no trailing slash), which closes that gap, and must not
+// contain a NUL byte (no file name can).
 func validateKey(key string) error {
-	if key == "" {
+	switch {
+	case key == "":
 		return fmt.Errorf("invalid key %q: empty", key)
-	}
-	if filepath.IsAbs(key) {
+	case key == ".":
+		return fmt.Errorf("invalid key %q: names the directory itself", key)
+	case path.IsAbs(key):
 		return fmt.Errorf("invalid key %q: must be a relative path", key)
-	}
-	if len(key) > maxPathLength {
-		return fmt.Errorf("invalid key %q: longer than %d characters", key, maxPathLength)
+	case len(key) > maxPathLength:
+		return fmt.Errorf("invalid key %.32q...: longer than %d bytes", key, maxPathLength)
+	case strings.IndexByte(key, 0) >= 0:
+		return fmt.Errorf("invalid key %q: contains a NUL byte", key)
 	}
 	parts := strings.Split(key, "/")
 	for _, p := range parts {
@@ -30,27 +44,32 @@ func validateKey(key string) error {
 			return fmt.Errorf("invalid key %q: must not contain '..'", key)
 		}
 		if len(p) > maxFileNameLength {
-			return fmt.Errorf("invalid key %q: a name is longer than %d characters", key, maxFileNameLength)
+			return fmt.Errorf("invalid key %.32q...: an element is longer than %d bytes", key, maxFileNameLength)
 		}
 	}
-	if strings.HasPrefix(parts[0], "..") {
+	if strings.HasPrefix(parts[0], reservedPrefix) {
 		return fmt.Errorf("invalid key %q: must not start with '..'", key)
+	}
+	if c := path.Clean(key); c != key {
+		return fmt.Errorf("invalid key %q: not a clean path (it would be written as %q)", key, c)
 	}
 	return nil
 }
 
-// cleanPayload validates every key and returns the payload keyed by cleaned paths.
-func cleanPayload(files map[string][]byte) (map[string][]byte, error) {
-	out := make(map[string][]byte, len(files))
-	for k, v := range files {
+// validatePayload validates every key and rejects a key that is also the parent
+// directory of another ("a" and "a/b"): one path cannot be a file and a directory.
+func validatePayload(files map[string][]byte) error {
+	for k := range files {
 		if err := validateKey(k); err != nil {
-			return nil, err
+			return err
 		}
-		c := filepath.Clean(k)
-		if c == "." {
-			return nil, fmt.Errorf("invalid key %q: names the directory itself", k)
-		}
-		out[c] = v
 	}
-	return out, nil
+	for k := range files {
+		for d := path.Dir(k); d != "."; d = path.Dir(d) {
+			if _, ok := files[d]; ok {
+				return fmt.Errorf("invalid keys %q and %q: %q would be a file and a directory", d, k, d)
+			}
+		}
+	}
+	return nil
 }

@@ -1,13 +1,11 @@
 package atomicdir
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -27,6 +25,12 @@ const timestampLayout = "..2006_01_02_15_04_05."
 const DefaultMode fs.FileMode = 0o644
 
 // Writer projects payloads into one directory. The zero value is ready to use.
+//
+// The writer owns the names starting with ".." in the directory and the "name ->
+// ..data/name" links of its keys. It never follows, reads through or removes a symlink
+// it did not create: a DataLink pointing outside the directory, or at anything but a
+// data directory of its own, is replaced without touching its target, and a key's
+// visible entry that is not the writer's link is replaced by it.
 type Writer struct {
 	// Mode is the mode of the written files; zero means DefaultMode.
 	Mode fs.FileMode
@@ -39,55 +43,46 @@ func Write(dir string, files map[string][]byte) (changed bool, err error) {
 	return Writer{}.Write(dir, files)
 }
 
-// Write makes dir hold exactly files (keys are relative paths, values contents) and
-// reports whether anything on disk changed. dir is created if missing. When the payload
-// equals what is already published nothing is rewritten, so watchers see no event.
+// Write makes dir hold exactly files (keys are clean relative paths, see validateKey;
+// values are contents) and reports whether anything on disk changed. dir is created if
+// missing. When the payload equals what is already published nothing is rewritten, so
+// watchers see no event.
 func (w Writer) Write(dir string, files map[string][]byte) (changed bool, err error) {
-	payload, err := cleanPayload(files)
-	if err != nil {
+	if err := validatePayload(files); err != nil {
 		return false, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, fmt.Errorf("creating %s: %w", dir, err)
 	}
-	oldDir, err := os.Readlink(filepath.Join(dir, DataLink))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("reading %s: %w", DataLink, err)
-	}
-
-	publish := true
-	var stale []string
-	if oldDir != "" {
-		oldPath := filepath.Join(dir, oldDir)
-		stale, err = stalePaths(payload, oldPath)
-		if err != nil {
-			return false, err
-		}
-		same, err := samePayload(payload, oldPath)
-		if err != nil {
-			return false, err
-		}
-		publish = !same || len(stale) > 0
-	}
-
-	if publish {
-		if err := w.publish(dir, payload); err != nil {
-			return false, err
-		}
-	}
-	linked, err := linkKeys(dir, payload)
+	prev, err := readPublished(dir)
 	if err != nil {
 		return false, err
 	}
-	if err := removeTopLevel(dir, stale); err != nil {
+	same, err := prev.holds(dir, files)
+	if err != nil {
 		return false, err
 	}
-	if publish && oldDir != "" {
-		if err := os.RemoveAll(filepath.Join(dir, oldDir)); err != nil {
-			return false, fmt.Errorf("removing previous data directory %s: %w", oldDir, err)
+	if !same {
+		if err := w.publish(dir, files); err != nil {
+			return false, err
 		}
 	}
-	return publish || linked, nil
+	linked, err := linkKeys(dir, files)
+	if err != nil {
+		return false, err
+	}
+	unlinked, err := unlinkStale(dir, files)
+	if err != nil {
+		return false, err
+	}
+	if !same && prev.name != "" {
+		// A real directory of the writer's (readPublished checked it): RemoveAll
+		// unlinks symlinks inside it rather than following them.
+		if err := os.RemoveAll(filepath.Join(dir, prev.name)); err != nil {
+			return false, fmt.Errorf("removing previous data directory %s: %w", prev.name, err)
+		}
+	}
+	return !same || linked || unlinked, nil
 }
 
 // publish writes payload into a new timestamped directory and swaps DataLink to it.
@@ -108,14 +103,13 @@ func (w Writer) publish(dir string, payload map[string][]byte) error {
 		_ = os.RemoveAll(tsDir)
 		return fmt.Errorf("setting mode of %s: %w", tsDir, err)
 	}
-	for key, data := range payload {
-		if err := writeFile(filepath.Join(tsDir, key), data, mode); err != nil {
-			_ = os.RemoveAll(tsDir)
-			return err
-		}
+	if err := writePayload(tsDir, payload, mode); err != nil {
+		_ = os.RemoveAll(tsDir)
+		return err
 	}
 	tmp := filepath.Join(dir, tmpDataLink)
-	// A link left behind by an interrupted write would make Symlink fail.
+	// A link left behind by an interrupted write would make Symlink fail. Remove
+	// unlinks the link itself.
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		_ = os.RemoveAll(tsDir)
 		return fmt.Errorf("removing stale %s: %w", tmpDataLink, err)
@@ -124,6 +118,7 @@ func (w Writer) publish(dir string, payload map[string][]byte) error {
 		_ = os.RemoveAll(tsDir)
 		return fmt.Errorf("creating %s: %w", tmpDataLink, err)
 	}
+	// Rename replaces DataLink itself, whatever it pointed at.
 	if err := os.Rename(tmp, filepath.Join(dir, DataLink)); err != nil {
 		_ = os.Remove(tmp)
 		_ = os.RemoveAll(tsDir)
@@ -132,100 +127,44 @@ func (w Writer) publish(dir string, payload map[string][]byte) error {
 	return nil
 }
 
-// writeFile writes one payload file, creating its parent directories.
-func writeFile(path string, data []byte, mode fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("creating directory for %s: %w", path, err)
+// writePayload writes every file into the fresh data directory tsDir. The writes go
+// through an os.Root, so no path can leave tsDir even if something raced a symlink into
+// it, and files are created exclusively (never opened through an existing name).
+func writePayload(tsDir string, payload map[string][]byte, mode fs.FileMode) error {
+	root, err := os.OpenRoot(tsDir)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", tsDir, err)
 	}
-	if err := os.WriteFile(path, data, mode); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	// WriteFile's mode is filtered by the umask; set it exactly.
-	if err := os.Chmod(path, mode); err != nil {
-		return fmt.Errorf("setting mode of %s: %w", path, err)
+	defer root.Close()
+	for key, data := range payload {
+		if d := filepath.Dir(key); d != "." {
+			if err := root.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("creating directory for %s: %w", key, err)
+			}
+		}
+		if err := writeFile(root, key, data, mode); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// samePayload reports whether every payload file exists in oldDir with equal content.
-func samePayload(payload map[string][]byte, oldDir string) (bool, error) {
-	for key, data := range payload {
-		old, err := os.ReadFile(filepath.Join(oldDir, key))
-		if errors.Is(err, fs.ErrNotExist) {
-			return false, nil
-		}
-		if err != nil {
-			return false, fmt.Errorf("reading published %s: %w", key, err)
-		}
-		if !bytes.Equal(old, data) {
-			return false, nil
-		}
+// writeFile creates key in root with data and exactly mode.
+func writeFile(root *os.Root, key string, data []byte, mode fs.FileMode) error {
+	f, err := root.OpenFile(key, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return fmt.Errorf("creating %s: %w", key, err)
 	}
-	return true, nil
-}
-
-// stalePaths lists the paths (files and directories) under oldDir that the new payload
-// no longer contains.
-func stalePaths(payload map[string][]byte, oldDir string) ([]string, error) {
-	keep := map[string]bool{}
-	for key := range payload {
-		for p := key; p != "." && p != "/" && p != ""; p = filepath.Dir(p) {
-			keep[p] = true
-		}
+	_, err = f.Write(data)
+	if err == nil {
+		// The mode given to OpenFile is filtered by the umask; set it exactly.
+		err = f.Chmod(mode)
 	}
-	var stale []string
-	err := filepath.WalkDir(oldDir, func(path string, _ fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(oldDir, path)
-		if err != nil {
-			return err
-		}
-		if rel != "." && !keep[rel] {
-			stale = append(stale, rel)
-		}
-		return nil
-	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("listing published files: %w", err)
+		return fmt.Errorf("writing %s: %w", key, err)
 	}
-	return stale, nil
-}
-
-// linkKeys creates the "name -> ..data/name" symlink of every top-level payload entry that
-// has none yet, and reports whether it created any.
-func linkKeys(dir string, payload map[string][]byte) (bool, error) {
-	created := false
-	for key := range payload {
-		top, _, _ := strings.Cut(key, "/")
-		visible := filepath.Join(dir, top)
-		if _, err := os.Lstat(visible); err == nil {
-			continue
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return created, fmt.Errorf("checking %s: %w", visible, err)
-		}
-		if err := os.Symlink(filepath.Join(DataLink, top), visible); err != nil {
-			return created, fmt.Errorf("linking %s: %w", top, err)
-		}
-		created = true
-	}
-	return created, nil
-}
-
-// removeTopLevel removes the visible symlinks of stale top-level entries.
-func removeTopLevel(dir string, stale []string) error {
-	var errs []error
-	for _, p := range stale {
-		if strings.Contains(p, "/") {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("removing stale %s: %w", p, err))
-		}
-	}
-	return errors.Join(errs...)
+	return nil
 }

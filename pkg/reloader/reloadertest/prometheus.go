@@ -3,6 +3,7 @@ package reloadertest
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,11 +44,17 @@ func Binary() (string, error) {
 type Options struct {
 	// Binary runs instead of bin/prometheus (for example a symlink with another name).
 	Binary string
+	// RoutePrefix is passed as --web.route-prefix ("/prom"); URL includes it.
+	RoutePrefix string
+	// TLS serves HTTPS with a self-signed certificate for localhost (the way
+	// spec.web.tlsConfig makes Prometheus serve); URL is then https://localhost:PORT.
+	TLS bool
 }
 
 // Prometheus is a running Prometheus process.
 type Prometheus struct {
-	// URL is the base URL, http://127.0.0.1:PORT.
+	// URL is the base URL, http://127.0.0.1:PORT or https://localhost:PORT, followed by
+	// the route prefix.
 	URL string
 	// ConfigFile is the --config.file path.
 	ConfigFile string
@@ -56,6 +63,8 @@ type Prometheus struct {
 	binary  string
 	addr    string
 	storage string
+	args    []string
+	client  *http.Client
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -81,12 +90,27 @@ func Start(t testing.TB, configFile string, o Options) *Prometheus {
 		t.Fatal(err)
 	}
 	p := &Prometheus{
-		URL:        "http://" + addr,
+		URL:        "http://" + addr + strings.TrimSuffix(o.RoutePrefix, "/"),
 		ConfigFile: configFile,
 		t:          t,
 		binary:     bin,
 		addr:       addr,
 		storage:    t.TempDir(),
+		client:     http.DefaultClient,
+	}
+	if o.RoutePrefix != "" {
+		p.args = append(p.args, "--web.route-prefix="+o.RoutePrefix)
+	}
+	if o.TLS {
+		webConfig, err := selfSignedWebConfig(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.args = append(p.args, "--web.config.file="+webConfig)
+		_, port, _ := net.SplitHostPort(addr)
+		p.URL = "https://localhost:" + port + strings.TrimSuffix(o.RoutePrefix, "/")
+		// The test reads its own server: no CA to trust.
+		p.client = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // test's own loopback server
 	}
 	t.Cleanup(p.Stop)
 	p.Restart()
@@ -112,13 +136,13 @@ func (p *Prometheus) Restart() {
 		p.mu.Unlock()
 		p.t.Fatal("prometheus is already running")
 	}
-	cmd := exec.Command(p.binary,
-		"--config.file="+p.ConfigFile,
-		"--storage.tsdb.path="+p.storage,
-		"--web.listen-address="+p.addr,
+	cmd := exec.Command(p.binary, append([]string{
+		"--config.file=" + p.ConfigFile,
+		"--storage.tsdb.path=" + p.storage,
+		"--web.listen-address=" + p.addr,
 		"--web.enable-lifecycle",
 		"--log.level=info",
-	)
+	}, p.args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		p.mu.Unlock()
@@ -206,7 +230,7 @@ func (p *Prometheus) getJSON(path string, data any) error {
 	if err != nil {
 		return err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := p.client.Do(req)
 	if err != nil {
 		return err
 	}
@@ -268,7 +292,7 @@ func (p *Prometheus) ReloadRequests() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := p.client.Do(req)
 	if err != nil {
 		return 0, err
 	}
