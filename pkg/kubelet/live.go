@@ -51,11 +51,11 @@ func merge(desired, live map[string]string, skip map[string]bool) map[string]str
 
 // ServiceDrifted reports whether the live Service differs from desired in what the
 // operator sets, whatever its hash annotation says (someone edited it, or upstream wrote
-// it while keeping Lookout's annotation). The fields the API server allocates (cluster
-// IPs, IP families) are not compared.
+// it while keeping Lookout's annotation). The fields the API server allocates and no
+// update can change (cluster IPs, IP families) are not compared: a Service created with a
+// cluster IP keeps it, as upstream keeps it.
 func ServiceDrifted(desired, live *corev1.Service) bool {
-	return metadataDrifted(desired, live) ||
-		live.Spec.Type != desired.Spec.Type || live.Spec.ClusterIP != desired.Spec.ClusterIP ||
+	return metadataDrifted(desired, live) || live.Spec.Type != desired.Spec.Type ||
 		len(live.Spec.Selector) > 0 || !equality.Semantic.DeepEqual(live.Spec.Ports, desired.Spec.Ports)
 }
 

@@ -84,8 +84,9 @@ type bucket struct {
 
 // place keeps each wanted address in the live slice holding it, puts the others in the
 // first slices with room or in new ones, then drains the emptiest slices while fewer
-// would hold everything. It returns the non-empty buckets in name order of the live
-// slices followed by the new ones, and the names of the live slices left empty.
+// would hold everything. It returns the non-empty buckets (live slices that kept
+// addresses in name order, then reused ones, then new ones) and the names of the live
+// slices left empty.
 func place(want []Address, byIP map[string]Address, live []*discoveryv1.EndpointSlice, limit int, newName func() string) ([]*bucket, []string) {
 	placed := make(map[string]bool, len(want))
 	buckets := make([]*bucket, 0, len(live))
@@ -104,6 +105,9 @@ func place(want []Address, byIP map[string]Address, live []*discoveryv1.Endpoint
 		}
 		buckets = append(buckets, b)
 	}
+	// New addresses go to the slices that kept some first, then to the emptied ones
+	// (reused rather than deleted), then to new slices.
+	sort.SliceStable(buckets, func(i, j int) bool { return len(buckets[i].addrs) > 0 && len(buckets[j].addrs) == 0 })
 	next := 0
 	for _, a := range want {
 		if placed[a.IP] {
