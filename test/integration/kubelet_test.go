@@ -322,12 +322,15 @@ func TestKubeletEndpoints(t *testing.T) {
 	})
 
 	createNode(t, ns, ns+"-d", "10.1.0.4", corev1.ConditionTrue)
-	d := "10.1.0.4@" + ns + "-d"
-	waitKubelet(t, ns, "node added", []string{a, c, d}, []string{"kubelet-ipv4-0: 10.1.0.2 10.1.1.1 10.1.0.4"})
+	createNode(t, ns, ns+"-e", "fd00:10::5", corev1.ConditionTrue)
+	d, e := "10.1.0.4@"+ns+"-d", "fd00:10::5@"+ns+"-e"
+	waitKubelet(t, ns, "nodes added", []string{a, c, d, e}, []string{"kubelet-ipv4-0: 10.1.0.2 10.1.1.1 10.1.0.4", "kubelet-ipv6-0: fd00:10::5"})
 
 	deleteNode(t, ns+"-a")
 	deleteNode(t, ns+"-b")
-	waitKubelet(t, ns, "nodes removed", []string{c, d}, []string{"kubelet-ipv4-0: 10.1.0.2 10.1.0.4"})
+	waitKubelet(t, ns, "nodes removed", []string{c, d, e}, []string{"kubelet-ipv4-0: 10.1.0.2 10.1.0.4", "kubelet-ipv6-0: fd00:10::5"})
+	deleteNode(t, ns+"-e")
+	waitKubelet(t, ns, "the IPv6 node removed", []string{c, d}, []string{"kubelet-ipv4-0: 10.1.0.2 10.1.0.4"})
 
 	// Deleted by hand: recreated.
 	if err := k8s.Delete(ctx, &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "kubelet"}}); err != nil {
