@@ -264,8 +264,8 @@ func TestDeploymentArguments(t *testing.T) {
 		args       []string
 		notApplied []string
 	}{
-		{"kube-prometheus", kubePrometheusArgs, []string{"--kubelet-endpoints", "--kubelet-endpointslice", "--kubelet-service"}},
-		{"kube-prometheus-stack chart", helmArgs, []string{"--kubelet-endpoints", "--kubelet-endpointslice", "--kubelet-service", "--localhost", "--secret-field-selector", "--thanos-default-base-image"}},
+		{"kube-prometheus", kubePrometheusArgs, nil},
+		{"kube-prometheus-stack chart", helmArgs, []string{"--localhost", "--secret-field-selector", "--thanos-default-base-image"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -285,7 +285,7 @@ func TestNotApplied(t *testing.T) {
 		want []string
 	}{
 		{[]string{"--controller-id=x", "--labels=a=b", "--annotations=c=d", "--cluster-domain=x", "--repair-policy-for-statefulsets=delete", "--alertmanager-instance-selector=a=b", "--kubelet-sync-period=1m", "--enable-config-reloader-probes"},
-			[]string{"--alertmanager-instance-selector", "--cluster-domain", "--enable-config-reloader-probes", "--kubelet-sync-period", "--repair-policy-for-statefulsets"}},
+			[]string{"--alertmanager-instance-selector", "--cluster-domain", "--enable-config-reloader-probes", "--repair-policy-for-statefulsets"}},
 		{[]string{"--feature-gates=PrometheusTopologySharding=false,StatusForConfigurationResources=true"}, []string{"--feature-gates (PrometheusTopologySharding=false)"}},
 		{[]string{"--feature-gates=StatusForConfigurationResources=true"}, nil},
 		{[]string{"--watch-referenced-objects-in-all-namespaces=false", "--disable-unmanaged-prometheus-configuration=false"}, []string{
@@ -307,7 +307,7 @@ func TestNotAppliedLogLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reportNotApplied(log, parse(t, kubePrometheusArgs...))
+	reportNotApplied(log, parse(t, append(kubePrometheusArgs, "--alertmanager-instance-selector=a=b", "--cluster-domain=x")...))
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 1 {
 		t.Fatalf("want one log line, got %d:\n%s", len(lines), buf.String())
@@ -322,7 +322,7 @@ func TestNotAppliedLogLine(t *testing.T) {
 	}
 	eq(t, "level", entry.Level, "INFO")
 	eq(t, "message", entry.Msg, "accepted flags Lookout does not act on yet")
-	eq(t, "flags", entry.Flags, []string{"--kubelet-endpoints", "--kubelet-endpointslice", "--kubelet-service"})
+	eq(t, "flags", entry.Flags, []string{"--alertmanager-instance-selector", "--cluster-domain"})
 
 	buf.Reset()
 	reportNotApplied(log, parse(t, "--namespaces=a"))

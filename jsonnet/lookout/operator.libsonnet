@@ -30,6 +30,11 @@ local k = import 'k.libsonnet';
       k.rule(['', 'events.k8s.io'], ['events'], ['create', 'patch']),
       // Only with --reloader-watch-api: the config-reloader's Role per Prometheus.
       k.rule(['rbac.authorization.k8s.io'], ['roles', 'rolebindings'], read + ['create', 'update']),
+      // Only with --kubelet-service: nodes, and the kubelet Service's endpoints.
+      k.rule([''], ['nodes'], ['list', 'watch']),
+      k.rule([''], ['endpoints'], read + ['create', 'update']),
+      k.rule(['discovery.k8s.io'], ['endpointslices'], read + ['create', 'update', 'delete']),
+      k.rule([''], ['services/finalizers'], ['update']),
       // Only with --install-crds.
       k.rule(['apiextensions.k8s.io'], ['customresourcedefinitions'], ['get', 'create', 'patch']),
     ]),

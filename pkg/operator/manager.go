@@ -184,6 +184,9 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	if err := pr.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Prometheus controller: %w", err)
 	}
+	if err := setupKubelet(mgr, opts, writeMetrics, recorder); err != nil {
+		return err
+	}
 	if store != nil {
 		deps := resourcestatus.Deps{Client: mgr.GetClient(), Store: store, Owners: pr.OwnerState, Recorder: recorder, Applier: applier}
 		if err := resourcestatus.SetupWithManager(mgr, deps, opts.MaxConcurrentReconciles); err != nil {

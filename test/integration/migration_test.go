@@ -16,8 +16,10 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/operator"
 	"github.com/lookout-operator/lookout/pkg/webhook"
@@ -114,6 +116,7 @@ func TestMigration(t *testing.T) {
 		addr := runMigrated(t, "kube-prometheus", args)
 		checkScrapes(t, "kube-prometheus", ns, []string{ns, other}, nil)
 		checkHealthz(t, "http://"+addr+"/healthz", nil)
+		checkKubeletEndpoints(t, "kube-system", "kubelet")
 	})
 
 	t.Run("kube-prometheus-stack chart defaults", func(t *testing.T) {
@@ -321,4 +324,31 @@ func writeFile(t *testing.T, path string, data []byte) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// checkKubeletEndpoints creates a Node and waits for the kubelet controller, started by
+// --kubelet-service, to list it in the Endpoints ns/name.
+func checkKubeletEndpoints(t *testing.T, ns, name string) {
+	t.Helper()
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("migration-%d", nsSeq.Add(1))}}
+	create(t, node)
+	node.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "10.99.0.7"}}
+	if err := k8s.Status().Update(ctx, node); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k8s.Delete(ctx, node) })
+	eventually(t, 30*time.Second, "the node in the kubelet Endpoints", func() error {
+		ep := &corev1.Endpoints{}
+		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, ep); err != nil {
+			return err
+		}
+		for _, s := range ep.Subsets {
+			for _, a := range s.Addresses {
+				if a.IP == "10.99.0.7" && a.TargetRef != nil && a.TargetRef.Name == node.Name {
+					return nil
+				}
+			}
+		}
+		return fmt.Errorf("node %s not in %s/%s: %+v", node.Name, ns, name, ep.Subsets)
+	})
 }

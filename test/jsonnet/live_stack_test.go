@@ -60,8 +60,8 @@ func TestLiveOperatorRBAC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.List(ctx, &corev1.NodeList{}); !apierrors.IsForbidden(err) {
-		t.Fatalf("listing nodes as the operator: got %v, want forbidden (the control plane does not enforce RBAC?)", err)
+	if err := c.List(ctx, &corev1.PersistentVolumeList{}); !apierrors.IsForbidden(err) {
+		t.Fatalf("listing PersistentVolumes as the operator: got %v, want forbidden (the control plane does not enforce RBAC?)", err)
 	}
 	if err := c.List(ctx, &corev1.SecretList{}); err != nil {
 		t.Errorf("the operator's ServiceAccount cannot list Secrets: %v", err)
