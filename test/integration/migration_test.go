@@ -338,6 +338,7 @@ func checkKubeletEndpoints(t *testing.T, ns, name string) {
 	}
 	t.Cleanup(func() { _ = k8s.Delete(ctx, node) })
 	eventually(t, 30*time.Second, "the node in the kubelet Endpoints", func() error {
+		//lint:ignore SA1019 the kubelet controller writes Endpoints as prometheus-operator does
 		ep := &corev1.Endpoints{}
 		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, ep); err != nil {
 			return err
