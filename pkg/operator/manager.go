@@ -188,7 +188,11 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		return err
 	}
 	if store != nil {
-		deps := resourcestatus.Deps{Client: mgr.GetClient(), Store: store, Owners: pr.OwnerState, Recorder: recorder, Applier: applier}
+		statusClient, err := statusWriter(mgr)
+		if err != nil {
+			return err
+		}
+		deps := resourcestatus.Deps{Client: statusClient, Store: store, Owners: pr.OwnerState, Recorder: recorder, Applier: applier}
 		if err := resourcestatus.SetupWithManager(mgr, deps, opts.MaxConcurrentReconciles); err != nil {
 			return err
 		}
