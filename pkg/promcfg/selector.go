@@ -55,9 +55,10 @@ func selectorRelabelings(sel metav1.LabelSelector, metaPrefix string) ([]M, erro
 	return out, nil
 }
 
-// roleSelector renders a Kubernetes SD "selectors" entry: the API server filters objects
-// by label instead of Prometheus dropping them after discovery.
-func roleSelector(role string, sel metav1.LabelSelector) (M, error) {
+// roleSelectors renders the Kubernetes SD "selectors" entries of roles: the API server
+// filters the objects of each role by label instead of Prometheus dropping them after
+// discovery. An empty selector selects everything and renders nothing.
+func roleSelectors(sel metav1.LabelSelector, roles ...string) ([]M, error) {
 	s, err := metav1.LabelSelectorAsSelector(&sel)
 	if err != nil {
 		return nil, fmt.Errorf("invalid selector: %w", err)
@@ -65,7 +66,11 @@ func roleSelector(role string, sel metav1.LabelSelector) (M, error) {
 	if s.Empty() {
 		return nil, nil
 	}
-	return M{{"role", role}, {"label", s.String()}}, nil
+	out := make([]M, 0, len(roles))
+	for _, r := range roles {
+		out = append(out, M{{"role", r}, {"label", s.String()}})
+	}
+	return out, nil
 }
 
 // namespaces returns the namespaces a monitor's targets are discovered in (nil: all).

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 tests set deprecated API fields that Lookout still honours
+
 package promcfg_test
 
 import (

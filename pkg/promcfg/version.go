@@ -72,7 +72,6 @@ var (
 	featScrapeFailureLogFile       = Feature{Name: "scrape_failure_log_file", Since: Version{3, 0, 0}}
 	featFallbackScrapeProtocol     = Feature{Name: "fallback_scrape_protocol", Since: Version{3, 0, 0}}
 	featAlwaysScrapeClassic        = Feature{Name: "always_scrape_classic_histograms", Since: Version{3, 0, 0}}
-	featScrapeClassicHistograms    = Feature{Name: "scrape_classic_histograms", Since: Version{2, 45, 0}, Until: &Version{3, 0, 0}}
 	featConvertClassicToNHCB       = Feature{Name: "convert_classic_histograms_to_nhcb", Since: Version{3, 0, 0}}
 	featMetricNameValidation       = Feature{Name: "metric_name_validation_scheme", Since: Version{3, 0, 0}}
 	featMetricNameEscaping         = Feature{Name: "metric_name_escaping_scheme", Since: Version{3, 4, 0}}
