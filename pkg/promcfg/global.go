@@ -255,21 +255,3 @@ func (h *headerCtx) runtime() M {
 	}
 	return M{{"gogc", int64(*p.Spec.Runtime.GoGC)}}
 }
-
-// renderStorage renders the storage section (out-of-order window, exemplars).
-func renderStorage(p *monitoringv1.Prometheus) (M, error) {
-	st := M{}
-	if t := p.Spec.TSDB; t != nil && t.OutOfOrderTimeWindow != nil {
-		if _, err := model.ParseDuration(string(*t.OutOfOrderTimeWindow)); err != nil {
-			return nil, fmt.Errorf("spec.tsdb.outOfOrderTimeWindow: %w", err)
-		}
-		st.Set("tsdb", M{{"out_of_order_time_window", string(*t.OutOfOrderTimeWindow)}})
-	}
-	if e := p.Spec.Exemplars; e != nil && e.MaxSize != nil {
-		if *e.MaxSize < 0 {
-			return nil, fmt.Errorf("spec.exemplars.maxSize must not be negative")
-		}
-		st.Set("exemplars", M{{"max_exemplars", *e.MaxSize}})
-	}
-	return st, nil
-}

@@ -128,6 +128,64 @@ func goldenCases() []goldenCase {
 			p.Spec.TSDB = &monitoringv1.TSDBSpec{OutOfOrderTimeWindow: ptr(monitoringv1.Duration("10m"))}
 			p.Spec.Exemplars = &monitoringv1.Exemplars{MaxSize: ptr(int64(100000))}
 		})},
+		{name: "storage_tsdb_v3_16", prom: prom(func(p *P) {
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{
+				OutOfOrderTimeWindow:           ptr(monitoringv1.Duration("30m")),
+				StaleSeriesCompactionThreshold: qty("0.25"),
+				ChunkEncoding:                  &monitoringv1.ChunkEncodingSpec{Floats: ptr(monitoringv1.ChunkEncodingFloatsXor2)},
+			}
+		})},
+		{name: "storage_tsdb_v3_9_left_out", prom: prom(v("v3.9.0"), func(p *P) {
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{
+				StaleSeriesCompactionThreshold: qty("0.25"),
+				ChunkEncoding:                  &monitoringv1.ChunkEncodingSpec{Floats: ptr(monitoringv1.ChunkEncodingFloatsXor)},
+			}
+		})},
+		{name: "storage_retention_v3_16", prom: prom(func(p *P) {
+			p.Spec.Retention = "15d"
+			p.Spec.RetentionSize = "200GiB"
+			p.Spec.RetentionPercentage = qty("80")
+		})},
+		{name: "storage_retention_size_only_v3_11", prom: prom(v("v3.11.0"), func(p *P) { p.Spec.RetentionSize = "50GB" })},
+		{name: "storage_retention_v3_10_flags", prom: prom(v("v3.10.0"), func(p *P) {
+			p.Spec.Retention = "15d"
+			p.Spec.RetentionPercentage = qty("80")
+		})},
+		{name: "tracing", prom: prom(func(p *P) {
+			p.Spec.TracingConfig = &monitoringv1.TracingConfig{
+				Endpoint:         "otel-collector.monitoring.svc:4317",
+				ClientType:       ptr("GRPC"),
+				SamplingFraction: qty("0.1"),
+				Insecure:         ptr(false),
+				Headers:          map[string]string{"x-tenant": "platform", "x-scope": "prometheus"},
+				Compression:      ptr("Gzip"),
+				Timeout:          ptr(monitoringv1.Duration("5s")),
+				TLSConfig:        &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt"), ServerName: ptr("otel")}},
+			}
+		})},
+		{name: "otlp_v3_16", prom: prom(func(p *P) {
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{
+				PromoteAllResourceAttributes:         ptr(true),
+				IgnoreResourceAttributes:             []string{"process.pid"},
+				TranslationStrategy:                  ptr(monitoringv1.UnderscoreEscapingWithoutSuffixes),
+				KeepIdentifyingResourceAttributes:    ptr(true),
+				ConvertHistogramsToNHCB:              ptr(true),
+				PromoteScopeMetadata:                 ptr(true),
+				LabelNameUnderscoreSanitization:      ptr(true),
+				LabelNamePreserveMultipleUnderscores: ptr(false),
+			}
+		})},
+		{name: "otlp_v3_0_left_out", prom: prom(v("v3.0.0"), func(p *P) {
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{
+				PromoteResourceAttributes:         []string{"service.instance.id", "k8s.namespace.name"},
+				TranslationStrategy:               ptr(monitoringv1.NoUTF8EscapingWithSuffixes),
+				KeepIdentifyingResourceAttributes: ptr(true),
+				ConvertHistogramsToNHCB:           ptr(true),
+			}
+		})},
+		{name: "otlp_v2_55", prom: prom(v("v2.55.0"), func(p *P) {
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{PromoteResourceAttributes: []string{"service.instance.id"}, TranslationStrategy: ptr(monitoringv1.UnderscoreEscapingWithSuffixes)}
+		})},
 		{name: "global_scrape_failure_log", prom: prom(func(p *P) { p.Spec.ScrapeFailureLogFile = ptr("failures.log") })},
 		{name: "global_histograms_v3_16", prom: prom(func(p *P) {
 			p.Spec.ScrapeNativeHistograms = ptr(true)
@@ -222,6 +280,9 @@ func goldenCases() []goldenCase {
 			r.MetadataConfig = &monitoringv1.MetadataConfig{Send: true, SendInterval: "1m", MaxSamplesPerSend: ptr(int32(500))}
 		}))},
 		{name: "remote_write_message_v2", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.MessageVersion = ptr(monitoringv1.RemoteWriteMessageVersion2_0)
+		}))},
+		{name: "remote_write_message_v2_v2_54", prom: prom(v("v2.54.0"), rw(func(r *monitoringv1.RemoteWriteSpec) {
 			r.MessageVersion = ptr(monitoringv1.RemoteWriteMessageVersion2_0)
 		}))},
 		{name: "remote_write_message_v2_on_v2_45_left_out", prom: prom(v("v2.45.0"), rw(func(r *monitoringv1.RemoteWriteSpec) {

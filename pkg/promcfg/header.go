@@ -25,7 +25,7 @@ func (h *headerCtx) warn(msg string) { *h.warnings = append(*h.warnings, msg) }
 func (h *headerCtx) unsupported(where string, f Feature) { h.warn(unsupportedWarning(where, f, h.v)) }
 
 // render renders every section but the monitors' scrape jobs: global, runtime,
-// rule_files, storage, alerting, remote_write and remote_read. It returns the header, the
+// rule_files, storage, alerting, remote_write, remote_read, otlp and tracing. It returns the header, the
 // global section alone (monitors are validated against it) and the jobs of
 // additionalScrapeConfigs (with the sharding rules added).
 func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extraJobs []any, err error) {
@@ -39,7 +39,7 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 	top := M{{"global", global}}
 	top.Set("runtime", h.runtime())
 	top.Set("rule_files", ruleFiles)
-	storage, err := renderStorage(p)
+	storage, err := h.storage()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -77,6 +77,16 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 		rrs = append(rrs, rr)
 	}
 	top.Set("remote_read", rrs)
+	otlp, err := h.otlp()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	top.Set("otlp", otlp)
+	tracing, err := h.tracing()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	top.Set("tracing", tracing)
 
 	jobs, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalScrapeConfigs, "spec.additionalScrapeConfigs")
 	if err != nil {

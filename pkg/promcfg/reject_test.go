@@ -218,6 +218,37 @@ func TestPrometheusLevelErrors(t *testing.T) {
 		{"remote write azuread two methods", prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
 			r.AzureAD = &monitoringv1.AzureAD{ManagedIdentity: &monitoringv1.ManagedIdentity{}, SDK: &monitoringv1.AzureSDK{}}
 		})), `exactly one of managedIdentity, oauth, sdk and workloadIdentity must be set`},
+		{"otlp before 2.55", prom(v("v2.54.0"), func(p *P) { p.Spec.OTLP = &monitoringv1.OTLPConfig{} }), `spec.otlp needs Prometheus v2.55.0 or newer`},
+		{"otlp NoTranslation before 3.4", prom(v("v3.3.0"), func(p *P) {
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{TranslationStrategy: ptr(monitoringv1.NoTranslation)}
+		}), `spec.otlp.translationStrategy NoTranslation needs Prometheus v3.4.0 or newer`},
+		{"otlp UTF-8 names under the legacy scheme", prom(func(p *P) {
+			p.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{TranslationStrategy: ptr(monitoringv1.NoUTF8EscapingWithSuffixes)}
+		}), `spec.otlp.translationStrategy NoUTF8EscapingWithSuffixes keeps UTF-8 names`},
+		{"otlp promote all and some", prom(func(p *P) {
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{PromoteAllResourceAttributes: ptr(true), PromoteResourceAttributes: []string{"a"}}
+		}), `spec.otlp: 'promoteAllResourceAttributes' cannot be set to 'true' simultaneously`},
+		{"tracing sampling fraction", prom(func(p *P) {
+			p.Spec.TracingConfig = &monitoringv1.TracingConfig{Endpoint: "otel:4317", SamplingFraction: qty("2")}
+		}), "spec.tracingConfig: `samplingFraction` must be between 0 and 1"},
+		{"tracing client type", prom(func(p *P) {
+			p.Spec.TracingConfig = &monitoringv1.TracingConfig{Endpoint: "otel:4317", ClientType: ptr("thrift")}
+		}), `spec.tracingConfig.clientType "thrift": must be grpc or http`},
+		{"tracing ca secret missing", prom(func(p *P) {
+			p.Spec.TracingConfig = &monitoringv1.TracingConfig{Endpoint: "otel:4317", TLSConfig: &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: *secretRef("absent", "ca.crt")}}}
+		}), `spec.tracingConfig.tlsConfig: ca: secret monitoring/absent: not found`},
+		{"tracing authorization header", prom(func(p *P) {
+			p.Spec.TracingConfig = &monitoringv1.TracingConfig{Endpoint: "otel:4317", Headers: map[string]string{"Authorization": "Bearer x"}}
+		}), `spec.tracingConfig.headers: Prometheus does not accept an Authorization header`},
+		{"stale series threshold above 1", prom(func(p *P) { p.Spec.TSDB = &monitoringv1.TSDBSpec{StaleSeriesCompactionThreshold: qty("1.5")} }),
+			"spec.tsdb: `staleSeriesCompactionThreshold` must be between 0 and 1"},
+		{"xor chunks with st-storage", prom(func(p *P) {
+			p.Spec.EnableFeatures = []monitoringv1.EnableFeature{"st-storage"}
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{ChunkEncoding: &monitoringv1.ChunkEncodingSpec{Floats: ptr(monitoringv1.ChunkEncodingFloatsXor)}}
+		}), `spec.tsdb.chunkEncoding.floats Xor is incompatible with spec.enableFeatures st-storage`},
+		{"retention percentage above 100", prom(func(p *P) { p.Spec.RetentionPercentage = qty("150") }), `spec.retentionPercentage 150 must be between 0 and 100`},
+		{"retention size", prom(func(p *P) { p.Spec.RetentionSize = "a lot" }), `spec.retentionSize "a lot" is not a size`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
