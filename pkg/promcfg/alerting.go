@@ -84,7 +84,11 @@ func (h *headerCtx) alertmanager(am *monitoringv1.AlertmanagerEndpoints, sdRole,
 	if am.EnableHttp2 != nil {
 		m.Set("enable_http2", *am.EnableHttp2)
 	}
-	m.Set("kubernetes_sd_configs", []M{kubernetesSD(sdRole, []string{ns}, false, nil)})
+	sd, err := h.ps.kubernetesSD(h.rec, sdRole, []string{ns}, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	m.Set("kubernetes_sd_configs", []M{sd})
 	client := httpClient{
 		Authorization:   am.Authorization,
 		BasicAuth:       am.BasicAuth,

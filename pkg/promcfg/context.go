@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"net/url"
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -32,6 +33,9 @@ type promSettings struct {
 	ExcludedFromEnforcement  []monitoringv1.ObjectReference
 	PodTargetLabels          []string
 	Enforced                 enforcedLimits
+	// APIServer is spec.apiserverConfig: the Kubernetes API server the discovery of every
+	// monitor's job (and of the Alertmanagers) talks to, nil for the in-cluster one.
+	APIServer *monitoringv1.APIServerConfig
 	// ReloaderEnv are the variables the config-reloader expands that monitors may refer
 	// to, with the values checks substitute (see envrefs.go).
 	ReloaderEnv map[string]*string
@@ -68,6 +72,12 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 			LabelNameLengthLimit: spec.EnforcedLabelNameLengthLimit, LabelValueLengthLimit: spec.EnforcedLabelValueLengthLimit,
 			KeepDroppedTargets: spec.EnforcedKeepDroppedTargets, BodySizeLimit: spec.EnforcedBodySizeLimit,
 		},
+	}
+	if a := spec.APIServerConfig; a != nil {
+		if err := checkAPIServer(a); err != nil {
+			return nil, err
+		}
+		s.APIServer = a
 	}
 	if spec.ScrapeInterval != "" {
 		if d, err := model.ParseDuration(string(spec.ScrapeInterval)); err == nil {
@@ -234,4 +244,24 @@ func jobName(kind, ns, name string, i int) string {
 	b.WriteByte('/')
 	b.WriteString(fmt.Sprint(i))
 	return b.String()
+}
+
+// checkAPIServer checks what of spec.apiserverConfig the operator can judge without its
+// Secrets: a host URL with a scheme, and one way to authenticate.
+func checkAPIServer(a *monitoringv1.APIServerConfig) error {
+	u, err := url.Parse(a.Host)
+	if a.Host == "" || err != nil || u.Scheme == "" || u.Host == "" {
+		return fmt.Errorf("spec.apiserverConfig.host %q must be a URL with a scheme and a host, such as https://kubernetes.example.com:6443", a.Host)
+	}
+	n := 0
+	//lint:ignore SA1019 the deprecated bearer token fields are honoured
+	for _, set := range []bool{a.BasicAuth != nil, a.Authorization != nil, a.BearerToken != "", a.BearerTokenFile != ""} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Errorf("spec.apiserverConfig: at most one of basicAuth, authorization, bearerToken and bearerTokenFile can be set")
+	}
+	return nil
 }

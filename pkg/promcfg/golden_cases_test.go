@@ -186,6 +186,25 @@ func goldenCases() []goldenCase {
 		{name: "otlp_v2_55", prom: prom(v("v2.55.0"), func(p *P) {
 			p.Spec.OTLP = &monitoringv1.OTLPConfig{PromoteResourceAttributes: []string{"service.instance.id"}, TranslationStrategy: ptr(monitoringv1.UnderscoreEscapingWithSuffixes)}
 		})},
+		{name: "apiserver_config", prom: prom(am(), func(p *P) {
+			p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{
+				Host:          "https://kubernetes.example.com:6443",
+				Authorization: &monitoringv1.Authorization{SafeAuthorization: monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))}},
+				TLSConfig:     &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt"), ServerName: ptr("kubernetes")}},
+				ProxyConfig:   monitoringv1.ProxyConfig{ProxyURL: ptr("http://proxy.example.com:3128")},
+			}
+		}), sms: []*SM{sm("app")}, pms: []*PM{pm("app")}, probes: []*monitoringv1.Probe{probe("ingress", func(p *monitoringv1.Probe) {
+			p.Spec.Targets = monitoringv1.ProbeTargets{Ingress: &monitoringv1.ProbeTargetIngress{Selector: metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
+		})}},
+		{name: "apiserver_config_basic_auth", prom: prom(func(p *P) {
+			p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{
+				Host:      "https://10.0.0.1:6443",
+				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")},
+			}
+		}), sms: []*SM{sm("app")}},
+		{name: "apiserver_config_bearer_token_deprecated", prom: prom(func(p *P) {
+			p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{Host: "https://10.0.0.1:6443", BearerTokenFile: "/var/run/secrets/remote-cluster/token"}
+		}), pms: []*PM{pm("app")}},
 		{name: "global_scrape_failure_log", prom: prom(func(p *P) { p.Spec.ScrapeFailureLogFile = ptr("failures.log") })},
 		{name: "global_histograms_v3_16", prom: prom(func(p *P) {
 			p.Spec.ScrapeNativeHistograms = ptr(true)

@@ -34,6 +34,13 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if h.ps.APIServer != nil {
+		// Every monitor's discovery uses spec.apiserverConfig: a Secret it names that
+		// cannot be read is the Prometheus's problem, not each monitor's.
+		if _, err := h.ps.kubernetesSD(h.rec, "pod", nil, false, nil); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	globalOnly = Encode(M{{"global", global}})
 
 	top := M{{"global", global}}

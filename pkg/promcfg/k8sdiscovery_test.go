@@ -51,6 +51,8 @@ type cluster struct {
 // events. It counts the lists of each resource and the objects each returned.
 type fakeAPI struct {
 	c *cluster
+	// auth, when set, is the Authorization header every request must carry.
+	auth string
 
 	mu     sync.Mutex
 	lists  map[string]int      // resource -> list requests served
@@ -65,6 +67,11 @@ func (f *fakeAPI) fail(format string, args ...any) {
 }
 
 func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if f.auth != "" && r.Header.Get("Authorization") != f.auth {
+		f.fail("request %s without the expected Authorization header (got %q)", r.URL, r.Header.Get("Authorization"))
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
 	// /api/v1/[namespaces/<ns>/]<resource>, /apis/discovery.k8s.io/v1/[namespaces/<ns>/]<resource>
 	p := r.URL.Path
 	switch {
@@ -188,14 +195,14 @@ var primary = map[kubernetes.Role]struct{ resource, source string }{
 }
 
 // discover runs Prometheus's Kubernetes discovery for one kubernetes_sd_configs entry
-// against c and returns the target groups of the initial synchronisation.
+// against c and returns the target groups of the initial synchronisation. The entry's
+// API server and client settings are replaced by the fake API server's.
 func discover(t *testing.T, c *cluster, sd *kubernetes.SDConfig) []*targetgroup.Group {
 	t.Helper()
-	api := &fakeAPI{c: c, lists: map[string]int{}, served: map[string][]string{}}
+	api := newFakeAPI(c)
 	srv := httptest.NewServer(api)
 	defer srv.Close()
 	defer srv.CloseClientConnections()
-
 	conf := *sd
 	u, err := url.Parse(srv.URL)
 	if err != nil {
@@ -203,6 +210,19 @@ func discover(t *testing.T, c *cluster, sd *kubernetes.SDConfig) []*targetgroup.
 	}
 	conf.APIServer = promconfig.URL{URL: u}
 	conf.HTTPClientConfig = promconfig.DefaultHTTPClientConfig
+	return discoverWith(t, api, &conf)
+}
+
+func newFakeAPI(c *cluster) *fakeAPI {
+	return &fakeAPI{c: c, lists: map[string]int{}, served: map[string][]string{}}
+}
+
+// discoverWith runs the discovery of conf, as configured, against api.
+func discoverWith(t *testing.T, api *fakeAPI, conf *kubernetes.SDConfig) []*targetgroup.Group {
+	t.Helper()
+	api.mu.Lock()
+	api.lists, api.served, api.errs = map[string]int{}, map[string][]string{}, nil
+	api.mu.Unlock()
 	reg := prometheus.NewRegistry()
 	metrics := conf.NewDiscovererMetrics(reg, discovery.NewRefreshMetrics(reg))
 	if err := metrics.Register(); err != nil {

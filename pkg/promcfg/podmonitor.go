@@ -26,7 +26,9 @@ func renderPodMonitor(ps *promSettings, rec *recorder, pm *monitoringv1.PodMonit
 	} else if d.selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_pod"); err != nil {
 		return nil, nil, err
 	}
-	d.sd = kubernetesSD("pod", ps.namespaces(pm.Namespace, spec.NamespaceSelector), attachNodeMetadata(spec.AttachMetadata, rc.class), selectors)
+	if d.sd, err = ps.kubernetesSD(rec, "pod", ps.namespaces(pm.Namespace, spec.NamespaceSelector), attachNodeMetadata(spec.AttachMetadata, rc.class), selectors); err != nil {
+		return nil, nil, err
+	}
 	if len(spec.PodMetricsEndpoints) == 0 {
 		return nil, nil, fmt.Errorf("podMetricsEndpoints: at least one endpoint is required")
 	}

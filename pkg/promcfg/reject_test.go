@@ -241,6 +241,15 @@ func TestPrometheusLevelErrors(t *testing.T) {
 		{"tracing authorization header", prom(func(p *P) {
 			p.Spec.TracingConfig = &monitoringv1.TracingConfig{Endpoint: "otel:4317", Headers: map[string]string{"Authorization": "Bearer x"}}
 		}), `spec.tracingConfig.headers: Prometheus does not accept an Authorization header`},
+		{"apiserver host without scheme", prom(func(p *P) { p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{Host: "kubernetes:6443"} }),
+			`spec.apiserverConfig.host "kubernetes:6443" must be a URL with a scheme and a host`},
+		{"apiserver two ways to authenticate", prom(func(p *P) {
+			p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{Host: "https://k:6443", BearerToken: "x", BearerTokenFile: "/t"}
+		}), `spec.apiserverConfig: at most one of basicAuth, authorization, bearerToken and bearerTokenFile`},
+		{"apiserver secret missing", prom(func(p *P) {
+			p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{Host: "https://k:6443",
+				Authorization: &monitoringv1.Authorization{SafeAuthorization: monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("absent", "token"))}}}
+		}), `spec.apiserverConfig: authorization: credentials: secret monitoring/absent: not found`},
 		{"stale series threshold above 1", prom(func(p *P) { p.Spec.TSDB = &monitoringv1.TSDBSpec{StaleSeriesCompactionThreshold: qty("1.5")} }),
 			"spec.tsdb: `staleSeriesCompactionThreshold` must be between 0 and 1"},
 		{"xor chunks with st-storage", prom(func(p *P) {

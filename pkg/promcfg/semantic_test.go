@@ -4,6 +4,7 @@ package promcfg_test
 
 import (
 	"fmt"
+	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/config"
+	"github.com/prometheus/prometheus/discovery/kubernetes"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/scrape"
 	corev1 "k8s.io/api/core/v1"
@@ -894,5 +896,50 @@ func TestEquivalencePodMonitor(t *testing.T) {
 			}
 			assertTargets(t, targetsOf(t, c, job), tc.want)
 		})
+	}
+}
+
+// TestEquivalenceAPIServerConfig: with spec.apiserverConfig, prometheus-operator points
+// the discovery of every monitor's job at that API server with its credentials
+// (generateK8SSDConfig). Prometheus's discovery, run as configured, reaches the fake API
+// server only with the token from the Secret, and finds the same targets.
+func TestEquivalenceAPIServerConfig(t *testing.T) {
+	api := newFakeAPI(equivalenceCluster())
+	api.auth = "Bearer tok-monitoring" // Secret monitoring/auth key token
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	defer srv.CloseClientConnections()
+	p := prom(func(p *P) {
+		p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{
+			Host:          srv.URL,
+			Authorization: &monitoringv1.Authorization{SafeAuthorization: monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))}},
+		}
+	})
+	jobs := loadJobs(t, p, []*SM{sm("app")}, []*PM{pm("app", pep(func(e *PEP) { e.Port = ptr("http") }))}, 0)
+	for name, want := range map[string][]scrapeTarget{
+		"serviceMonitor/default/app/0": {smApp0, smHosts},
+		"podMonitor/default/app/0":     {pmApp0HTTP.with("endpoint=http")},
+	} {
+		job := jobs[name]
+		var got []scrapeTarget
+		lb := labels.NewBuilder(labels.EmptyLabels())
+		for _, sd := range job.ServiceDiscoveryConfigs {
+			for _, g := range discoverWith(t, api, sd.(*kubernetes.SDConfig)) {
+				for _, tl := range g.Targets {
+					res, err := scrape.PopulateLabels(lb, job, tl, g.Labels)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !res.IsEmpty() {
+						tg := scrape.NewTarget(res, job, tl, g.Labels)
+						st := scrapeTarget{URL: tg.URL().String(), Labels: map[string]string{}}
+						tg.LabelsRange(func(l labels.Label) { st.Labels[l.Name] = l.Value })
+						got = append(got, st)
+					}
+				}
+			}
+		}
+		sort.Slice(got, func(i, j int) bool { return got[i].String() < got[j].String() })
+		t.Run(name, func(t *testing.T) { assertTargets(t, got, want) })
 	}
 }

@@ -54,7 +54,9 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 		return nil, nil, err
 	}
 	attachNode := attachNodeMetadata(spec.AttachMetadata, rc.class)
-	d.sd = kubernetesSD(role, ps.namespaces(sm.Namespace, spec.NamespaceSelector), attachNode, selectors)
+	if d.sd, err = ps.kubernetesSD(rec, role, ps.namespaces(sm.Namespace, spec.NamespaceSelector), attachNode, selectors); err != nil {
+		return nil, nil, err
+	}
 
 	if len(spec.Endpoints) == 0 {
 		return nil, nil, fmt.Errorf("endpoints: at least one endpoint is required")
