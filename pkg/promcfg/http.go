@@ -20,11 +20,11 @@ type httpClient struct {
 	BearerTokenSecret *corev1.SecretKeySelector
 	BearerTokenFile   string
 	// BearerToken is an inline token (spec.apiserverConfig.bearerToken, deprecated).
-	BearerToken string
-	FollowRedirects   *bool
-	EnableHTTP2       *bool
-	TLS               *monitoringv1.TLSConfig
-	Proxy             monitoringv1.ProxyConfig
+	BearerToken     string
+	FollowRedirects *bool
+	EnableHTTP2     *bool
+	TLS             *monitoringv1.TLSConfig
+	Proxy           monitoringv1.ProxyConfig
 }
 
 // fsAccess lists the fields of a client that read files from Prometheus's filesystem.
