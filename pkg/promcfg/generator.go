@@ -179,6 +179,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		res.TLSAssets[k] = val
 	}
 	check := newFileCheck(g.loader, knownValues(ps.ReloaderEnv), ps.legacyLoader(), globalOnly)
+	check.v2 = !v.AtLeast(Version{3, 0, 0})
 	if err := check.header(header, globalOnly, extraJobs); err != nil {
 		return nil, fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)
 	}

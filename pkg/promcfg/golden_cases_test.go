@@ -248,6 +248,12 @@ func goldenCases() []goldenCase {
 		{name: "alerting_api_v1_v2_45", prom: prom(v("v2.45.0"), am(func(a *monitoringv1.AlertmanagerEndpoints) {
 			a.APIVersion = ptr(monitoringv1.AlertmanagerAPIVersion1)
 		}))},
+		{name: "alerting_additional_api_v1_v2_54", prom: prom(v("v2.54.0"), func(p *P) {
+			p.Spec.AdditionalAlertManagerConfigs = ptr(secretKey("additional", "alertmanagers-v1.yaml"))
+		})},
+		{name: "alerting_api_v1_v3_warned", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.APIVersion = ptr(monitoringv1.AlertmanagerAPIVersion1)
+		}))},
 		{name: "alerting_relabelings", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
 			a.RelabelConfigs = []monitoringv1.RelabelConfig{rl("keep", []string{"__meta_kubernetes_pod_label_zone"}, "eu-.*", "", "")}
 			a.AlertRelabelConfigs = []monitoringv1.RelabelConfig{rl("labeldrop", nil, "internal_.*", "", "")}

@@ -152,13 +152,14 @@ func testAssets() promcfg.Assets {
   static_configs:
   - targets: ["example.com"]
 `)),
-				"alert-relabel.yaml": []byte("- action: drop\n  source_labels: [severity]\n  regex: none\n"),
-				"alertmanagers.yaml": []byte("- static_configs:\n  - targets: [\"am.example.com:9093\"]\n  scheme: https\n"),
-				"broken.yaml":        []byte("- job_name: [\n"),
-				"not-a-list.yaml":    []byte("job_name: x\n"),
-				"invalid-job.yaml":   []byte("- job_name: bad\n  scrape_interval: forever\n"),
-				"utf8-relabel.yaml":  []byte("- target_label: team.name\n  replacement: infra\n"),
-				"utf8-labels.yaml":   []byte("- job_name: utf8\n  static_configs:\n  - targets: [\"a:1\"]\n    labels:\n      team.name: infra\n"),
+				"alert-relabel.yaml":    []byte("- action: drop\n  source_labels: [severity]\n  regex: none\n"),
+				"alertmanagers.yaml":    []byte("- static_configs:\n  - targets: [\"am.example.com:9093\"]\n  scheme: https\n"),
+				"alertmanagers-v1.yaml": []byte("- api_version: v1\n  static_configs:\n  - targets: [\"am.example.com:9093\"]\n"),
+				"broken.yaml":           []byte("- job_name: [\n"),
+				"not-a-list.yaml":       []byte("job_name: x\n"),
+				"invalid-job.yaml":      []byte("- job_name: bad\n  scrape_interval: forever\n"),
+				"utf8-relabel.yaml":     []byte("- target_label: team.name\n  replacement: infra\n"),
+				"utf8-labels.yaml":      []byte("- job_name: utf8\n  static_configs:\n  - targets: [\"a:1\"]\n    labels:\n      team.name: infra\n"),
 			}},
 		)
 		cms = append(cms, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "ca", Namespace: ns, ResourceVersion: "1"}, Data: map[string]string{

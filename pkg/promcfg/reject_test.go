@@ -241,6 +241,13 @@ func TestPrometheusLevelErrors(t *testing.T) {
 		{"tracing authorization header", prom(func(p *P) {
 			p.Spec.TracingConfig = &monitoringv1.TracingConfig{Endpoint: "otel:4317", Headers: map[string]string{"Authorization": "Bearer x"}}
 		}), `spec.tracingConfig.headers: Prometheus does not accept an Authorization header`},
+		{"additional alertmanager with API v1 on Prometheus 3", prom(func(p *P) {
+			p.Spec.AdditionalAlertManagerConfigs = ptr(secretKey("additional", "alertmanagers-v1.yaml"))
+		}), `expected Alertmanager api version to be one of [v2] but got v1`},
+		{"alertmanager api version", prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.APIVersion = ptr(monitoringv1.AlertmanagerAPIVersion("v3"))
+		})),
+			`spec.alerting.alertmanagers[0]: apiVersion "v3": must be V1 or V2`},
 		{"apiserver host without scheme", prom(func(p *P) { p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{Host: "kubernetes:6443"} }),
 			`spec.apiserverConfig.host "kubernetes:6443" must be a URL with a scheme and a host`},
 		{"apiserver two ways to authenticate", prom(func(p *P) {

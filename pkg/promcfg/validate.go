@@ -22,10 +22,12 @@ var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
 var renamedKeyRE = regexp.MustCompile(`(?m)^(\s*)scrape_classic_histograms:`)
 
 // Validate loads a complete configuration with Prometheus's own loader, the same code path
-// Prometheus runs on reload. Tests and the render command use it on whole files. Keys
-// that Prometheus 2.x spells differently are mapped to their current names first.
+// Prometheus runs on reload. Tests and the render command use it on whole files. What
+// Prometheus 2.x spells differently (scrape_classic_histograms, Alertmanager
+// api_version v1) is mapped to the current spelling first; Generate does this only for
+// a 2.x Prometheus.
 func Validate(cfg []byte) error {
-	_, err := load(cfg)
+	_, err := load(alertmanagerV1ToV2(cfg))
 	return err
 }
 
