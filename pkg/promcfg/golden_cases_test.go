@@ -609,6 +609,20 @@ func goldenCases() []goldenCase {
 			s.Spec.HonorLabels = ptr(true)
 			s.Spec.JobName = ptr("node")
 		})}},
+		{name: "scrapeconfig_name_schemes", prom: prom(func(p *P) { p.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme) }),
+			scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("otel", func(s *monitoringv1alpha1.ScrapeConfig) {
+				// The job's own UTF-8 scheme allows the dotted label the Prometheus's would not.
+				s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"otel-collector:8889"}}}
+				s.Spec.NameValidationScheme = ptr(monitoringv1.UTF8NameValidationScheme)
+				s.Spec.NameEscapingScheme = ptr(monitoringv1.DotsNameEscapingScheme)
+				s.Spec.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "service.name", "collector")}
+			})}},
+		{name: "scrapeconfig_name_schemes_v3_3_left_out", prom: prom(v("v3.3.0")),
+			scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("otel", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"otel-collector:8889"}}}
+				s.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
+				s.Spec.NameEscapingScheme = ptr(monitoringv1.UnderscoresNameEscapingScheme)
+			})}},
 		{name: "scrapeconfig_file_http_dns", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("mixed", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.FileSDConfigs = []monitoringv1alpha1.FileSDConfig{{Files: []monitoringv1alpha1.SDFile{"/etc/prometheus/configmaps/targets/*.json"}, RefreshInterval: ptr(monitoringv1.Duration("5m"))}}
 			s.Spec.HTTPSDConfigs = []monitoringv1alpha1.HTTPSDConfig{{URL: "https://sd.example.com/targets", BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}}}

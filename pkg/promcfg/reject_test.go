@@ -301,6 +301,16 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 		{name: "scrapeconfig empty static", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{}}
 		}), want: "staticConfigs[0]: at least one target is required"},
+		{name: "scrapeconfig legacy names with a UTF-8 relabel target", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}}}
+			s.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
+			s.Spec.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "team.name", "a")}
+		}), want: `relabelings[0]: "team.name" is invalid 'target_label'`},
+		{name: "scrapeconfig legacy names escaped as UTF-8", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}}}
+			s.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
+			s.Spec.NameEscapingScheme = ptr(monitoringv1.AllowUTF8NameEscapingScheme)
+		}), want: `rejected by Prometheus's config loader`},
 		// ScrapeConfigs follow the tenant rules of monitors.
 		{name: "scrapeconfig file discovery with file access denied", prom: prom(func(p *P) { p.Spec.ArbitraryFSAccessThroughSMs.Deny = true }),
 			scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {

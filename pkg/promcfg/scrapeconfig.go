@@ -27,6 +27,33 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 	if err != nil {
 		return nil, nil, err
 	}
+	var nameValidationValue, nameEscapingValue string
+	if spec.NameValidationScheme != nil {
+		val, scheme, err := nameValidation(*spec.NameValidationScheme)
+		if err != nil {
+			return nil, nil, fmt.Errorf("nameValidationScheme: %w", err)
+		}
+		if ps.Version.Supports(featMetricNameValidation) {
+			// The job's relabelings are judged with its own scheme, as Prometheus does.
+			own := *ps
+			own.NameScheme = scheme
+			rc.promSettings = &own
+			nameValidationValue = val
+		} else {
+			rc.unsupported(featMetricNameValidation)
+		}
+	}
+	if spec.NameEscapingScheme != nil {
+		esc, err := nameEscaping(*spec.NameEscapingScheme)
+		if err != nil {
+			return nil, nil, fmt.Errorf("nameEscapingScheme: %w", err)
+		}
+		if ps.Version.Supports(featMetricNameEscaping) {
+			nameEscapingValue = esc
+		} else {
+			rc.unsupported(featMetricNameEscaping)
+		}
+	}
 	if ps.DenyFileAccess && len(spec.FileSDConfigs) > 0 {
 		return nil, nil, fmt.Errorf("fileSDConfigs would read files from the Prometheus filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids")
 	}
@@ -78,6 +105,8 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 	}); err != nil {
 		return nil, nil, err
 	}
+	m.Set("metric_name_validation_scheme", nameValidationValue)
+	m.Set("metric_name_escaping_scheme", nameEscapingValue)
 	return []M{m}, *rc.warnings, nil
 }
 
