@@ -9,6 +9,7 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
+	"k8s.io/utils/ptr"
 )
 
 // promSettings is everything rendering a monitor reads from its Prometheus object. It is
@@ -36,6 +37,9 @@ type promSettings struct {
 	// APIServer is spec.apiserverConfig: the Kubernetes API server the discovery of every
 	// monitor's job (and of the Alertmanagers) talks to, nil for the in-cluster one.
 	APIServer *monitoringv1.APIServerConfig
+	// RetainShards: spec.shardRetentionPolicy keeps the StatefulSets of shards scaled
+	// away running, so every job drops the targets of shards at or above Shards.
+	RetainShards bool
 	// ReloaderEnv are the variables the config-reloader expands that monitors may refer
 	// to, with the values checks substitute (see envrefs.go).
 	ReloaderEnv map[string]*string
@@ -90,6 +94,20 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 		}
 		if *spec.Shards > 1 {
 			s.Shards = *spec.Shards
+		}
+	}
+	if r := spec.ShardRetentionPolicy; r != nil {
+		switch w := ptr.Deref(r.WhenScaled, monitoringv1.DeleteWhenScaledRetentionType); w {
+		case monitoringv1.RetainWhenScaledRetentionType:
+			s.RetainShards = true
+		case monitoringv1.DeleteWhenScaledRetentionType:
+		default:
+			return nil, fmt.Errorf("spec.shardRetentionPolicy.whenScaled %q: must be Retain or Delete", w)
+		}
+		if r.Retain != nil {
+			if _, err := model.ParseDuration(string(r.Retain.RetentionPeriod)); err != nil {
+				return nil, fmt.Errorf("spec.shardRetentionPolicy.retain.retentionPeriod %q: %w", r.Retain.RetentionPeriod, err)
+			}
 		}
 	}
 	if spec.ServiceDiscoveryRole != nil {

@@ -658,6 +658,29 @@ func goldenCases() []goldenCase {
 
 		// --- Additional configs and mixes ---
 		{name: "additional_scrape_configs", prom: prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml")) }), sms: []*SM{sm("app")}},
+		{name: "additional_scrape_configs_own_hashmod_sharded", prom: prom(func(p *P) {
+			// A job with its own hashmod rule gets no sharding rules of the operator's.
+			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "self-sharded.yaml"))
+			p.Spec.Shards = ptr(int32(2))
+		})},
+		{name: "sharding_retain_shards", prom: prom(func(p *P) {
+			p.Spec.Shards = ptr(int32(2))
+			p.Spec.ShardRetentionPolicy = &monitoringv1.ShardRetentionPolicy{WhenScaled: ptr(monitoringv1.RetainWhenScaledRetentionType)}
+			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "self-sharded.yaml"))
+		}), sms: []*SM{sm("app")}, probes: []*monitoringv1.Probe{probe("web")}, scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("nodes", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"10.0.0.1:9100"}}}
+		})}},
+		{name: "sharding_retain_one_shard", prom: prom(func(p *P) {
+			p.Spec.ShardRetentionPolicy = &monitoringv1.ShardRetentionPolicy{WhenScaled: ptr(monitoringv1.RetainWhenScaledRetentionType)}
+		}), pms: []*PM{pm("app")}},
+		{name: "scrapeconfig_own_hashmod_sharded", prom: prom(func(p *P) { p.Spec.Shards = ptr(int32(3)) }),
+			scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("self", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"10.0.0.1:9100"}}}
+				s.Spec.RelabelConfigs = []monitoringv1.RelabelConfig{
+					{SourceLabels: []monitoringv1.LabelName{"__address__"}, Modulus: 6, TargetLabel: "__tmp_hash", Action: "HashMod"},
+					rl("keep", []string{"__tmp_hash"}, "$(SHARD)|3", "", ""),
+				}
+			})}},
 		{name: "additional_scrape_configs_sharded", prom: prom(func(p *P) {
 			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml"))
 			p.Spec.Shards = ptr(int32(2))

@@ -100,7 +100,8 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 		return nil, nil, nil, err
 	}
 	for i, j := range jobs {
-		jobs[i] = appendRelabelings(j.(M), h.ps.shardingRules("__address__"))
+		job := j.(M)
+		jobs[i] = appendRelabelings(job, h.ps.shardingRules("__address__", !additionalHashmod(job)))
 	}
 	return Encode(top), globalOnly, jobs, nil
 }

@@ -154,6 +154,7 @@ func testAssets() promcfg.Assets {
 `)),
 				"alert-relabel.yaml":    []byte("- action: drop\n  source_labels: [severity]\n  regex: none\n"),
 				"alertmanagers.yaml":    []byte("- static_configs:\n  - targets: [\"am.example.com:9093\"]\n  scheme: https\n"),
+				"self-sharded.yaml":     []byte("- job_name: self-sharded\n  static_configs:\n  - targets: [\"10.0.0.1:9100\"]\n  relabel_configs:\n  - source_labels: [__address__]\n    modulus: 4\n    target_label: __tmp_hash\n    action: hashmod\n  - source_labels: [__tmp_hash]\n    regex: $(SHARD)\n    action: keep\n"),
 				"alertmanagers-v1.yaml": []byte("- api_version: v1\n  static_configs:\n  - targets: [\"am.example.com:9093\"]\n"),
 				"broken.yaml":           []byte("- job_name: [\n"),
 				"not-a-list.yaml":       []byte("job_name: x\n"),

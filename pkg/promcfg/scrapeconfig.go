@@ -102,6 +102,7 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 	}
 	if err := rc.finishJob(&m, rules, &f, jobTail{
 		relabelings: spec.RelabelConfigs, relabelField: "relabelings", metricRelabelings: spec.MetricRelabelConfigs, hashSource: "__address__",
+		ownHashmod: true,
 	}); err != nil {
 		return nil, nil, err
 	}

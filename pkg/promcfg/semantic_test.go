@@ -943,3 +943,41 @@ func TestEquivalenceAPIServerConfig(t *testing.T) {
 		t.Run(name, func(t *testing.T) { assertTargets(t, got, want) })
 	}
 }
+
+// TestEquivalenceRetainedShard: with shardRetentionPolicy Retain, the pods of a shard
+// scaled away keep running with the shared configuration and their own $(SHARD); like
+// prometheus-operator's __tmp_current_shard guard, every job drops every target there,
+// also those __tmp_disable_sharding sends to every shard, while the active shards keep
+// exactly the targets they have without the policy.
+func TestEquivalenceRetainedShard(t *testing.T) {
+	c := equivalenceCluster()
+	retain := func(shards int32) *P {
+		return prom(func(p *P) {
+			p.Spec.Shards = ptr(shards)
+			p.Spec.ShardRetentionPolicy = &monitoringv1.ShardRetentionPolicy{WhenScaled: ptr(monitoringv1.RetainWhenScaledRetentionType)}
+		})
+	}
+	everywhere := sm("app", ep(func(e *EP) {
+		e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "__tmp_disable_sharding", "true")}
+	}))
+	for _, tc := range []struct {
+		name   string
+		p      *P
+		sm     *SM
+		shard  int
+		expect []scrapeTarget
+	}{
+		{"two shards, shard 0", retain(2), sm("app"), 0, []scrapeTarget{smApp0}},
+		{"two shards, shard 1", retain(2), sm("app"), 1, []scrapeTarget{smHosts}},
+		{"two shards, retained shard 2", retain(2), sm("app"), 2, nil},
+		{"sharding disabled, shard 1", retain(2), everywhere, 1, []scrapeTarget{smApp0, smHosts}},
+		{"sharding disabled, retained shard 3", retain(2), everywhere, 3, nil},
+		{"one shard, shard 0", retain(1), sm("app"), 0, []scrapeTarget{smApp0, smHosts}},
+		{"one shard, retained shard 1", retain(1), sm("app"), 1, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			job := loadJobs(t, tc.p, []*SM{tc.sm}, nil, tc.shard)["serviceMonitor/default/app/0"]
+			assertTargets(t, targetsOf(t, c, job), tc.expect)
+		})
+	}
+}
