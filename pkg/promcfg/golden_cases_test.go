@@ -623,6 +623,145 @@ func goldenCases() []goldenCase {
 				s.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
 				s.Spec.NameEscapingScheme = ptr(monitoringv1.UnderscoresNameEscapingScheme)
 			})}},
+		// --- ScrapeConfig service discoveries outside Kubernetes, each with its Secrets ---
+		{name: "scrapeconfig_sd_consul", prom: prom(), scs: sdCase("consul", func(s *SCS) {
+			s.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{
+				Server: "consul.service.consul:8500", PathPrefix: ptr("/consul"), TokenRef: ptr(secretKey("auth", "token")),
+				Datacenter: ptr("dc1"), Namespace: ptr("apps"), Partition: ptr("default"), Scheme: ptr(monitoringv1.SchemeHTTPS),
+				Services: []string{"web", "api"}, Tags: []string{"prod"}, TagSeparator: ptr(";"), NodeMeta: map[string]string{"rack": "r1", "os": "linux"},
+				Filter: ptr(`Service.Tags contains "metrics"`), HealthFilter: ptr(`Checks.Status == "passing"`), AllowStale: ptr(false),
+				RefreshInterval: ptr(monitoringv1.Duration("1m")),
+				BasicAuth:       &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")},
+				TLSConfig:       &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")},
+				FollowRedirects: ptr(true), EnableHttp2: ptr(false),
+			}}
+		})},
+		{name: "scrapeconfig_sd_ec2", prom: prom(), scs: sdCase("ec2", func(s *SCS) {
+			s.EC2SDConfigs = []monitoringv1alpha1.EC2SDConfig{{
+				Region: ptr("eu-west-1"), AccessKey: ptr(secretKey("auth", "access")), SecretKey: ptr(secretKey("auth", "secret")),
+				RoleARN: ptr("arn:aws:iam::123456789012:role/prometheus"), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("5m")),
+				Filters:   monitoringv1alpha1.Filters{{Name: "tag:team", Values: []string{"infra"}}, {Name: "instance-state-name", Values: []string{"running"}}},
+				TLSConfig: &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")}, FollowRedirects: ptr(false),
+				ProxyConfig: monitoringv1.ProxyConfig{ProxyURL: ptr("http://proxy.example.com:3128")},
+			}}
+		})},
+		{name: "scrapeconfig_sd_azure", prom: prom(), scs: sdCase("azure", func(s *SCS) {
+			s.AzureSDConfigs = []monitoringv1alpha1.AzureSDConfig{
+				{
+					Environment: ptr("AzurePublicCloud"), AuthenticationMethod: ptr(monitoringv1alpha1.AuthMethodTypeOAuth),
+					SubscriptionID: "11111111-2222-3333-4444-555555555555", TenantID: ptr("tenant"), ClientID: ptr("client"),
+					ClientSecret: ptr(secretKey("auth", "client-secret")), ResourceGroup: ptr("monitoring"), Port: ptr(int32(9100)),
+					RefreshInterval: ptr(monitoringv1.Duration("5m")), TLSConfig: &monitoringv1.SafeTLSConfig{InsecureSkipVerify: ptr(false)},
+				},
+				{AuthenticationMethod: ptr(monitoringv1alpha1.AuthMethodTypeWorkloadIdentity), SubscriptionID: "11111111-2222-3333-4444-555555555555"},
+			}
+		})},
+		{name: "scrapeconfig_sd_gce", prom: prom(), scs: sdCase("gce", func(s *SCS) {
+			s.GCESDConfigs = []monitoringv1alpha1.GCESDConfig{{Project: "my-project", Zone: "europe-west1-b", Filter: ptr(`labels.monitored = "true"`),
+				Port: ptr(int32(9100)), TagSeparator: ptr(","), RefreshInterval: ptr(monitoringv1.Duration("2m"))}}
+		})},
+		{name: "scrapeconfig_sd_openstack", prom: prom(), scs: sdCase("openstack", func(s *SCS) {
+			s.OpenStackSDConfigs = []monitoringv1alpha1.OpenStackSDConfig{
+				{
+					Role: monitoringv1alpha1.OpenStackRoleInstance, Region: "RegionOne", IdentityEndpoint: ptr(monitoringv1alpha1.URL("https://keystone.example.com:5000/v3")),
+					Username: ptr("prometheus"), Password: ptr(secretKey("auth", "password")), DomainName: ptr("Default"), ProjectName: ptr("monitoring"),
+					AllTenants: ptr(true), Availability: ptr(monitoringv1alpha1.OpenStackAvailabilityInternal), Port: ptr(int32(9100)),
+					RefreshInterval: ptr(monitoringv1.Duration("1m")), TLSConfig: &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")},
+				},
+				{
+					Role: monitoringv1alpha1.OpenStackRoleLoadBalancer, Region: "RegionOne", IdentityEndpoint: ptr(monitoringv1alpha1.URL("https://keystone.example.com:5000/v3")),
+					ApplicationCredentialID: ptr("app-cred"), ApplicationCredentialSecret: ptr(secretKey("auth", "secret")),
+				},
+			}
+		})},
+		{name: "scrapeconfig_sd_digitalocean", prom: prom(), scs: sdCase("digitalocean", func(s *SCS) {
+			s.DigitalOceanSDConfigs = []monitoringv1alpha1.DigitalOceanSDConfig{{
+				Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))},
+				Port:          ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m")), EnableHTTP2: ptr(true),
+			}}
+		})},
+		{name: "scrapeconfig_sd_kuma", prom: prom(), scs: sdCase("kuma", func(s *SCS) {
+			s.KumaSDConfigs = []monitoringv1alpha1.KumaSDConfig{{
+				Server: "http://kuma-control-plane.kuma-system.svc:5676", ClientID: ptr("prometheus"), FetchTimeout: ptr(monitoringv1.Duration("2m")),
+				RefreshInterval: ptr(monitoringv1.Duration("30s")),
+				OAuth2:          &monitoringv1.OAuth2{ClientID: *secretRef("auth", "client-id"), ClientSecret: secretKey("auth", "client-secret"), TokenURL: "https://sso.example.com/token"},
+			}}
+		})},
+		{name: "scrapeconfig_sd_eureka", prom: prom(), scs: sdCase("eureka", func(s *SCS) {
+			s.EurekaSDConfigs = []monitoringv1alpha1.EurekaSDConfig{{
+				Server: "http://eureka.example.com:8761/eureka", RefreshInterval: ptr(monitoringv1.Duration("30s")),
+				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")},
+			}}
+		})},
+		{name: "scrapeconfig_sd_docker", prom: prom(), scs: sdCase("docker", func(s *SCS) {
+			s.DockerSDConfigs = []monitoringv1alpha1.DockerSDConfig{{
+				Host: "tcp://docker.example.com:2376", Port: ptr(int32(9100)), HostNetworkingHost: ptr("docker.example.com"), MatchFirstNetwork: ptr(true),
+				Filters:   monitoringv1alpha1.Filters{{Name: "label", Values: []string{"monitoring=true"}}},
+				TLSConfig: &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt"), Cert: *secretRef("tls", "tls.crt"), KeySecret: ptr(secretKey("tls", "tls.key"))},
+				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")},
+			}}
+		})},
+		{name: "scrapeconfig_sd_dockerswarm", prom: prom(), scs: sdCase("swarm", func(s *SCS) {
+			s.DockerSwarmSDConfigs = []monitoringv1alpha1.DockerSwarmSDConfig{{
+				Host: "https://swarm.example.com:2376", Role: monitoringv1alpha1.DockerSwarmRoleTasks, Port: ptr(int32(9100)),
+				Filters:       monitoringv1alpha1.Filters{{Name: "desired-state", Values: []string{"running"}}},
+				Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))}, RefreshInterval: ptr(monitoringv1.Duration("30s")),
+			}}
+		})},
+		{name: "scrapeconfig_sd_linode", prom: prom(), scs: sdCase("linode", func(s *SCS) {
+			s.LinodeSDConfigs = []monitoringv1alpha1.LinodeSDConfig{{
+				Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))},
+				Region:        ptr("eu-central"), TagSeparator: ptr(","), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m")),
+			}}
+		})},
+		{name: "scrapeconfig_sd_hetzner", prom: prom(), scs: sdCase("hetzner", func(s *SCS) {
+			s.HetznerSDConfigs = []monitoringv1alpha1.HetznerSDConfig{
+				{Role: monitoringv1alpha1.HetznerRoleHcloud, Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))},
+					LabelSelector: ptr("env=prod"), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m"))},
+				{Role: monitoringv1alpha1.HetznerRoleRobot, BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}},
+			}
+		})},
+		{name: "scrapeconfig_sd_nomad", prom: prom(), scs: sdCase("nomad", func(s *SCS) {
+			s.NomadSDConfigs = []monitoringv1alpha1.NomadSDConfig{{
+				Server: "https://nomad.example.com:4646", AllowStale: ptr(true), Namespace: ptr("default"), Region: ptr("global"), TagSeparator: ptr(","),
+				RefreshInterval: ptr(monitoringv1.Duration("30s")), Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))},
+				TLSConfig: &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")},
+			}}
+		})},
+		{name: "scrapeconfig_sd_puppetdb", prom: prom(), scs: sdCase("puppetdb", func(s *SCS) {
+			s.PuppetDBSDConfigs = []monitoringv1alpha1.PuppetDBSDConfig{{
+				URL: "https://puppetdb.example.com", Query: `resources { type = "Class" and title = "Prometheus::Node_exporter" }`,
+				IncludeParameters: ptr(true), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m")),
+				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")},
+			}}
+		})},
+		{name: "scrapeconfig_sd_lightsail", prom: prom(), scs: sdCase("lightsail", func(s *SCS) {
+			s.LightSailSDConfigs = []monitoringv1alpha1.LightSailSDConfig{{
+				Region: ptr("eu-west-1"), Endpoint: ptr("https://lightsail.eu-west-1.amazonaws.com"),
+				AccessKey: ptr(secretKey("auth", "access")), SecretKey: ptr(secretKey("auth", "secret")),
+				RoleARN: ptr("arn:aws:iam::123456789012:role/prometheus"), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("5m")),
+			}}
+		})},
+		{name: "scrapeconfig_sd_ovhcloud", prom: prom(), scs: sdCase("ovh", func(s *SCS) {
+			s.OVHCloudSDConfigs = []monitoringv1alpha1.OVHCloudSDConfig{{
+				ApplicationKey: "app-key", ApplicationSecret: secretKey("auth", "secret"), ConsumerKey: secretKey("auth", "token"),
+				Service: monitoringv1alpha1.OVHServiceDedicatedServer, Endpoint: ptr("ovh-eu"), RefreshInterval: ptr(monitoringv1.Duration("1m")),
+			}}
+		})},
+		{name: "scrapeconfig_sd_scaleway", prom: prom(), scs: sdCase("scaleway", func(s *SCS) {
+			s.ScalewaySDConfigs = []monitoringv1alpha1.ScalewaySDConfig{{
+				AccessKey: "SCWXXXXXXXXXXXXXXXXX", SecretKey: secretKey("auth", "scaleway-secret"), ProjectID: "11111111-2222-3333-4444-555555555555",
+				Role: monitoringv1alpha1.ScalewayRoleInstance, Zone: ptr("fr-par-1"), NameFilter: ptr("web"), TagsFilter: []string{"prod"},
+				ApiURL: ptr(monitoringv1alpha1.URL("https://api.scaleway.com")), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m")),
+			}}
+		})},
+		{name: "scrapeconfig_sd_ionos", prom: prom(), scs: sdCase("ionos", func(s *SCS) {
+			s.IonosSDConfigs = []monitoringv1alpha1.IonosSDConfig{{
+				DataCenterID:  "11111111-2222-3333-4444-555555555555",
+				Authorization: monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))},
+				Port:          ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m")),
+			}}
+		})},
 		{name: "scrapeconfig_file_http_dns", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("mixed", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.FileSDConfigs = []monitoringv1alpha1.FileSDConfig{{Files: []monitoringv1alpha1.SDFile{"/etc/prometheus/configmaps/targets/*.json"}, RefreshInterval: ptr(monitoringv1.Duration("5m"))}}
 			s.Spec.HTTPSDConfigs = []monitoringv1alpha1.HTTPSDConfig{{URL: "https://sd.example.com/targets", BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}}}
@@ -706,4 +845,12 @@ func goldenCases() []goldenCase {
 			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml"))
 		}), sms: []*SM{sm("api"), sm("web", func(s *SM) { s.Spec.ScrapeClassName = ptr("authorized") })}, pms: []*PM{pm("worker")}},
 	}
+}
+
+// SCS is a ScrapeConfig's spec.
+type SCS = monitoringv1alpha1.ScrapeConfigSpec
+
+// sdCase is a ScrapeConfig named name whose spec f fills.
+func sdCase(name string, f func(*SCS)) []*monitoringv1alpha1.ScrapeConfig {
+	return []*monitoringv1alpha1.ScrapeConfig{scrapeConfig(name, func(s *monitoringv1alpha1.ScrapeConfig) { f(&s.Spec) })}
 }

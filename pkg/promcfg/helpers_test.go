@@ -128,6 +128,7 @@ func testAssets() promcfg.Assets {
 				"user": []byte("alice"), "password": []byte("s3cret"), "token": []byte("tok-" + ns),
 				"client-id": []byte("client"), "client-secret": []byte("client-secret"),
 				"access": []byte("AKIA"), "secret": []byte("aws-secret"), "header": []byte("Basic abc"),
+				"scaleway-secret": []byte("d1d2d3d4-e5e6-4f70-8a9b-0c1d2e3f4a5b"),
 			}},
 			&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "tls", Namespace: ns, ResourceVersion: "1"}, Data: map[string][]byte{
 				"ca.crt":  []byte("-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n"),

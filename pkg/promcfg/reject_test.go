@@ -295,9 +295,61 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 		{name: "probe missing secret", probe: probe("bad", func(p *monitoringv1.Probe) {
 			p.Spec.BearerTokenSecret = ptr(secretKey("ghost", "t"))
 		}), want: "bearerTokenSecret: secret default/ghost: not found"},
-		{name: "scrapeconfig unsupported discovery", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
-			s.Spec.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500"}}
-		}), want: "consulSDConfigs not supported by Lookout yet"},
+		// Discovery settings a Prometheus version does not know, as prometheus-operator's
+		// validation refuses them.
+		{name: "consul filter on v2", prom: prom(v("v2.55.0")), scfg: sdObj(func(s *SCS) {
+			s.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500", Filter: ptr("x")}}
+		}), want: "consulSDConfigs[0]: filter needs Prometheus v3.0.0 or newer (have v2.55.0)"},
+		{name: "consul health filter before 3.11.2", prom: prom(v("v3.11.1")), scfg: sdObj(func(s *SCS) {
+			s.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500", HealthFilter: ptr("x")}}
+		}), want: "consulSDConfigs[0]: healthFilter needs Prometheus v3.11.2 or newer"},
+		{name: "consul token secret missing", scfg: sdObj(func(s *SCS) {
+			s.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500", TokenRef: ptr(secretKey("ghost", "token"))}}
+		}), want: "consulSDConfigs[0]: tokenRef: secret default/ghost: not found"},
+		{name: "ec2 access key without secret key", scfg: sdObj(func(s *SCS) {
+			s.EC2SDConfigs = []monitoringv1alpha1.EC2SDConfig{{Region: ptr("eu-west-1"), AccessKey: ptr(secretKey("auth", "access"))}}
+		}), want: "ec2SDConfigs[0]: accessKey and secretKey must be set together"},
+		{name: "azure SDK before 2.52", prom: prom(v("v2.51.0")), scfg: sdObj(func(s *SCS) {
+			s.AzureSDConfigs = []monitoringv1alpha1.AzureSDConfig{{SubscriptionID: "s", AuthenticationMethod: ptr(monitoringv1alpha1.AuthMethodTypeSDK)}}
+		}), want: "azureSDConfigs[0]: authenticationMethod SDK needs Prometheus v2.52.0 or newer"},
+		{name: "azure workload identity before 3.11", prom: prom(v("v3.10.0")), scfg: sdObj(func(s *SCS) {
+			s.AzureSDConfigs = []monitoringv1alpha1.AzureSDConfig{{SubscriptionID: "s", AuthenticationMethod: ptr(monitoringv1alpha1.AuthMethodTypeWorkloadIdentity)}}
+		}), want: "authenticationMethod WorkloadIdentity needs Prometheus v3.11.0 or newer"},
+		{name: "azure OAuth without tenant", scfg: sdObj(func(s *SCS) {
+			s.AzureSDConfigs = []monitoringv1alpha1.AzureSDConfig{{SubscriptionID: "s", ClientID: ptr("c"), ClientSecret: ptr(secretKey("auth", "client-secret"))}}
+		}), want: "azureSDConfigs[0]: authenticationMethod OAuth requires a tenantID"},
+		{name: "openstack load balancers before 3.2", prom: prom(v("v3.1.0")), scfg: sdObj(func(s *SCS) {
+			s.OpenStackSDConfigs = []monitoringv1alpha1.OpenStackSDConfig{{Role: monitoringv1alpha1.OpenStackRoleLoadBalancer, Region: "r"}}
+		}), want: "openstackSDConfigs[0]: role LoadBalancer needs Prometheus v3.2.0 or newer"},
+		{name: "docker match first network before 2.54.1", prom: prom(v("v2.54.0")), scfg: sdObj(func(s *SCS) {
+			s.DockerSDConfigs = []monitoringv1alpha1.DockerSDConfig{{Host: "tcp://d:2375", MatchFirstNetwork: ptr(true)}}
+		}), want: "dockerSDConfigs[0]: matchFirstNetwork needs Prometheus v2.54.1 or newer"},
+		{name: "kuma client id before 2.50", prom: prom(v("v2.49.0")), scfg: sdObj(func(s *SCS) {
+			s.KumaSDConfigs = []monitoringv1alpha1.KumaSDConfig{{Server: "http://kuma:5676", ClientID: ptr("p")}}
+		}), want: "kumaSDConfigs[0]: clientID needs Prometheus v2.50.0 or newer"},
+		{name: "hetzner label selector before 3.5", prom: prom(v("v3.4.0")), scfg: sdObj(func(s *SCS) {
+			s.HetznerSDConfigs = []monitoringv1alpha1.HetznerSDConfig{{Role: monitoringv1alpha1.HetznerRoleHcloud, LabelSelector: ptr("a=b"),
+				Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))}}}
+		}), want: "hetznerSDConfigs[0]: labelSelector needs Prometheus v3.5.0 or newer"},
+		{name: "dns NS records before 2.49", prom: prom(v("v2.48.0")), scfg: sdObj(func(s *SCS) {
+			s.DNSSDConfigs = []monitoringv1alpha1.DNSSDConfig{{Names: []string{"example.com"}, Type: ptr(monitoringv1alpha1.DNSRecordTypeNS), Port: ptr(int32(9100))}}
+		}), want: "dnsSDConfigs[0]: type NS needs Prometheus v2.49.0 or newer"},
+		{name: "ovhcloud secret missing", scfg: sdObj(func(s *SCS) {
+			s.OVHCloudSDConfigs = []monitoringv1alpha1.OVHCloudSDConfig{{ApplicationKey: "k", ApplicationSecret: secretKey("ghost", "s"), ConsumerKey: secretKey("auth", "token"),
+				Service: monitoringv1alpha1.OVHServiceVPS}}
+		}), want: "ovhcloudSDConfigs[0]: applicationSecret: secret default/ghost: not found"},
+		// Prometheus's loader judges every discovery, down to its client library's checks;
+		// a Secret's value it quotes is masked.
+		{name: "scaleway secret key not a UUID", scfg: sdObj(func(s *SCS) {
+			s.ScalewaySDConfigs = []monitoringv1alpha1.ScalewaySDConfig{{AccessKey: "SCWXXXXXXXXXXXXXXXXX", SecretKey: secretKey("auth", "secret"),
+				ProjectID: "11111111-2222-3333-4444-555555555555", Role: monitoringv1alpha1.ScalewayRoleInstance}}
+		}), want: "invalid secret key format '<secret>', expected a UUID"},
+		{name: "azure without subscription", scfg: sdObj(func(s *SCS) {
+			s.AzureSDConfigs = []monitoringv1alpha1.AzureSDConfig{{AuthenticationMethod: ptr(monitoringv1alpha1.AuthMethodTypeManagedIdentity)}}
+		}), want: "rejected by Prometheus's config loader: azure SD configuration requires a subscription_id"},
+		{name: "docker socket with file access denied", prom: prom(func(p *P) { p.Spec.ArbitraryFSAccessThroughSMs.Deny = true }), scfg: sdObj(func(s *SCS) {
+			s.DockerSDConfigs = []monitoringv1alpha1.DockerSDConfig{{Host: "unix:///var/run/docker.sock"}}
+		}), want: `dockerSDConfigs[0]: host "unix:///var/run/docker.sock" would make Prometheus open a socket on its own filesystem`},
 		{name: "scrapeconfig empty static", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{}}
 		}), want: "staticConfigs[0]: at least one target is required"},
@@ -396,4 +448,9 @@ func TestDuplicateJobNames(t *testing.T) {
 	if err := promcfgValidate(res.Config); err != nil {
 		t.Error(err)
 	}
+}
+
+// sdObj is a ScrapeConfig named bad whose spec f fills.
+func sdObj(f func(*SCS)) *monitoringv1alpha1.ScrapeConfig {
+	return sdCase("bad", f)[0]
 }

@@ -11,17 +11,11 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 )
 
-// supportedScrapeConfigSD are the service discoveries of a ScrapeConfig Lookout renders.
-// A ScrapeConfig using another one is rejected with a reason rather than half-rendered.
-var supportedScrapeConfigSD = map[string]bool{
-	"StaticConfigs": true, "FileSDConfigs": true, "HTTPSDConfigs": true, "KubernetesSDConfigs": true, "DNSSDConfigs": true,
-}
-
 // renderScrapeConfig renders the job scrapeConfig/<ns>/<name>.
 func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha1.ScrapeConfig) ([]M, []string, error) {
 	spec := &scfg.Spec
 	if unsupported := unsupportedSD(spec); len(unsupported) > 0 {
-		return nil, nil, fmt.Errorf("%s not supported by Lookout yet; supported: staticConfigs, fileSDConfigs, httpSDConfigs, kubernetesSDConfigs, dnsSDConfigs", strings.Join(unsupported, ", "))
+		return nil, nil, fmt.Errorf("%s not supported by Lookout yet", strings.Join(unsupported, ", "))
 	}
 	rc, err := newRenderCtx(ps, rec, "ScrapeConfig", "scrapeconfigs", scfg.Namespace, scfg.Name, spec.ScrapeClassName)
 	if err != nil {
@@ -239,7 +233,12 @@ func (rc *renderCtx) renderScrapeConfigSD(m *M, spec *monitoringv1alpha1.ScrapeC
 	}
 	m.Set("kubernetes_sd_configs", kubes)
 	var dnss []M
-	for _, d := range spec.DNSSDConfigs {
+	for i, d := range spec.DNSSDConfigs {
+		if d.Type != nil && *d.Type == monitoringv1alpha1.DNSRecordTypeNS {
+			if err := rc.needs(fmt.Sprintf("dnsSDConfigs[%d]: type NS", i), Version{2, 49, 0}); err != nil {
+				return err
+			}
+		}
 		dm := M{{"names", d.Names}}
 		if d.RefreshInterval != nil {
 			dm.Set("refresh_interval", string(*d.RefreshInterval))
@@ -253,5 +252,5 @@ func (rc *renderCtx) renderScrapeConfigSD(m *M, spec *monitoringv1alpha1.ScrapeC
 		dnss = append(dnss, dm)
 	}
 	m.Set("dns_sd_configs", dnss)
-	return nil
+	return rc.renderCloudSD(m, spec)
 }

@@ -9,11 +9,29 @@ import (
 	"strings"
 
 	"github.com/prometheus/prometheus/config"
-	// Register the service discoveries Lookout generates so config.Load understands them.
-	_ "github.com/prometheus/prometheus/discovery/dns"
-	_ "github.com/prometheus/prometheus/discovery/file"
-	_ "github.com/prometheus/prometheus/discovery/http"
-	_ "github.com/prometheus/prometheus/discovery/kubernetes"
+	// Register the service discoveries Lookout generates so config.Load understands and
+	// validates them: the configuration of one not registered is refused as an unknown
+	// field. These are the discoveries a ScrapeConfig can use (see scrapeconfig_sd.go).
+	_ "github.com/prometheus/prometheus/discovery/aws"          // ec2, lightsail
+	_ "github.com/prometheus/prometheus/discovery/azure"        // azure
+	_ "github.com/prometheus/prometheus/discovery/consul"       // consul
+	_ "github.com/prometheus/prometheus/discovery/digitalocean" // digitalocean
+	_ "github.com/prometheus/prometheus/discovery/dns"          // dns
+	_ "github.com/prometheus/prometheus/discovery/eureka"       // eureka
+	_ "github.com/prometheus/prometheus/discovery/file"         // file
+	_ "github.com/prometheus/prometheus/discovery/gce"          // gce
+	_ "github.com/prometheus/prometheus/discovery/hetzner"      // hetzner
+	_ "github.com/prometheus/prometheus/discovery/http"         // http
+	_ "github.com/prometheus/prometheus/discovery/ionos"        // ionos
+	_ "github.com/prometheus/prometheus/discovery/kubernetes"   // kubernetes
+	_ "github.com/prometheus/prometheus/discovery/linode"       // linode
+	_ "github.com/prometheus/prometheus/discovery/moby"         // docker, dockerswarm
+	_ "github.com/prometheus/prometheus/discovery/nomad"        // nomad
+	_ "github.com/prometheus/prometheus/discovery/openstack"    // openstack
+	_ "github.com/prometheus/prometheus/discovery/ovhcloud"     // ovhcloud
+	_ "github.com/prometheus/prometheus/discovery/puppetdb"     // puppetdb
+	_ "github.com/prometheus/prometheus/discovery/scaleway"     // scaleway
+	_ "github.com/prometheus/prometheus/discovery/xds"          // kuma
 )
 
 var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
