@@ -12,7 +12,7 @@ import (
 // like every controller, but writes through its own HTTP client and so its own client-side
 // rate limiter (same --kube-api-qps and --kube-api-burst budget, separate bucket). Writes
 // of generated objects (config Secret, rule ConfigMaps, StatefulSets) never wait behind
-// the thousands of status writes of a start-up (ADR 0011).
+// the thousands of status writes of a start-up (ADR 0014).
 func statusWriter(mgr manager.Manager) (client.Client, error) {
 	cfg := rest.CopyConfig(mgr.GetConfig())
 	cfg.RateLimiter = nil // a new limiter, not the manager client's

@@ -161,3 +161,19 @@ func appendRelabelings(job M, rules []M) M {
 	}
 	return out
 }
+
+// additionalHashmod reports whether a job of additionalScrapeConfigs has a relabeling with
+// action hashmod (spelled exactly so, as prometheus-operator checks): it shards itself and
+// gets no hashmod rules of the operator's.
+func additionalHashmod(job M) bool {
+	v, _ := job.Get("relabel_configs")
+	list, _ := v.([]any)
+	for _, r := range list {
+		if m, ok := r.(M); ok {
+			if a, ok := m.Get("action"); ok && a == "hashmod" {
+				return true
+			}
+		}
+	}
+	return false
+}

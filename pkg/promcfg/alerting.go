@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 deprecated prometheus-operator API fields are still honoured as prometheus-operator honours them
+
 package promcfg
 
 import (
@@ -73,16 +75,30 @@ func (h *headerCtx) alertmanager(am *monitoringv1.AlertmanagerEndpoints, sdRole,
 		}
 		m.Set("timeout", string(*am.Timeout))
 	}
-	if am.APIVersion != nil && strings.EqualFold(string(*am.APIVersion), "v1") {
-		// Alertmanager 0.27 and Prometheus 3 removed API v1; v2 works with every
-		// Alertmanager a supported Prometheus can talk to.
-		h.warn(fmt.Sprintf("spec.alerting.alertmanagers %s: apiVersion V1 is no longer served by Alertmanager; using v2", am.Name))
+	apiVersion := "v2"
+	if am.APIVersion != nil {
+		switch {
+		case strings.EqualFold(string(*am.APIVersion), "v1") && !h.v.AtLeast(Version{3, 0, 0}):
+			// Prometheus 2.x still speaks v1 (to Alertmanagers before 0.27).
+			apiVersion = "v1"
+		case strings.EqualFold(string(*am.APIVersion), "v1"):
+			// Prometheus 3 removed API v1; prometheus-operator leaves the field out, which
+			// means v2.
+			h.warn(fmt.Sprintf("spec.alerting.alertmanagers %s: apiVersion V1 is not supported by Prometheus %s; using v2", am.Name, h.v))
+		case strings.EqualFold(string(*am.APIVersion), "v2"):
+		default:
+			return nil, fmt.Errorf("apiVersion %q: must be V1 or V2", *am.APIVersion)
+		}
 	}
-	m.Set("api_version", "v2")
+	m.Set("api_version", apiVersion)
 	if am.EnableHttp2 != nil {
 		m.Set("enable_http2", *am.EnableHttp2)
 	}
-	m.Set("kubernetes_sd_configs", []M{kubernetesSD(sdRole, []string{ns}, false, nil)})
+	sd, err := h.ps.kubernetesSD(h.rec, sdRole, []string{ns}, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	m.Set("kubernetes_sd_configs", []M{sd})
 	client := httpClient{
 		Authorization:   am.Authorization,
 		BasicAuth:       am.BasicAuth,

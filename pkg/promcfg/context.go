@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"net/url"
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
+	"k8s.io/utils/ptr"
 )
 
 // promSettings is everything rendering a monitor reads from its Prometheus object. It is
@@ -32,6 +34,12 @@ type promSettings struct {
 	ExcludedFromEnforcement  []monitoringv1.ObjectReference
 	PodTargetLabels          []string
 	Enforced                 enforcedLimits
+	// APIServer is spec.apiserverConfig: the Kubernetes API server the discovery of every
+	// monitor's job (and of the Alertmanagers) talks to, nil for the in-cluster one.
+	APIServer *monitoringv1.APIServerConfig
+	// RetainShards: spec.shardRetentionPolicy keeps the StatefulSets of shards scaled
+	// away running, so every job drops the targets of shards at or above Shards.
+	RetainShards bool
 	// ReloaderEnv are the variables the config-reloader expands that monitors may refer
 	// to, with the values checks substitute (see envrefs.go).
 	ReloaderEnv map[string]*string
@@ -69,6 +77,12 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 			KeepDroppedTargets: spec.EnforcedKeepDroppedTargets, BodySizeLimit: spec.EnforcedBodySizeLimit,
 		},
 	}
+	if a := spec.APIServerConfig; a != nil {
+		if err := checkAPIServer(a); err != nil {
+			return nil, err
+		}
+		s.APIServer = a
+	}
 	if spec.ScrapeInterval != "" {
 		if d, err := model.ParseDuration(string(spec.ScrapeInterval)); err == nil {
 			s.GlobalScrapeInterval = d
@@ -80,6 +94,20 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 		}
 		if *spec.Shards > 1 {
 			s.Shards = *spec.Shards
+		}
+	}
+	if r := spec.ShardRetentionPolicy; r != nil {
+		switch w := ptr.Deref(r.WhenScaled, monitoringv1.DeleteWhenScaledRetentionType); w {
+		case monitoringv1.RetainWhenScaledRetentionType:
+			s.RetainShards = true
+		case monitoringv1.DeleteWhenScaledRetentionType:
+		default:
+			return nil, fmt.Errorf("spec.shardRetentionPolicy.whenScaled %q: must be Retain or Delete", w)
+		}
+		if r.Retain != nil {
+			if _, err := model.ParseDuration(string(r.Retain.RetentionPeriod)); err != nil {
+				return nil, fmt.Errorf("spec.shardRetentionPolicy.retain.retentionPeriod %q: %w", r.Retain.RetentionPeriod, err)
+			}
 		}
 	}
 	if spec.ServiceDiscoveryRole != nil {
@@ -234,4 +262,24 @@ func jobName(kind, ns, name string, i int) string {
 	b.WriteByte('/')
 	b.WriteString(fmt.Sprint(i))
 	return b.String()
+}
+
+// checkAPIServer checks what of spec.apiserverConfig the operator can judge without its
+// Secrets: a host URL with a scheme, and one way to authenticate.
+func checkAPIServer(a *monitoringv1.APIServerConfig) error {
+	u, err := url.Parse(a.Host)
+	if a.Host == "" || err != nil || u.Scheme == "" || u.Host == "" {
+		return fmt.Errorf("spec.apiserverConfig.host %q must be a URL with a scheme and a host, such as https://kubernetes.example.com:6443", a.Host)
+	}
+	n := 0
+	//lint:ignore SA1019 the deprecated bearer token fields are honoured
+	for _, set := range []bool{a.BasicAuth != nil, a.Authorization != nil, a.BearerToken != "", a.BearerTokenFile != ""} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Errorf("spec.apiserverConfig: at most one of basicAuth, authorization, bearerToken and bearerTokenFile can be set")
+	}
+	return nil
 }

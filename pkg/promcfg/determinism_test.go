@@ -1,8 +1,11 @@
+//lint:file-ignore SA1019 tests set deprecated API fields that Lookout still honours
+
 package promcfg_test
 
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/lookout-operator/lookout/pkg/promcfg"
@@ -89,5 +92,60 @@ func TestCacheInvalidation(t *testing.T) {
 	// Monitor removed: gone from the config.
 	if bytes.Contains([]byte(gen(rotated)), []byte("serviceMonitor/default/app")) {
 		t.Fatal("removed monitor still present")
+	}
+}
+
+// TestScrapeConfigSDSecretsTracked: the Secrets the service discoveries of a ScrapeConfig
+// read are among the configuration's dependencies (so the controller regenerates on their
+// change), and a new version of one is picked up by the cached generator.
+func TestScrapeConfigSDSecretsTracked(t *testing.T) {
+	rotated := map[string][]byte{}
+	for _, k := range []string{"user", "password", "token", "client-id", "client-secret", "access", "secret"} {
+		rotated[k] = []byte("rotated-" + k)
+	}
+	rotated["scaleway-secret"] = []byte("a1a2a3a4-b5b6-4c70-8d9e-0f1a2b3c4d5e")
+	n := 0
+	for _, c := range goldenCases() {
+		if !strings.HasPrefix(c.name, "scrapeconfig_sd_") {
+			continue
+		}
+		n++
+		t.Run(c.name, func(t *testing.T) {
+			g := promcfg.NewGenerator()
+			in := promcfg.Input{Prometheus: c.prom, ScrapeConfigs: c.scs, Assets: testAssets()}
+			res, err := g.Generate(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			readsAuth := false
+			for _, d := range res.Dependencies {
+				if d.Kind == promcfg.SecretAsset && d.Namespace == "default" && d.Name == "auth" {
+					readsAuth = true
+				}
+			}
+			if c.name == "scrapeconfig_sd_gce" {
+				if len(res.Dependencies) != 0 {
+					t.Errorf("GCE reads no Secret, dependencies %v", res.Dependencies)
+				}
+				return
+			}
+			if !readsAuth {
+				t.Fatalf("Secret default/auth not among the dependencies %v", res.Dependencies)
+			}
+			in.Assets = layered{testAssets(), staticSecret("default", "auth", "9", rotated)}
+			again, err := g.Generate(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := again.Verdicts[0]; !v.Used() {
+				t.Fatalf("rejected after rotation: %s", v.Message)
+			}
+			if !bytes.Contains(again.Config, []byte("rotated-")) && !bytes.Contains(again.Config, rotated["scaleway-secret"]) {
+				t.Errorf("the rotated Secret's values are not in the regenerated configuration:\n%s", again.Config)
+			}
+		})
+	}
+	if n != 18 {
+		t.Errorf("%d service-discovery golden cases, want one per discovery (18)", n)
 	}
 }

@@ -3,7 +3,10 @@ package promcfg
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
+
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 )
 
 // LoadsForTest is how many texts g has handed to Prometheus's loader.
@@ -48,3 +51,18 @@ func RenderMonitorsForTest(in Input) (out string, key uint64, err error) {
 
 // PromSettingsType is the type of the settings monitors are rendered with.
 var PromSettingsType = reflect.TypeOf(promSettings{})
+
+// SupportedScrapeConfigSD lists the JSON names of the ScrapeConfig service-discovery
+// fields Lookout renders, sorted.
+func SupportedScrapeConfigSD() []string {
+	typ := reflect.TypeOf(monitoringv1alpha1.ScrapeConfigSpec{})
+	var out []string
+	for i := 0; i < typ.NumField(); i++ {
+		if supportedScrapeConfigSD[typ.Field(i).Name] {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

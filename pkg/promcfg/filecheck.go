@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/prometheus/common/model"
@@ -42,6 +43,9 @@ type fileCheck struct {
 	env    map[string]string
 	// legacy is set when the Prometheus is a 2.x release allowing only legacy names.
 	legacy bool
+	// v2 is set when the Prometheus is a 2.x release, which still speaks Alertmanager
+	// API v1: the header is checked with api_version v2 in its place.
+	v2 bool
 	// global is the global section as the reloader writes it; globalSum its SHA-256,
 	// which every monitor's rendering records as what its jobs were loaded with.
 	global    []byte
@@ -125,7 +129,25 @@ func (c *fileCheck) header(header, globalOnly []byte, extraJobs []any) error {
 	for _, j := range extraJobs {
 		b.Write(EncodeListItem(j.(M)))
 	}
-	return c.loader.verdict(c.prepare(b.Bytes()), c.afterLoad)
+	text := c.prepare(b.Bytes())
+	if c.v2 {
+		text = alertmanagerV1ToV2(text)
+	}
+	return c.loader.verdict(text, c.afterLoad)
+}
+
+// apiVersionV1RE finds the Alertmanager API version v1, which Prometheus 2.x accepts and
+// the loader Lookout links (Prometheus 3's) no longer does. api_version is a key of
+// alertmanager configurations only.
+var apiVersionV1RE = regexp.MustCompile(`(?m)^(\s*(?:- )?)api_version: v1$`)
+
+// alertmanagerV1ToV2 maps api_version v1 to v2 for the loader: the two differ in nothing
+// else the loader checks.
+func alertmanagerV1ToV2(text []byte) []byte {
+	if !bytes.Contains(text, []byte("api_version: v1")) {
+		return text
+	}
+	return apiVersionV1RE.ReplaceAll(text, []byte("${1}api_version: v2"))
 }
 
 // jobs loads one monitor's jobs, as written under scrape_configs, with the global section,

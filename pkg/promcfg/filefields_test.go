@@ -8,6 +8,8 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+
+	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
 // fileFields lists the JSON paths under t whose name mentions a file: the fields through
@@ -44,7 +46,7 @@ func fileFields(t reflect.Type, path string, depth int, out *[]string) {
 // it). A new such field in the API fails here until it is handled. A ScrapeConfig's
 // service discoveries Lookout does not render are rejected as a whole.
 func TestTenantFileFields(t *testing.T) {
-	supportedSD := []string{"staticConfigs", "fileSDConfigs", "httpSDConfigs", "kubernetesSDConfigs", "dnsSDConfigs"}
+	supportedSD := promcfg.SupportedScrapeConfigSD()
 	for _, c := range []struct {
 		kind    string
 		spec    any
@@ -67,5 +69,25 @@ func TestTenantFileFields(t *testing.T) {
 		if !slices.Equal(found, c.handled) {
 			t.Errorf("%s: fields naming files %q, handled %q", c.kind, found, c.handled)
 		}
+	}
+}
+
+// TestEveryScrapeConfigSDRendered: every service-discovery field of a ScrapeConfig is one
+// Lookout renders; a discovery added to the API fails here until it is.
+func TestEveryScrapeConfigSDRendered(t *testing.T) {
+	typ := reflect.TypeOf(monitoringv1alpha1.ScrapeConfigSpec{})
+	var fields []string
+	for i := 0; i < typ.NumField(); i++ {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if strings.HasSuffix(name, "Configs") && !strings.Contains(strings.ToLower(name), "relabel") {
+			fields = append(fields, name)
+		}
+	}
+	slices.Sort(fields)
+	if got := promcfg.SupportedScrapeConfigSD(); !slices.Equal(got, fields) {
+		t.Errorf("rendered discoveries %q, the API has %q", got, fields)
+	}
+	if len(fields) != 23 {
+		t.Errorf("the API has %d service discoveries, expected 23 (static and 22 others)", len(fields))
 	}
 }

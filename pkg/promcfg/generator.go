@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -179,7 +180,9 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		res.TLSAssets[k] = val
 	}
 	check := newFileCheck(g.loader, knownValues(ps.ReloaderEnv), ps.legacyLoader(), globalOnly)
+	check.v2 = !v.AtLeast(Version{3, 0, 0})
 	if err := check.header(header, globalOnly, extraJobs); err != nil {
+		err = redactSecrets(err, hdrRec.secretValues)
 		return nil, fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)
 	}
 
@@ -375,7 +378,10 @@ func (rp *renderPass) renderMonitor(m monitor) *entry {
 		return e
 	}
 	if err := rp.check.jobs(b.Bytes(), e.jobNames); err != nil {
-		e.err = err
+		// The loader quotes values it refuses, and a discovery's client library may
+		// quote a Secret's (scaleway: "invalid secret key format '...'"): messages go to
+		// the object's status, so Secret values are masked.
+		e.err = redactSecrets(err, rec.secretValues)
 		e.jobNames = nil
 		return e
 	}
@@ -398,4 +404,19 @@ func renderJobs(ps *promSettings, rec *recorder, m monitor) ([]M, []string, erro
 		return renderScrapeConfig(ps, rec, o)
 	}
 	return nil, nil, fmt.Errorf("unsupported kind %T", m.obj)
+}
+
+// redactSecrets replaces every value read from a Secret in err's message with <secret>.
+func redactSecrets(err error, values map[string]bool) error {
+	msg := err.Error()
+	masked := msg
+	for v := range values {
+		if len(v) >= 4 { // shorter values would mask words of the message itself
+			masked = strings.ReplaceAll(masked, v, "<secret>")
+		}
+	}
+	if masked == msg {
+		return err
+	}
+	return errors.New(masked)
 }

@@ -125,30 +125,22 @@ func (h *headerCtx) global() (M, error) {
 		g.Set("body_size_limit", b)
 	}
 	if s.NameValidationScheme != nil {
+		val, _, err := nameValidation(*s.NameValidationScheme)
+		if err != nil {
+			return nil, fmt.Errorf("spec.nameValidationScheme: %w", err)
+		}
 		if v.Supports(featMetricNameValidation) {
-			switch *s.NameValidationScheme {
-			case monitoringv1.UTF8NameValidationScheme:
-				g.Set("metric_name_validation_scheme", "utf8")
-			case monitoringv1.LegacyNameValidationScheme:
-				g.Set("metric_name_validation_scheme", "legacy")
-			default:
-				return nil, fmt.Errorf("spec.nameValidationScheme %q is not UTF8 or Legacy", *s.NameValidationScheme)
-			}
+			g.Set("metric_name_validation_scheme", val)
 		} else {
 			h.unsupported("spec.nameValidationScheme", featMetricNameValidation)
 		}
 	}
 	if s.NameEscapingScheme != nil {
+		esc, err := nameEscaping(*s.NameEscapingScheme)
+		if err != nil {
+			return nil, fmt.Errorf("spec.nameEscapingScheme: %w", err)
+		}
 		if v.Supports(featMetricNameEscaping) {
-			esc := map[monitoringv1.NameEscapingSchemeOptions]string{
-				monitoringv1.AllowUTF8NameEscapingScheme:   "allow-utf-8",
-				monitoringv1.UnderscoresNameEscapingScheme: "underscores",
-				monitoringv1.DotsNameEscapingScheme:        "dots",
-				monitoringv1.ValuesNameEscapingScheme:      "values",
-			}[*s.NameEscapingScheme]
-			if esc == "" {
-				return nil, fmt.Errorf("spec.nameEscapingScheme %q is not supported", *s.NameEscapingScheme)
-			}
 			g.Set("metric_name_escaping_scheme", esc)
 		} else {
 			h.unsupported("spec.nameEscapingScheme", featMetricNameEscaping)
@@ -256,20 +248,28 @@ func (h *headerCtx) runtime() M {
 	return M{{"gogc", int64(*p.Spec.Runtime.GoGC)}}
 }
 
-// renderStorage renders the storage section (out-of-order window, exemplars).
-func renderStorage(p *monitoringv1.Prometheus) (M, error) {
-	st := M{}
-	if t := p.Spec.TSDB; t != nil && t.OutOfOrderTimeWindow != nil {
-		if _, err := model.ParseDuration(string(*t.OutOfOrderTimeWindow)); err != nil {
-			return nil, fmt.Errorf("spec.tsdb.outOfOrderTimeWindow: %w", err)
-		}
-		st.Set("tsdb", M{{"out_of_order_time_window", string(*t.OutOfOrderTimeWindow)}})
+// nameValidation maps a name validation scheme option to the configuration's value and
+// the scheme it stands for.
+func nameValidation(o monitoringv1.NameValidationSchemeOptions) (string, model.ValidationScheme, error) {
+	switch o {
+	case monitoringv1.UTF8NameValidationScheme:
+		return "utf8", model.UTF8Validation, nil
+	case monitoringv1.LegacyNameValidationScheme:
+		return "legacy", model.LegacyValidation, nil
 	}
-	if e := p.Spec.Exemplars; e != nil && e.MaxSize != nil {
-		if *e.MaxSize < 0 {
-			return nil, fmt.Errorf("spec.exemplars.maxSize must not be negative")
-		}
-		st.Set("exemplars", M{{"max_exemplars", *e.MaxSize}})
+	return "", model.UTF8Validation, fmt.Errorf("%q is not UTF8 or Legacy", o)
+}
+
+// nameEscaping maps a name escaping scheme option to the configuration's value.
+func nameEscaping(o monitoringv1.NameEscapingSchemeOptions) (string, error) {
+	esc := map[monitoringv1.NameEscapingSchemeOptions]string{
+		monitoringv1.AllowUTF8NameEscapingScheme:   "allow-utf-8",
+		monitoringv1.UnderscoresNameEscapingScheme: "underscores",
+		monitoringv1.DotsNameEscapingScheme:        "dots",
+		monitoringv1.ValuesNameEscapingScheme:      "values",
+	}[o]
+	if esc == "" {
+		return "", fmt.Errorf("%q is not AllowUTF8, Underscores, Dots or Values", o)
 	}
-	return st, nil
+	return esc, nil
 }

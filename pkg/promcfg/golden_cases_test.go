@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 tests set deprecated API fields that Lookout still honours
+
 package promcfg_test
 
 import (
@@ -126,6 +128,83 @@ func goldenCases() []goldenCase {
 			p.Spec.TSDB = &monitoringv1.TSDBSpec{OutOfOrderTimeWindow: ptr(monitoringv1.Duration("10m"))}
 			p.Spec.Exemplars = &monitoringv1.Exemplars{MaxSize: ptr(int64(100000))}
 		})},
+		{name: "storage_tsdb_v3_16", prom: prom(func(p *P) {
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{
+				OutOfOrderTimeWindow:           ptr(monitoringv1.Duration("30m")),
+				StaleSeriesCompactionThreshold: qty("0.25"),
+				ChunkEncoding:                  &monitoringv1.ChunkEncodingSpec{Floats: ptr(monitoringv1.ChunkEncodingFloatsXor2)},
+			}
+		})},
+		{name: "storage_tsdb_v3_9_left_out", prom: prom(v("v3.9.0"), func(p *P) {
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{
+				StaleSeriesCompactionThreshold: qty("0.25"),
+				ChunkEncoding:                  &monitoringv1.ChunkEncodingSpec{Floats: ptr(monitoringv1.ChunkEncodingFloatsXor)},
+			}
+		})},
+		{name: "storage_retention_v3_16", prom: prom(func(p *P) {
+			p.Spec.Retention = "15d"
+			p.Spec.RetentionSize = "200GiB"
+			p.Spec.RetentionPercentage = qty("80")
+		})},
+		{name: "storage_retention_size_only_v3_11", prom: prom(v("v3.11.0"), func(p *P) { p.Spec.RetentionSize = "50GB" })},
+		{name: "storage_retention_v3_10_flags", prom: prom(v("v3.10.0"), func(p *P) {
+			p.Spec.Retention = "15d"
+			p.Spec.RetentionPercentage = qty("80")
+		})},
+		{name: "tracing", prom: prom(func(p *P) {
+			p.Spec.TracingConfig = &monitoringv1.TracingConfig{
+				Endpoint:         "otel-collector.monitoring.svc:4317",
+				ClientType:       ptr("GRPC"),
+				SamplingFraction: qty("0.1"),
+				Insecure:         ptr(false),
+				Headers:          map[string]string{"x-tenant": "platform", "x-scope": "prometheus"},
+				Compression:      ptr("Gzip"),
+				Timeout:          ptr(monitoringv1.Duration("5s")),
+				TLSConfig:        &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt"), ServerName: ptr("otel")}},
+			}
+		})},
+		{name: "otlp_v3_16", prom: prom(func(p *P) {
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{
+				PromoteAllResourceAttributes:         ptr(true),
+				IgnoreResourceAttributes:             []string{"process.pid"},
+				TranslationStrategy:                  ptr(monitoringv1.UnderscoreEscapingWithoutSuffixes),
+				KeepIdentifyingResourceAttributes:    ptr(true),
+				ConvertHistogramsToNHCB:              ptr(true),
+				PromoteScopeMetadata:                 ptr(true),
+				LabelNameUnderscoreSanitization:      ptr(true),
+				LabelNamePreserveMultipleUnderscores: ptr(false),
+			}
+		})},
+		{name: "otlp_v3_0_left_out", prom: prom(v("v3.0.0"), func(p *P) {
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{
+				PromoteResourceAttributes:         []string{"service.instance.id", "k8s.namespace.name"},
+				TranslationStrategy:               ptr(monitoringv1.NoUTF8EscapingWithSuffixes),
+				KeepIdentifyingResourceAttributes: ptr(true),
+				ConvertHistogramsToNHCB:           ptr(true),
+			}
+		})},
+		{name: "otlp_v2_55", prom: prom(v("v2.55.0"), func(p *P) {
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{PromoteResourceAttributes: []string{"service.instance.id"}, TranslationStrategy: ptr(monitoringv1.UnderscoreEscapingWithSuffixes)}
+		})},
+		{name: "apiserver_config", prom: prom(am(), func(p *P) {
+			p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{
+				Host:          "https://kubernetes.example.com:6443",
+				Authorization: &monitoringv1.Authorization{SafeAuthorization: monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))}},
+				TLSConfig:     &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt"), ServerName: ptr("kubernetes")}},
+				ProxyConfig:   monitoringv1.ProxyConfig{ProxyURL: ptr("http://proxy.example.com:3128")},
+			}
+		}), sms: []*SM{sm("app")}, pms: []*PM{pm("app")}, probes: []*monitoringv1.Probe{probe("ingress", func(p *monitoringv1.Probe) {
+			p.Spec.Targets = monitoringv1.ProbeTargets{Ingress: &monitoringv1.ProbeTargetIngress{Selector: metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
+		})}},
+		{name: "apiserver_config_basic_auth", prom: prom(func(p *P) {
+			p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{
+				Host:      "https://10.0.0.1:6443",
+				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")},
+			}
+		}), sms: []*SM{sm("app")}},
+		{name: "apiserver_config_bearer_token_deprecated", prom: prom(func(p *P) {
+			p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{Host: "https://10.0.0.1:6443", BearerTokenFile: "/var/run/secrets/remote-cluster/token"}
+		}), pms: []*PM{pm("app")}},
 		{name: "global_scrape_failure_log", prom: prom(func(p *P) { p.Spec.ScrapeFailureLogFile = ptr("failures.log") })},
 		{name: "global_histograms_v3_16", prom: prom(func(p *P) {
 			p.Spec.ScrapeNativeHistograms = ptr(true)
@@ -167,6 +246,12 @@ func goldenCases() []goldenCase {
 			a.EnableHttp2 = ptr(false)
 		}))},
 		{name: "alerting_api_v1_v2_45", prom: prom(v("v2.45.0"), am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.APIVersion = ptr(monitoringv1.AlertmanagerAPIVersion1)
+		}))},
+		{name: "alerting_additional_api_v1_v2_54", prom: prom(v("v2.54.0"), func(p *P) {
+			p.Spec.AdditionalAlertManagerConfigs = ptr(secretKey("additional", "alertmanagers-v1.yaml"))
+		})},
+		{name: "alerting_api_v1_v3_warned", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
 			a.APIVersion = ptr(monitoringv1.AlertmanagerAPIVersion1)
 		}))},
 		{name: "alerting_relabelings", prom: prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
@@ -220,6 +305,9 @@ func goldenCases() []goldenCase {
 			r.MetadataConfig = &monitoringv1.MetadataConfig{Send: true, SendInterval: "1m", MaxSamplesPerSend: ptr(int32(500))}
 		}))},
 		{name: "remote_write_message_v2", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
+			r.MessageVersion = ptr(monitoringv1.RemoteWriteMessageVersion2_0)
+		}))},
+		{name: "remote_write_message_v2_v2_54", prom: prom(v("v2.54.0"), rw(func(r *monitoringv1.RemoteWriteSpec) {
 			r.MessageVersion = ptr(monitoringv1.RemoteWriteMessageVersion2_0)
 		}))},
 		{name: "remote_write_message_v2_on_v2_45_left_out", prom: prom(v("v2.45.0"), rw(func(r *monitoringv1.RemoteWriteSpec) {
@@ -521,6 +609,159 @@ func goldenCases() []goldenCase {
 			s.Spec.HonorLabels = ptr(true)
 			s.Spec.JobName = ptr("node")
 		})}},
+		{name: "scrapeconfig_name_schemes", prom: prom(func(p *P) { p.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme) }),
+			scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("otel", func(s *monitoringv1alpha1.ScrapeConfig) {
+				// The job's own UTF-8 scheme allows the dotted label the Prometheus's would not.
+				s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"otel-collector:8889"}}}
+				s.Spec.NameValidationScheme = ptr(monitoringv1.UTF8NameValidationScheme)
+				s.Spec.NameEscapingScheme = ptr(monitoringv1.DotsNameEscapingScheme)
+				s.Spec.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "service.name", "collector")}
+			})}},
+		{name: "scrapeconfig_name_schemes_v3_3_left_out", prom: prom(v("v3.3.0")),
+			scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("otel", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"otel-collector:8889"}}}
+				s.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
+				s.Spec.NameEscapingScheme = ptr(monitoringv1.UnderscoresNameEscapingScheme)
+			})}},
+		// --- ScrapeConfig service discoveries outside Kubernetes, each with its Secrets ---
+		{name: "scrapeconfig_sd_consul", prom: prom(), scs: sdCase("consul", func(s *SCS) {
+			s.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{
+				Server: "consul.service.consul:8500", PathPrefix: ptr("/consul"), TokenRef: ptr(secretKey("auth", "token")),
+				Datacenter: ptr("dc1"), Namespace: ptr("apps"), Partition: ptr("default"), Scheme: ptr(monitoringv1.SchemeHTTPS),
+				Services: []string{"web", "api"}, Tags: []string{"prod"}, TagSeparator: ptr(";"), NodeMeta: map[string]string{"rack": "r1", "os": "linux"},
+				Filter: ptr(`Service.Tags contains "metrics"`), HealthFilter: ptr(`Checks.Status == "passing"`), AllowStale: ptr(false),
+				RefreshInterval: ptr(monitoringv1.Duration("1m")),
+				BasicAuth:       &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")},
+				TLSConfig:       &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")},
+				FollowRedirects: ptr(true), EnableHttp2: ptr(false),
+			}}
+		})},
+		{name: "scrapeconfig_sd_ec2", prom: prom(), scs: sdCase("ec2", func(s *SCS) {
+			s.EC2SDConfigs = []monitoringv1alpha1.EC2SDConfig{{
+				Region: ptr("eu-west-1"), AccessKey: ptr(secretKey("auth", "access")), SecretKey: ptr(secretKey("auth", "secret")),
+				RoleARN: ptr("arn:aws:iam::123456789012:role/prometheus"), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("5m")),
+				Filters:   monitoringv1alpha1.Filters{{Name: "tag:team", Values: []string{"infra"}}, {Name: "instance-state-name", Values: []string{"running"}}},
+				TLSConfig: &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")}, FollowRedirects: ptr(false),
+				ProxyConfig: monitoringv1.ProxyConfig{ProxyURL: ptr("http://proxy.example.com:3128")},
+			}}
+		})},
+		{name: "scrapeconfig_sd_azure", prom: prom(), scs: sdCase("azure", func(s *SCS) {
+			s.AzureSDConfigs = []monitoringv1alpha1.AzureSDConfig{
+				{
+					Environment: ptr("AzurePublicCloud"), AuthenticationMethod: ptr(monitoringv1alpha1.AuthMethodTypeOAuth),
+					SubscriptionID: "11111111-2222-3333-4444-555555555555", TenantID: ptr("tenant"), ClientID: ptr("client"),
+					ClientSecret: ptr(secretKey("auth", "client-secret")), ResourceGroup: ptr("monitoring"), Port: ptr(int32(9100)),
+					RefreshInterval: ptr(monitoringv1.Duration("5m")), TLSConfig: &monitoringv1.SafeTLSConfig{InsecureSkipVerify: ptr(false)},
+				},
+				{AuthenticationMethod: ptr(monitoringv1alpha1.AuthMethodTypeWorkloadIdentity), SubscriptionID: "11111111-2222-3333-4444-555555555555"},
+			}
+		})},
+		{name: "scrapeconfig_sd_gce", prom: prom(), scs: sdCase("gce", func(s *SCS) {
+			s.GCESDConfigs = []monitoringv1alpha1.GCESDConfig{{Project: "my-project", Zone: "europe-west1-b", Filter: ptr(`labels.monitored = "true"`),
+				Port: ptr(int32(9100)), TagSeparator: ptr(","), RefreshInterval: ptr(monitoringv1.Duration("2m"))}}
+		})},
+		{name: "scrapeconfig_sd_openstack", prom: prom(), scs: sdCase("openstack", func(s *SCS) {
+			s.OpenStackSDConfigs = []monitoringv1alpha1.OpenStackSDConfig{
+				{
+					Role: monitoringv1alpha1.OpenStackRoleInstance, Region: "RegionOne", IdentityEndpoint: ptr(monitoringv1alpha1.URL("https://keystone.example.com:5000/v3")),
+					Username: ptr("prometheus"), Password: ptr(secretKey("auth", "password")), DomainName: ptr("Default"), ProjectName: ptr("monitoring"),
+					AllTenants: ptr(true), Availability: ptr(monitoringv1alpha1.OpenStackAvailabilityInternal), Port: ptr(int32(9100)),
+					RefreshInterval: ptr(monitoringv1.Duration("1m")), TLSConfig: &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")},
+				},
+				{
+					Role: monitoringv1alpha1.OpenStackRoleLoadBalancer, Region: "RegionOne", IdentityEndpoint: ptr(monitoringv1alpha1.URL("https://keystone.example.com:5000/v3")),
+					ApplicationCredentialID: ptr("app-cred"), ApplicationCredentialSecret: ptr(secretKey("auth", "secret")),
+				},
+			}
+		})},
+		{name: "scrapeconfig_sd_digitalocean", prom: prom(), scs: sdCase("digitalocean", func(s *SCS) {
+			s.DigitalOceanSDConfigs = []monitoringv1alpha1.DigitalOceanSDConfig{{
+				Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))},
+				Port:          ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m")), EnableHTTP2: ptr(true),
+			}}
+		})},
+		{name: "scrapeconfig_sd_kuma", prom: prom(), scs: sdCase("kuma", func(s *SCS) {
+			s.KumaSDConfigs = []monitoringv1alpha1.KumaSDConfig{{
+				Server: "http://kuma-control-plane.kuma-system.svc:5676", ClientID: ptr("prometheus"), FetchTimeout: ptr(monitoringv1.Duration("2m")),
+				RefreshInterval: ptr(monitoringv1.Duration("30s")),
+				OAuth2:          &monitoringv1.OAuth2{ClientID: *secretRef("auth", "client-id"), ClientSecret: secretKey("auth", "client-secret"), TokenURL: "https://sso.example.com/token"},
+			}}
+		})},
+		{name: "scrapeconfig_sd_eureka", prom: prom(), scs: sdCase("eureka", func(s *SCS) {
+			s.EurekaSDConfigs = []monitoringv1alpha1.EurekaSDConfig{{
+				Server: "http://eureka.example.com:8761/eureka", RefreshInterval: ptr(monitoringv1.Duration("30s")),
+				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")},
+			}}
+		})},
+		{name: "scrapeconfig_sd_docker", prom: prom(), scs: sdCase("docker", func(s *SCS) {
+			s.DockerSDConfigs = []monitoringv1alpha1.DockerSDConfig{{
+				Host: "tcp://docker.example.com:2376", Port: ptr(int32(9100)), HostNetworkingHost: ptr("docker.example.com"), MatchFirstNetwork: ptr(true),
+				Filters:   monitoringv1alpha1.Filters{{Name: "label", Values: []string{"monitoring=true"}}},
+				TLSConfig: &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt"), Cert: *secretRef("tls", "tls.crt"), KeySecret: ptr(secretKey("tls", "tls.key"))},
+				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")},
+			}}
+		})},
+		{name: "scrapeconfig_sd_dockerswarm", prom: prom(), scs: sdCase("swarm", func(s *SCS) {
+			s.DockerSwarmSDConfigs = []monitoringv1alpha1.DockerSwarmSDConfig{{
+				Host: "https://swarm.example.com:2376", Role: monitoringv1alpha1.DockerSwarmRoleTasks, Port: ptr(int32(9100)),
+				Filters:       monitoringv1alpha1.Filters{{Name: "desired-state", Values: []string{"running"}}},
+				Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))}, RefreshInterval: ptr(monitoringv1.Duration("30s")),
+			}}
+		})},
+		{name: "scrapeconfig_sd_linode", prom: prom(), scs: sdCase("linode", func(s *SCS) {
+			s.LinodeSDConfigs = []monitoringv1alpha1.LinodeSDConfig{{
+				Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))},
+				Region:        ptr("eu-central"), TagSeparator: ptr(","), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m")),
+			}}
+		})},
+		{name: "scrapeconfig_sd_hetzner", prom: prom(), scs: sdCase("hetzner", func(s *SCS) {
+			s.HetznerSDConfigs = []monitoringv1alpha1.HetznerSDConfig{
+				{Role: monitoringv1alpha1.HetznerRoleHcloud, Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))},
+					LabelSelector: ptr("env=prod"), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m"))},
+				{Role: monitoringv1alpha1.HetznerRoleRobot, BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}},
+			}
+		})},
+		{name: "scrapeconfig_sd_nomad", prom: prom(), scs: sdCase("nomad", func(s *SCS) {
+			s.NomadSDConfigs = []monitoringv1alpha1.NomadSDConfig{{
+				Server: "https://nomad.example.com:4646", AllowStale: ptr(true), Namespace: ptr("default"), Region: ptr("global"), TagSeparator: ptr(","),
+				RefreshInterval: ptr(monitoringv1.Duration("30s")), Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))},
+				TLSConfig: &monitoringv1.SafeTLSConfig{CA: *secretRef("tls", "ca.crt")},
+			}}
+		})},
+		{name: "scrapeconfig_sd_puppetdb", prom: prom(), scs: sdCase("puppetdb", func(s *SCS) {
+			s.PuppetDBSDConfigs = []monitoringv1alpha1.PuppetDBSDConfig{{
+				URL: "https://puppetdb.example.com", Query: `resources { type = "Class" and title = "Prometheus::Node_exporter" }`,
+				IncludeParameters: ptr(true), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m")),
+				BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")},
+			}}
+		})},
+		{name: "scrapeconfig_sd_lightsail", prom: prom(), scs: sdCase("lightsail", func(s *SCS) {
+			s.LightSailSDConfigs = []monitoringv1alpha1.LightSailSDConfig{{
+				Region: ptr("eu-west-1"), Endpoint: ptr("https://lightsail.eu-west-1.amazonaws.com"),
+				AccessKey: ptr(secretKey("auth", "access")), SecretKey: ptr(secretKey("auth", "secret")),
+				RoleARN: ptr("arn:aws:iam::123456789012:role/prometheus"), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("5m")),
+			}}
+		})},
+		{name: "scrapeconfig_sd_ovhcloud", prom: prom(), scs: sdCase("ovh", func(s *SCS) {
+			s.OVHCloudSDConfigs = []monitoringv1alpha1.OVHCloudSDConfig{{
+				ApplicationKey: "app-key", ApplicationSecret: secretKey("auth", "secret"), ConsumerKey: secretKey("auth", "token"),
+				Service: monitoringv1alpha1.OVHServiceDedicatedServer, Endpoint: ptr("ovh-eu"), RefreshInterval: ptr(monitoringv1.Duration("1m")),
+			}}
+		})},
+		{name: "scrapeconfig_sd_scaleway", prom: prom(), scs: sdCase("scaleway", func(s *SCS) {
+			s.ScalewaySDConfigs = []monitoringv1alpha1.ScalewaySDConfig{{
+				AccessKey: "SCWXXXXXXXXXXXXXXXXX", SecretKey: secretKey("auth", "scaleway-secret"), ProjectID: "11111111-2222-3333-4444-555555555555",
+				Role: monitoringv1alpha1.ScalewayRoleInstance, Zone: ptr("fr-par-1"), NameFilter: ptr("web"), TagsFilter: []string{"prod"},
+				ApiURL: ptr(monitoringv1alpha1.URL("https://api.scaleway.com")), Port: ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m")),
+			}}
+		})},
+		{name: "scrapeconfig_sd_ionos", prom: prom(), scs: sdCase("ionos", func(s *SCS) {
+			s.IonosSDConfigs = []monitoringv1alpha1.IonosSDConfig{{
+				DataCenterID:  "11111111-2222-3333-4444-555555555555",
+				Authorization: monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))},
+				Port:          ptr(int32(9100)), RefreshInterval: ptr(monitoringv1.Duration("1m")),
+			}}
+		})},
 		{name: "scrapeconfig_file_http_dns", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("mixed", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.FileSDConfigs = []monitoringv1alpha1.FileSDConfig{{Files: []monitoringv1alpha1.SDFile{"/etc/prometheus/configmaps/targets/*.json"}, RefreshInterval: ptr(monitoringv1.Duration("5m"))}}
 			s.Spec.HTTPSDConfigs = []monitoringv1alpha1.HTTPSDConfig{{URL: "https://sd.example.com/targets", BasicAuth: &monitoringv1.BasicAuth{Username: secretKey("auth", "user"), Password: secretKey("auth", "password")}}}
@@ -556,6 +797,29 @@ func goldenCases() []goldenCase {
 
 		// --- Additional configs and mixes ---
 		{name: "additional_scrape_configs", prom: prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml")) }), sms: []*SM{sm("app")}},
+		{name: "additional_scrape_configs_own_hashmod_sharded", prom: prom(func(p *P) {
+			// A job with its own hashmod rule gets no sharding rules of the operator's.
+			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "self-sharded.yaml"))
+			p.Spec.Shards = ptr(int32(2))
+		})},
+		{name: "sharding_retain_shards", prom: prom(func(p *P) {
+			p.Spec.Shards = ptr(int32(2))
+			p.Spec.ShardRetentionPolicy = &monitoringv1.ShardRetentionPolicy{WhenScaled: ptr(monitoringv1.RetainWhenScaledRetentionType)}
+			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "self-sharded.yaml"))
+		}), sms: []*SM{sm("app")}, probes: []*monitoringv1.Probe{probe("web")}, scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("nodes", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"10.0.0.1:9100"}}}
+		})}},
+		{name: "sharding_retain_one_shard", prom: prom(func(p *P) {
+			p.Spec.ShardRetentionPolicy = &monitoringv1.ShardRetentionPolicy{WhenScaled: ptr(monitoringv1.RetainWhenScaledRetentionType)}
+		}), pms: []*PM{pm("app")}},
+		{name: "scrapeconfig_own_hashmod_sharded", prom: prom(func(p *P) { p.Spec.Shards = ptr(int32(3)) }),
+			scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("self", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"10.0.0.1:9100"}}}
+				s.Spec.RelabelConfigs = []monitoringv1.RelabelConfig{
+					{SourceLabels: []monitoringv1.LabelName{"__address__"}, Modulus: 6, TargetLabel: "__tmp_hash", Action: "HashMod"},
+					rl("keep", []string{"__tmp_hash"}, "$(SHARD)|3", "", ""),
+				}
+			})}},
 		{name: "additional_scrape_configs_sharded", prom: prom(func(p *P) {
 			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml"))
 			p.Spec.Shards = ptr(int32(2))
@@ -581,4 +845,12 @@ func goldenCases() []goldenCase {
 			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml"))
 		}), sms: []*SM{sm("api"), sm("web", func(s *SM) { s.Spec.ScrapeClassName = ptr("authorized") })}, pms: []*PM{pm("worker")}},
 	}
+}
+
+// SCS is a ScrapeConfig's spec.
+type SCS = monitoringv1alpha1.ScrapeConfigSpec
+
+// sdCase is a ScrapeConfig named name whose spec f fills.
+func sdCase(name string, f func(*SCS)) []*monitoringv1alpha1.ScrapeConfig {
+	return []*monitoringv1alpha1.ScrapeConfig{scrapeConfig(name, func(s *monitoringv1alpha1.ScrapeConfig) { f(&s.Spec) })}
 }

@@ -25,7 +25,7 @@ func (h *headerCtx) warn(msg string) { *h.warnings = append(*h.warnings, msg) }
 func (h *headerCtx) unsupported(where string, f Feature) { h.warn(unsupportedWarning(where, f, h.v)) }
 
 // render renders every section but the monitors' scrape jobs: global, runtime,
-// rule_files, storage, alerting, remote_write and remote_read. It returns the header, the
+// rule_files, storage, alerting, remote_write, remote_read, otlp and tracing. It returns the header, the
 // global section alone (monitors are validated against it) and the jobs of
 // additionalScrapeConfigs (with the sharding rules added).
 func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extraJobs []any, err error) {
@@ -34,12 +34,19 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if h.ps.APIServer != nil {
+		// Every monitor's discovery uses spec.apiserverConfig: a Secret it names that
+		// cannot be read is the Prometheus's problem, not each monitor's.
+		if _, err := h.ps.kubernetesSD(h.rec, "pod", nil, false, nil); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	globalOnly = Encode(M{{"global", global}})
 
 	top := M{{"global", global}}
 	top.Set("runtime", h.runtime())
 	top.Set("rule_files", ruleFiles)
-	storage, err := renderStorage(p)
+	storage, err := h.storage()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -77,13 +84,24 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 		rrs = append(rrs, rr)
 	}
 	top.Set("remote_read", rrs)
+	otlp, err := h.otlp()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	top.Set("otlp", otlp)
+	tracing, err := h.tracing()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	top.Set("tracing", tracing)
 
 	jobs, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalScrapeConfigs, "spec.additionalScrapeConfigs")
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	for i, j := range jobs {
-		jobs[i] = appendRelabelings(j.(M), h.ps.shardingRules("__address__"))
+		job := j.(M)
+		jobs[i] = appendRelabelings(job, h.ps.shardingRules("__address__", !additionalHashmod(job)))
 	}
 	return Encode(top), globalOnly, jobs, nil
 }

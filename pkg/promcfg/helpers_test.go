@@ -128,6 +128,7 @@ func testAssets() promcfg.Assets {
 				"user": []byte("alice"), "password": []byte("s3cret"), "token": []byte("tok-" + ns),
 				"client-id": []byte("client"), "client-secret": []byte("client-secret"),
 				"access": []byte("AKIA"), "secret": []byte("aws-secret"), "header": []byte("Basic abc"),
+				"scaleway-secret": []byte("d1d2d3d4-e5e6-4f70-8a9b-0c1d2e3f4a5b"),
 			}},
 			&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "tls", Namespace: ns, ResourceVersion: "1"}, Data: map[string][]byte{
 				"ca.crt":  []byte("-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n"),
@@ -152,13 +153,15 @@ func testAssets() promcfg.Assets {
   static_configs:
   - targets: ["example.com"]
 `)),
-				"alert-relabel.yaml": []byte("- action: drop\n  source_labels: [severity]\n  regex: none\n"),
-				"alertmanagers.yaml": []byte("- static_configs:\n  - targets: [\"am.example.com:9093\"]\n  scheme: https\n"),
-				"broken.yaml":        []byte("- job_name: [\n"),
-				"not-a-list.yaml":    []byte("job_name: x\n"),
-				"invalid-job.yaml":   []byte("- job_name: bad\n  scrape_interval: forever\n"),
-				"utf8-relabel.yaml":  []byte("- target_label: team.name\n  replacement: infra\n"),
-				"utf8-labels.yaml":   []byte("- job_name: utf8\n  static_configs:\n  - targets: [\"a:1\"]\n    labels:\n      team.name: infra\n"),
+				"alert-relabel.yaml":    []byte("- action: drop\n  source_labels: [severity]\n  regex: none\n"),
+				"alertmanagers.yaml":    []byte("- static_configs:\n  - targets: [\"am.example.com:9093\"]\n  scheme: https\n"),
+				"self-sharded.yaml":     []byte("- job_name: self-sharded\n  static_configs:\n  - targets: [\"10.0.0.1:9100\"]\n  relabel_configs:\n  - source_labels: [__address__]\n    modulus: 4\n    target_label: __tmp_hash\n    action: hashmod\n  - source_labels: [__tmp_hash]\n    regex: $(SHARD)\n    action: keep\n"),
+				"alertmanagers-v1.yaml": []byte("- api_version: v1\n  static_configs:\n  - targets: [\"am.example.com:9093\"]\n"),
+				"broken.yaml":           []byte("- job_name: [\n"),
+				"not-a-list.yaml":       []byte("job_name: x\n"),
+				"invalid-job.yaml":      []byte("- job_name: bad\n  scrape_interval: forever\n"),
+				"utf8-relabel.yaml":     []byte("- target_label: team.name\n  replacement: infra\n"),
+				"utf8-labels.yaml":      []byte("- job_name: utf8\n  static_configs:\n  - targets: [\"a:1\"]\n    labels:\n      team.name: infra\n"),
 			}},
 		)
 		cms = append(cms, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "ca", Namespace: ns, ResourceVersion: "1"}, Data: map[string]string{

@@ -19,10 +19,12 @@ type httpClient struct {
 	OAuth2            *monitoringv1.OAuth2
 	BearerTokenSecret *corev1.SecretKeySelector
 	BearerTokenFile   string
-	FollowRedirects   *bool
-	EnableHTTP2       *bool
-	TLS               *monitoringv1.TLSConfig
-	Proxy             monitoringv1.ProxyConfig
+	// BearerToken is an inline token (spec.apiserverConfig.bearerToken, deprecated).
+	BearerToken     string
+	FollowRedirects *bool
+	EnableHTTP2     *bool
+	TLS             *monitoringv1.TLSConfig
+	Proxy           monitoringv1.ProxyConfig
 }
 
 // fsAccess lists the fields of a client that read files from Prometheus's filesystem.
@@ -52,7 +54,7 @@ func (h *httpClient) fsAccess() []string {
 // written to tls-assets files.
 func (h *httpClient) render(m *M, rec *recorder, ns string, v Version) error {
 	n := 0
-	for _, set := range []bool{h.Authorization != nil || h.CredentialsFile != "", h.BasicAuth != nil, h.OAuth2 != nil, h.BearerTokenSecret != nil || h.BearerTokenFile != ""} {
+	for _, set := range []bool{h.Authorization != nil || h.CredentialsFile != "", h.BasicAuth != nil, h.OAuth2 != nil, h.BearerTokenSecret != nil || h.BearerTokenFile != "" || h.BearerToken != ""} {
 		if set {
 			n++
 		}
@@ -82,6 +84,8 @@ func (h *httpClient) render(m *M, rec *recorder, ns string, v Version) error {
 		m.Set("authorization", M{{"type", "Bearer"}, {"credentials", tok}})
 	case h.BearerTokenFile != "":
 		m.Set("authorization", M{{"type", "Bearer"}, {"credentials_file", h.BearerTokenFile}})
+	case h.BearerToken != "":
+		m.Set("authorization", M{{"type", "Bearer"}, {"credentials", h.BearerToken}})
 	}
 	if h.OAuth2 != nil {
 		o, err := renderOAuth2(rec, ns, h.OAuth2, v)

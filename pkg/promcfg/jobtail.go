@@ -26,6 +26,9 @@ type jobTail struct {
 	metricRelabelings []monitoringv1.RelabelConfig
 	// hashSource is the label sharding hashes ("__address__", "__param_target" for probes).
 	hashSource string
+	// ownHashmod: a hashmod rule among the relabelings (scrape class's or the object's)
+	// replaces the operator's (ScrapeConfigs, as prometheus-operator has it).
+	ownHashmod bool
 }
 
 // finishJob appends the tail to a job whose operator-derived relabel rules are rules.
@@ -37,7 +40,7 @@ func (rc *renderCtx) finishJob(m *M, rules []M, f *scrapeFields, t jobTail) erro
 	if rc.enforced != "" {
 		rules = append(rules, relabelRule{TargetLabel: rc.enforced, Replacement: strp(rc.namespace)}.yaml())
 	}
-	rules = append(rules, rc.shardingRules(t.hashSource)...)
+	rules = append(rules, rc.shardingRules(t.hashSource, !t.ownHashmod || !hasHashmod(rules))...)
 	m.Set("relabel_configs", rules)
 	if err := rc.renderLimits(m, f); err != nil {
 		return err

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 deprecated prometheus-operator API fields are still honoured as prometheus-operator honours them
+
 package promcfg
 
 import (
@@ -18,17 +20,15 @@ func renderPodMonitor(ps *promSettings, rec *recorder, pm *monitoringv1.PodMonit
 	var d targetDiscovery
 	var selectors []M
 	if spec.SelectorMechanism != nil && *spec.SelectorMechanism == monitoringv1.SelectorMechanismRole {
-		s, err := roleSelector("pod", spec.Selector)
-		if err != nil {
+		if selectors, err = roleSelectors(spec.Selector, "pod"); err != nil {
 			return nil, nil, err
-		}
-		if s != nil {
-			selectors = []M{s}
 		}
 	} else if d.selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_pod"); err != nil {
 		return nil, nil, err
 	}
-	d.sd = kubernetesSD("pod", ps.namespaces(pm.Namespace, spec.NamespaceSelector), attachNodeMetadata(spec.AttachMetadata, rc.class), selectors)
+	if d.sd, err = ps.kubernetesSD(rec, "pod", ps.namespaces(pm.Namespace, spec.NamespaceSelector), attachNodeMetadata(spec.AttachMetadata, rc.class), selectors); err != nil {
+		return nil, nil, err
+	}
 	if len(spec.PodMetricsEndpoints) == 0 {
 		return nil, nil, fmt.Errorf("podMetricsEndpoints: at least one endpoint is required")
 	}
@@ -92,7 +92,8 @@ func (rc *renderCtx) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i int
 		}
 		n := strconv.Itoa(int(*ep.PortNumber))
 		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{"__meta_kubernetes_pod_container_port_number"}, Regex: n}.yaml())
-		endpointLabel = n
+		// No endpoint label: prometheus-operator sets it from port and targetPort only,
+		// and a label of its own would change the identity of every series on migration.
 	case ep.TargetPort != nil:
 		tp := ep.TargetPort.String()
 		if tp == "" || tp == "0" {

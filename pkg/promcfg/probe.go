@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 deprecated prometheus-operator API fields are still honoured as prometheus-operator honours them
+
 package promcfg
 
 import (
@@ -88,7 +90,11 @@ func renderProbe(ps *promSettings, rec *recorder, pr *monitoringv1.Probe) ([]M, 
 		if err != nil {
 			return nil, nil, err
 		}
-		m.Set("kubernetes_sd_configs", []M{kubernetesSD("ingress", ps.namespaces(pr.Namespace, ing.NamespaceSelector), false, nil)})
+		sd, err := ps.kubernetesSD(rec, "ingress", ps.namespaces(pr.Namespace, ing.NamespaceSelector), false, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		m.Set("kubernetes_sd_configs", []M{sd})
 		userRules = ing.RelabelConfigs
 		rules = append(rules, selRules...)
 		rules = append(rules,

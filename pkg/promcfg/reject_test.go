@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 tests set deprecated API fields that Lookout still honours
+
 package promcfg_test
 
 import (
@@ -216,6 +218,53 @@ func TestPrometheusLevelErrors(t *testing.T) {
 		{"remote write azuread two methods", prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
 			r.AzureAD = &monitoringv1.AzureAD{ManagedIdentity: &monitoringv1.ManagedIdentity{}, SDK: &monitoringv1.AzureSDK{}}
 		})), `exactly one of managedIdentity, oauth, sdk and workloadIdentity must be set`},
+		{"otlp before 2.55", prom(v("v2.54.0"), func(p *P) { p.Spec.OTLP = &monitoringv1.OTLPConfig{} }), `spec.otlp needs Prometheus v2.55.0 or newer`},
+		{"otlp NoTranslation before 3.4", prom(v("v3.3.0"), func(p *P) {
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{TranslationStrategy: ptr(monitoringv1.NoTranslation)}
+		}), `spec.otlp.translationStrategy NoTranslation needs Prometheus v3.4.0 or newer`},
+		{"otlp UTF-8 names under the legacy scheme", prom(func(p *P) {
+			p.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{TranslationStrategy: ptr(monitoringv1.NoUTF8EscapingWithSuffixes)}
+		}), `spec.otlp.translationStrategy NoUTF8EscapingWithSuffixes keeps UTF-8 names`},
+		{"otlp promote all and some", prom(func(p *P) {
+			p.Spec.OTLP = &monitoringv1.OTLPConfig{PromoteAllResourceAttributes: ptr(true), PromoteResourceAttributes: []string{"a"}}
+		}), `spec.otlp: 'promoteAllResourceAttributes' cannot be set to 'true' simultaneously`},
+		{"tracing sampling fraction", prom(func(p *P) {
+			p.Spec.TracingConfig = &monitoringv1.TracingConfig{Endpoint: "otel:4317", SamplingFraction: qty("2")}
+		}), "spec.tracingConfig: `samplingFraction` must be between 0 and 1"},
+		{"tracing client type", prom(func(p *P) {
+			p.Spec.TracingConfig = &monitoringv1.TracingConfig{Endpoint: "otel:4317", ClientType: ptr("thrift")}
+		}), `spec.tracingConfig.clientType "thrift": must be grpc or http`},
+		{"tracing ca secret missing", prom(func(p *P) {
+			p.Spec.TracingConfig = &monitoringv1.TracingConfig{Endpoint: "otel:4317", TLSConfig: &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: *secretRef("absent", "ca.crt")}}}
+		}), `spec.tracingConfig.tlsConfig: ca: secret monitoring/absent: not found`},
+		{"tracing authorization header", prom(func(p *P) {
+			p.Spec.TracingConfig = &monitoringv1.TracingConfig{Endpoint: "otel:4317", Headers: map[string]string{"Authorization": "Bearer x"}}
+		}), `spec.tracingConfig.headers: Prometheus does not accept an Authorization header`},
+		{"additional alertmanager with API v1 on Prometheus 3", prom(func(p *P) {
+			p.Spec.AdditionalAlertManagerConfigs = ptr(secretKey("additional", "alertmanagers-v1.yaml"))
+		}), `expected Alertmanager api version to be one of [v2] but got v1`},
+		{"alertmanager api version", prom(am(func(a *monitoringv1.AlertmanagerEndpoints) {
+			a.APIVersion = ptr(monitoringv1.AlertmanagerAPIVersion("v3"))
+		})),
+			`spec.alerting.alertmanagers[0]: apiVersion "v3": must be V1 or V2`},
+		{"apiserver host without scheme", prom(func(p *P) { p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{Host: "kubernetes:6443"} }),
+			`spec.apiserverConfig.host "kubernetes:6443" must be a URL with a scheme and a host`},
+		{"apiserver two ways to authenticate", prom(func(p *P) {
+			p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{Host: "https://k:6443", BearerToken: "x", BearerTokenFile: "/t"}
+		}), `spec.apiserverConfig: at most one of basicAuth, authorization, bearerToken and bearerTokenFile`},
+		{"apiserver secret missing", prom(func(p *P) {
+			p.Spec.APIServerConfig = &monitoringv1.APIServerConfig{Host: "https://k:6443",
+				Authorization: &monitoringv1.Authorization{SafeAuthorization: monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("absent", "token"))}}}
+		}), `spec.apiserverConfig: authorization: credentials: secret monitoring/absent: not found`},
+		{"stale series threshold above 1", prom(func(p *P) { p.Spec.TSDB = &monitoringv1.TSDBSpec{StaleSeriesCompactionThreshold: qty("1.5")} }),
+			"spec.tsdb: `staleSeriesCompactionThreshold` must be between 0 and 1"},
+		{"xor chunks with st-storage", prom(func(p *P) {
+			p.Spec.EnableFeatures = []monitoringv1.EnableFeature{"st-storage"}
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{ChunkEncoding: &monitoringv1.ChunkEncodingSpec{Floats: ptr(monitoringv1.ChunkEncodingFloatsXor)}}
+		}), `spec.tsdb.chunkEncoding.floats Xor is incompatible with spec.enableFeatures st-storage`},
+		{"retention percentage above 100", prom(func(p *P) { p.Spec.RetentionPercentage = qty("150") }), `spec.retentionPercentage 150 must be between 0 and 100`},
+		{"retention size", prom(func(p *P) { p.Spec.RetentionSize = "a lot" }), `spec.retentionSize "a lot" is not a size`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -246,12 +295,74 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 		{name: "probe missing secret", probe: probe("bad", func(p *monitoringv1.Probe) {
 			p.Spec.BearerTokenSecret = ptr(secretKey("ghost", "t"))
 		}), want: "bearerTokenSecret: secret default/ghost: not found"},
-		{name: "scrapeconfig unsupported discovery", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
-			s.Spec.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500"}}
-		}), want: "consulSDConfigs not supported by Lookout yet"},
+		// Discovery settings a Prometheus version does not know, as prometheus-operator's
+		// validation refuses them.
+		{name: "consul filter on v2", prom: prom(v("v2.55.0")), scfg: sdObj(func(s *SCS) {
+			s.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500", Filter: ptr("x")}}
+		}), want: "consulSDConfigs[0]: filter needs Prometheus v3.0.0 or newer (have v2.55.0)"},
+		{name: "consul health filter before 3.11.2", prom: prom(v("v3.11.1")), scfg: sdObj(func(s *SCS) {
+			s.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500", HealthFilter: ptr("x")}}
+		}), want: "consulSDConfigs[0]: healthFilter needs Prometheus v3.11.2 or newer"},
+		{name: "consul token secret missing", scfg: sdObj(func(s *SCS) {
+			s.ConsulSDConfigs = []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500", TokenRef: ptr(secretKey("ghost", "token"))}}
+		}), want: "consulSDConfigs[0]: tokenRef: secret default/ghost: not found"},
+		{name: "ec2 access key without secret key", scfg: sdObj(func(s *SCS) {
+			s.EC2SDConfigs = []monitoringv1alpha1.EC2SDConfig{{Region: ptr("eu-west-1"), AccessKey: ptr(secretKey("auth", "access"))}}
+		}), want: "ec2SDConfigs[0]: accessKey and secretKey must be set together"},
+		{name: "azure SDK before 2.52", prom: prom(v("v2.51.0")), scfg: sdObj(func(s *SCS) {
+			s.AzureSDConfigs = []monitoringv1alpha1.AzureSDConfig{{SubscriptionID: "s", AuthenticationMethod: ptr(monitoringv1alpha1.AuthMethodTypeSDK)}}
+		}), want: "azureSDConfigs[0]: authenticationMethod SDK needs Prometheus v2.52.0 or newer"},
+		{name: "azure workload identity before 3.11", prom: prom(v("v3.10.0")), scfg: sdObj(func(s *SCS) {
+			s.AzureSDConfigs = []monitoringv1alpha1.AzureSDConfig{{SubscriptionID: "s", AuthenticationMethod: ptr(monitoringv1alpha1.AuthMethodTypeWorkloadIdentity)}}
+		}), want: "authenticationMethod WorkloadIdentity needs Prometheus v3.11.0 or newer"},
+		{name: "azure OAuth without tenant", scfg: sdObj(func(s *SCS) {
+			s.AzureSDConfigs = []monitoringv1alpha1.AzureSDConfig{{SubscriptionID: "s", ClientID: ptr("c"), ClientSecret: ptr(secretKey("auth", "client-secret"))}}
+		}), want: "azureSDConfigs[0]: authenticationMethod OAuth requires a tenantID"},
+		{name: "openstack load balancers before 3.2", prom: prom(v("v3.1.0")), scfg: sdObj(func(s *SCS) {
+			s.OpenStackSDConfigs = []monitoringv1alpha1.OpenStackSDConfig{{Role: monitoringv1alpha1.OpenStackRoleLoadBalancer, Region: "r"}}
+		}), want: "openstackSDConfigs[0]: role LoadBalancer needs Prometheus v3.2.0 or newer"},
+		{name: "docker match first network before 2.54.1", prom: prom(v("v2.54.0")), scfg: sdObj(func(s *SCS) {
+			s.DockerSDConfigs = []monitoringv1alpha1.DockerSDConfig{{Host: "tcp://d:2375", MatchFirstNetwork: ptr(true)}}
+		}), want: "dockerSDConfigs[0]: matchFirstNetwork needs Prometheus v2.54.1 or newer"},
+		{name: "kuma client id before 2.50", prom: prom(v("v2.49.0")), scfg: sdObj(func(s *SCS) {
+			s.KumaSDConfigs = []monitoringv1alpha1.KumaSDConfig{{Server: "http://kuma:5676", ClientID: ptr("p")}}
+		}), want: "kumaSDConfigs[0]: clientID needs Prometheus v2.50.0 or newer"},
+		{name: "hetzner label selector before 3.5", prom: prom(v("v3.4.0")), scfg: sdObj(func(s *SCS) {
+			s.HetznerSDConfigs = []monitoringv1alpha1.HetznerSDConfig{{Role: monitoringv1alpha1.HetznerRoleHcloud, LabelSelector: ptr("a=b"),
+				Authorization: &monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))}}}
+		}), want: "hetznerSDConfigs[0]: labelSelector needs Prometheus v3.5.0 or newer"},
+		{name: "dns NS records before 2.49", prom: prom(v("v2.48.0")), scfg: sdObj(func(s *SCS) {
+			s.DNSSDConfigs = []monitoringv1alpha1.DNSSDConfig{{Names: []string{"example.com"}, Type: ptr(monitoringv1alpha1.DNSRecordTypeNS), Port: ptr(int32(9100))}}
+		}), want: "dnsSDConfigs[0]: type NS needs Prometheus v2.49.0 or newer"},
+		{name: "ovhcloud secret missing", scfg: sdObj(func(s *SCS) {
+			s.OVHCloudSDConfigs = []monitoringv1alpha1.OVHCloudSDConfig{{ApplicationKey: "k", ApplicationSecret: secretKey("ghost", "s"), ConsumerKey: secretKey("auth", "token"),
+				Service: monitoringv1alpha1.OVHServiceVPS}}
+		}), want: "ovhcloudSDConfigs[0]: applicationSecret: secret default/ghost: not found"},
+		// Prometheus's loader judges every discovery, down to its client library's checks;
+		// a Secret's value it quotes is masked.
+		{name: "scaleway secret key not a UUID", scfg: sdObj(func(s *SCS) {
+			s.ScalewaySDConfigs = []monitoringv1alpha1.ScalewaySDConfig{{AccessKey: "SCWXXXXXXXXXXXXXXXXX", SecretKey: secretKey("auth", "secret"),
+				ProjectID: "11111111-2222-3333-4444-555555555555", Role: monitoringv1alpha1.ScalewayRoleInstance}}
+		}), want: "invalid secret key format '<secret>', expected a UUID"},
+		{name: "azure without subscription", scfg: sdObj(func(s *SCS) {
+			s.AzureSDConfigs = []monitoringv1alpha1.AzureSDConfig{{AuthenticationMethod: ptr(monitoringv1alpha1.AuthMethodTypeManagedIdentity)}}
+		}), want: "rejected by Prometheus's config loader: azure SD configuration requires a subscription_id"},
+		{name: "docker socket with file access denied", prom: prom(func(p *P) { p.Spec.ArbitraryFSAccessThroughSMs.Deny = true }), scfg: sdObj(func(s *SCS) {
+			s.DockerSDConfigs = []monitoringv1alpha1.DockerSDConfig{{Host: "unix:///var/run/docker.sock"}}
+		}), want: `dockerSDConfigs[0]: host "unix:///var/run/docker.sock" would make Prometheus open a socket on its own filesystem`},
 		{name: "scrapeconfig empty static", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{}}
 		}), want: "staticConfigs[0]: at least one target is required"},
+		{name: "scrapeconfig legacy names with a UTF-8 relabel target", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}}}
+			s.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
+			s.Spec.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "team.name", "a")}
+		}), want: `relabelings[0]: "team.name" is invalid 'target_label'`},
+		{name: "scrapeconfig legacy names escaped as UTF-8", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}}}
+			s.Spec.NameValidationScheme = ptr(monitoringv1.LegacyNameValidationScheme)
+			s.Spec.NameEscapingScheme = ptr(monitoringv1.AllowUTF8NameEscapingScheme)
+		}), want: `rejected by Prometheus's config loader`},
 		// ScrapeConfigs follow the tenant rules of monitors.
 		{name: "scrapeconfig file discovery with file access denied", prom: prom(func(p *P) { p.Spec.ArbitraryFSAccessThroughSMs.Deny = true }),
 			scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
@@ -337,4 +448,9 @@ func TestDuplicateJobNames(t *testing.T) {
 	if err := promcfgValidate(res.Config); err != nil {
 		t.Error(err)
 	}
+}
+
+// sdObj is a ScrapeConfig named bad whose spec f fills.
+func sdObj(f func(*SCS)) *monitoringv1alpha1.ScrapeConfig {
+	return sdCase("bad", f)[0]
 }

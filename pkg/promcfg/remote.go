@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 deprecated prometheus-operator API fields are still honoured as prometheus-operator honours them
+
 package promcfg
 
 import (

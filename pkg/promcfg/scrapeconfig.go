@@ -11,21 +11,42 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 )
 
-// supportedScrapeConfigSD are the service discoveries of a ScrapeConfig Lookout renders.
-// A ScrapeConfig using another one is rejected with a reason rather than half-rendered.
-var supportedScrapeConfigSD = map[string]bool{
-	"StaticConfigs": true, "FileSDConfigs": true, "HTTPSDConfigs": true, "KubernetesSDConfigs": true, "DNSSDConfigs": true,
-}
-
 // renderScrapeConfig renders the job scrapeConfig/<ns>/<name>.
 func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha1.ScrapeConfig) ([]M, []string, error) {
 	spec := &scfg.Spec
 	if unsupported := unsupportedSD(spec); len(unsupported) > 0 {
-		return nil, nil, fmt.Errorf("%s not supported by Lookout yet; supported: staticConfigs, fileSDConfigs, httpSDConfigs, kubernetesSDConfigs, dnsSDConfigs", strings.Join(unsupported, ", "))
+		return nil, nil, fmt.Errorf("%s not supported by Lookout yet", strings.Join(unsupported, ", "))
 	}
 	rc, err := newRenderCtx(ps, rec, "ScrapeConfig", "scrapeconfigs", scfg.Namespace, scfg.Name, spec.ScrapeClassName)
 	if err != nil {
 		return nil, nil, err
+	}
+	var nameValidationValue, nameEscapingValue string
+	if spec.NameValidationScheme != nil {
+		val, scheme, err := nameValidation(*spec.NameValidationScheme)
+		if err != nil {
+			return nil, nil, fmt.Errorf("nameValidationScheme: %w", err)
+		}
+		if ps.Version.Supports(featMetricNameValidation) {
+			// The job's relabelings are judged with its own scheme, as Prometheus does.
+			own := *ps
+			own.NameScheme = scheme
+			rc.promSettings = &own
+			nameValidationValue = val
+		} else {
+			rc.unsupported(featMetricNameValidation)
+		}
+	}
+	if spec.NameEscapingScheme != nil {
+		esc, err := nameEscaping(*spec.NameEscapingScheme)
+		if err != nil {
+			return nil, nil, fmt.Errorf("nameEscapingScheme: %w", err)
+		}
+		if ps.Version.Supports(featMetricNameEscaping) {
+			nameEscapingValue = esc
+		} else {
+			rc.unsupported(featMetricNameEscaping)
+		}
 	}
 	if ps.DenyFileAccess && len(spec.FileSDConfigs) > 0 {
 		return nil, nil, fmt.Errorf("fileSDConfigs would read files from the Prometheus filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids")
@@ -75,9 +96,12 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 	}
 	if err := rc.finishJob(&m, rules, &f, jobTail{
 		relabelings: spec.RelabelConfigs, relabelField: "relabelings", metricRelabelings: spec.MetricRelabelConfigs, hashSource: "__address__",
+		ownHashmod: true,
 	}); err != nil {
 		return nil, nil, err
 	}
+	m.Set("metric_name_validation_scheme", nameValidationValue)
+	m.Set("metric_name_escaping_scheme", nameEscapingValue)
 	return []M{m}, *rc.warnings, nil
 }
 
@@ -209,7 +233,12 @@ func (rc *renderCtx) renderScrapeConfigSD(m *M, spec *monitoringv1alpha1.ScrapeC
 	}
 	m.Set("kubernetes_sd_configs", kubes)
 	var dnss []M
-	for _, d := range spec.DNSSDConfigs {
+	for i, d := range spec.DNSSDConfigs {
+		if d.Type != nil && *d.Type == monitoringv1alpha1.DNSRecordTypeNS {
+			if err := rc.needs(fmt.Sprintf("dnsSDConfigs[%d]: type NS", i), Version{2, 49, 0}); err != nil {
+				return err
+			}
+		}
 		dm := M{{"names", d.Names}}
 		if d.RefreshInterval != nil {
 			dm.Set("refresh_interval", string(*d.RefreshInterval))
@@ -223,5 +252,5 @@ func (rc *renderCtx) renderScrapeConfigSD(m *M, spec *monitoringv1alpha1.ScrapeC
 		dnss = append(dnss, dm)
 	}
 	m.Set("dns_sd_configs", dnss)
-	return nil
+	return rc.renderCloudSD(m, spec)
 }

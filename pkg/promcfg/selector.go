@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 spec.apiserverConfig's deprecated bearer token fields are honoured as prometheus-operator honours them
+
 package promcfg
 
 import (
@@ -55,9 +57,10 @@ func selectorRelabelings(sel metav1.LabelSelector, metaPrefix string) ([]M, erro
 	return out, nil
 }
 
-// roleSelector renders a Kubernetes SD "selectors" entry: the API server filters objects
-// by label instead of Prometheus dropping them after discovery.
-func roleSelector(role string, sel metav1.LabelSelector) (M, error) {
+// roleSelectors renders the Kubernetes SD "selectors" entries of roles: the API server
+// filters the objects of each role by label instead of Prometheus dropping them after
+// discovery. An empty selector selects everything and renders nothing.
+func roleSelectors(sel metav1.LabelSelector, roles ...string) ([]M, error) {
 	s, err := metav1.LabelSelectorAsSelector(&sel)
 	if err != nil {
 		return nil, fmt.Errorf("invalid selector: %w", err)
@@ -65,7 +68,11 @@ func roleSelector(role string, sel metav1.LabelSelector) (M, error) {
 	if s.Empty() {
 		return nil, nil
 	}
-	return M{{"role", role}, {"label", s.String()}}, nil
+	out := make([]M, 0, len(roles))
+	for _, r := range roles {
+		out = append(out, M{{"role", r}, {"label", s.String()}})
+	}
+	return out, nil
 }
 
 // namespaces returns the namespaces a monitor's targets are discovered in (nil: all).
@@ -93,15 +100,40 @@ func dedupe(sorted []string) []string {
 	return out
 }
 
-// kubernetesSD renders one kubernetes_sd_configs entry.
-func kubernetesSD(role string, namespaces []string, attachNode bool, selectors []M) M {
+// kubernetesSD renders one kubernetes_sd_configs entry of a job the operator derives
+// from a monitor (or an Alertmanager endpoint): in-cluster, or through
+// spec.apiserverConfig when the Prometheus sets it. rec reads the Secrets apiserverConfig
+// refers to, in the Prometheus's namespace.
+func (ps *promSettings) kubernetesSD(rec *recorder, role string, namespaces []string, attachNode bool, selectors []M) (M, error) {
 	m := M{{"role", role}}
 	if len(namespaces) > 0 {
 		m.Set("namespaces", M{{"names", namespaces}})
+	}
+	if a := ps.APIServer; a != nil {
+		m.Set("api_server", a.Host)
+		if err := apiServerClient(a).render(&m, rec, ps.Namespace, ps.Version); err != nil {
+			return nil, fmt.Errorf("spec.apiserverConfig: %w", err)
+		}
 	}
 	if attachNode {
 		m.Set("attach_metadata", M{{"node", true}})
 	}
 	m.Set("selectors", selectors)
-	return m
+	return m, nil
+}
+
+// apiServerClient is the HTTP client of spec.apiserverConfig.
+func apiServerClient(a *monitoringv1.APIServerConfig) *httpClient {
+	c := &httpClient{
+		BasicAuth:       a.BasicAuth,
+		BearerToken:     a.BearerToken,
+		BearerTokenFile: a.BearerTokenFile,
+		TLS:             a.TLSConfig,
+		Proxy:           a.ProxyConfig,
+	}
+	if a.Authorization != nil {
+		c.Authorization = &a.Authorization.SafeAuthorization
+		c.CredentialsFile = a.Authorization.CredentialsFile
+	}
+	return c
 }

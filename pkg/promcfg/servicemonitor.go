@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 deprecated prometheus-operator API fields are still honoured as prometheus-operator honours them
+
 package promcfg
 
 import (
@@ -42,18 +44,19 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 
 	var selectors []M
 	if spec.SelectorMechanism != nil && *spec.SelectorMechanism == monitoringv1.SelectorMechanismRole {
-		s, err := roleSelector(role, spec.Selector)
-		if err != nil {
+		// The selector filters the Services as well as their endpoints, as
+		// prometheus-operator does: an Endpoints object labelled like the selector whose
+		// Service is not gets no Service metadata (and so no service and job labels).
+		if selectors, err = roleSelectors(spec.Selector, role, "service"); err != nil {
 			return nil, nil, err
-		}
-		if s != nil {
-			selectors = []M{s}
 		}
 	} else if d.selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_service"); err != nil {
 		return nil, nil, err
 	}
 	attachNode := attachNodeMetadata(spec.AttachMetadata, rc.class)
-	d.sd = kubernetesSD(role, ps.namespaces(sm.Namespace, spec.NamespaceSelector), attachNode, selectors)
+	if d.sd, err = ps.kubernetesSD(rec, role, ps.namespaces(sm.Namespace, spec.NamespaceSelector), attachNode, selectors); err != nil {
+		return nil, nil, err
+	}
 
 	if len(spec.Endpoints) == 0 {
 		return nil, nil, fmt.Errorf("endpoints: at least one endpoint is required")

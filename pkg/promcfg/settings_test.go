@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 tests set deprecated API fields that Lookout still honours
+
 package promcfg_test
 
 import (
@@ -62,6 +64,10 @@ var samplesByType = map[reflect.Type]any{
 	reflect.TypeOf(monitoringv1.PrometheusRuleExcludeConfig{}):       monitoringv1.PrometheusRuleExcludeConfig{RuleNamespace: "default", RuleName: "x"},
 	reflect.TypeOf(monitoringv1.ObjectReference{}):                   monitoringv1.ObjectReference{Resource: monitoringv1.ServiceMonitorName, Namespace: "default", Name: "full"},
 	reflect.TypeOf(monitoringv1.ArbitraryFSAccessThroughSMsConfig{}): monitoringv1.ArbitraryFSAccessThroughSMsConfig{Deny: true},
+	reflect.TypeOf(monitoringv1.ShardRetentionPolicy{}): monitoringv1.ShardRetentionPolicy{WhenScaled: ptr(monitoringv1.RetainWhenScaledRetentionType),
+		Retain: &monitoringv1.RetainConfig{RetentionPeriod: "1d"}},
+	reflect.TypeOf(monitoringv1.APIServerConfig{}): monitoringv1.APIServerConfig{Host: "https://kubernetes.example.com",
+		Authorization: &monitoringv1.Authorization{SafeAuthorization: monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))}}},
 }
 
 // samplesByField are valid values, different from keyPrometheus's, for string fields
@@ -193,7 +199,7 @@ func TestSettingsKeyCoversRendering(t *testing.T) {
 		"OverrideHonorLabels", "OverrideHonorTimestamps", "ArbitraryFSAccessThroughSMs", "IgnoreNamespaceSelectors",
 		"EnforcedNamespaceLabel", "ExcludedFromEnforcement", "PodTargetLabels", "EnforcedSampleLimit", "EnforcedTargetLimit",
 		"EnforcedLabelLimit", "EnforcedLabelNameLengthLimit", "EnforcedLabelValueLengthLimit", "EnforcedKeepDroppedTargets",
-		"EnforcedBodySizeLimit",
+		"EnforcedBodySizeLimit", "APIServerConfig", "ShardRetentionPolicy",
 	} {
 		if !changed[name] {
 			t.Errorf("the sample value of spec.%s changed no rendered job: the sampler or keyMonitors no longer exercise it", name)

@@ -9,11 +9,29 @@ import (
 	"strings"
 
 	"github.com/prometheus/prometheus/config"
-	// Register the service discoveries Lookout generates so config.Load understands them.
-	_ "github.com/prometheus/prometheus/discovery/dns"
-	_ "github.com/prometheus/prometheus/discovery/file"
-	_ "github.com/prometheus/prometheus/discovery/http"
-	_ "github.com/prometheus/prometheus/discovery/kubernetes"
+	// Register the service discoveries Lookout generates so config.Load understands and
+	// validates them: the configuration of one not registered is refused as an unknown
+	// field. These are the discoveries a ScrapeConfig can use (see scrapeconfig_sd.go).
+	_ "github.com/prometheus/prometheus/discovery/aws"          // ec2, lightsail
+	_ "github.com/prometheus/prometheus/discovery/azure"        // azure
+	_ "github.com/prometheus/prometheus/discovery/consul"       // consul
+	_ "github.com/prometheus/prometheus/discovery/digitalocean" // digitalocean
+	_ "github.com/prometheus/prometheus/discovery/dns"          // dns
+	_ "github.com/prometheus/prometheus/discovery/eureka"       // eureka
+	_ "github.com/prometheus/prometheus/discovery/file"         // file
+	_ "github.com/prometheus/prometheus/discovery/gce"          // gce
+	_ "github.com/prometheus/prometheus/discovery/hetzner"      // hetzner
+	_ "github.com/prometheus/prometheus/discovery/http"         // http
+	_ "github.com/prometheus/prometheus/discovery/ionos"        // ionos
+	_ "github.com/prometheus/prometheus/discovery/kubernetes"   // kubernetes
+	_ "github.com/prometheus/prometheus/discovery/linode"       // linode
+	_ "github.com/prometheus/prometheus/discovery/moby"         // docker, dockerswarm
+	_ "github.com/prometheus/prometheus/discovery/nomad"        // nomad
+	_ "github.com/prometheus/prometheus/discovery/openstack"    // openstack
+	_ "github.com/prometheus/prometheus/discovery/ovhcloud"     // ovhcloud
+	_ "github.com/prometheus/prometheus/discovery/puppetdb"     // puppetdb
+	_ "github.com/prometheus/prometheus/discovery/scaleway"     // scaleway
+	_ "github.com/prometheus/prometheus/discovery/xds"          // kuma
 )
 
 var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -22,10 +40,12 @@ var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
 var renamedKeyRE = regexp.MustCompile(`(?m)^(\s*)scrape_classic_histograms:`)
 
 // Validate loads a complete configuration with Prometheus's own loader, the same code path
-// Prometheus runs on reload. Tests and the render command use it on whole files. Keys
-// that Prometheus 2.x spells differently are mapped to their current names first.
+// Prometheus runs on reload. Tests and the render command use it on whole files. What
+// Prometheus 2.x spells differently (scrape_classic_histograms, Alertmanager
+// api_version v1) is mapped to the current spelling first; Generate does this only for
+// a 2.x Prometheus.
 func Validate(cfg []byte) error {
-	_, err := load(cfg)
+	_, err := load(alertmanagerV1ToV2(cfg))
 	return err
 }
 

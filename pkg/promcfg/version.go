@@ -72,15 +72,17 @@ var (
 	featScrapeFailureLogFile       = Feature{Name: "scrape_failure_log_file", Since: Version{3, 0, 0}}
 	featFallbackScrapeProtocol     = Feature{Name: "fallback_scrape_protocol", Since: Version{3, 0, 0}}
 	featAlwaysScrapeClassic        = Feature{Name: "always_scrape_classic_histograms", Since: Version{3, 0, 0}}
-	featScrapeClassicHistograms    = Feature{Name: "scrape_classic_histograms", Since: Version{2, 45, 0}, Until: &Version{3, 0, 0}}
 	featConvertClassicToNHCB       = Feature{Name: "convert_classic_histograms_to_nhcb", Since: Version{3, 0, 0}}
 	featMetricNameValidation       = Feature{Name: "metric_name_validation_scheme", Since: Version{3, 0, 0}}
 	featMetricNameEscaping         = Feature{Name: "metric_name_escaping_scheme", Since: Version{3, 4, 0}}
-	featRemoteWriteProtobufMessage = Feature{Name: "protobuf_message", Since: Version{3, 0, 0}}
+	featRemoteWriteProtobufMessage = Feature{Name: "protobuf_message", Since: Version{2, 54, 0}}
 	featRemoteWriteRoundRobinDNS   = Feature{Name: "round_robin_dns", Since: Version{3, 1, 0}}
 	featScrapeNativeHistograms     = Feature{Name: "scrape_native_histograms", Since: Version{3, 8, 0}}
 	featExtraScrapeMetrics         = Feature{Name: "extra_scrape_metrics", Since: Version{3, 10, 0}}
 	featGlobalKeepDroppedTargets   = Feature{Name: "global keep_dropped_targets", Since: Version{2, 47, 0}}
+	featStaleSeriesCompaction      = Feature{Name: "stale_series_compaction_threshold", Since: Version{3, 10, 0}}
+	featRetentionInConfig          = Feature{Name: "storage.tsdb.retention", Since: Version{3, 11, 0}}
+	featChunkEncoding              = Feature{Name: "chunk_encoding", Since: Version{3, 13, 0}}
 )
 
 // Supports reports whether the version understands the feature.

@@ -69,11 +69,15 @@ func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, erro
 	args := []arg{
 		{"config.file", path.Join(layout.ConfigOutDir, layout.ConfigOutFile)},
 		{"storage.tsdb.path", layout.StorageDir},
-		{"web.enable-lifecycle", ""},
 		{"web.route-prefix", routePrefix(p)},
 		{"web.config.file", path.Join(layout.WebConfigDir, layout.WebConfigFile)},
 	}
 	add := func(name, value string) { args = append(args, arg{name, value}) }
+	if !reloadSignal(p) {
+		// With reloadStrategy ProcessSignal the reloader sends SIGHUP; Prometheus's
+		// lifecycle endpoints (/-/reload, /-/quit) stay off, as prometheus-operator has it.
+		add("web.enable-lifecycle", "")
+	}
 
 	if !atLeast(v, "3.0.0") {
 		// Prometheus 3 images no longer ship the console templates.
@@ -81,20 +85,8 @@ func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, erro
 		add("web.console.libraries", "/etc/prometheus/console_libraries")
 	}
 
-	if s.Retention != "" {
-		if _, err := model.ParseDuration(string(s.Retention)); err != nil {
-			return nil, fmt.Errorf("spec.retention %q: %w", s.Retention, err)
-		}
-		add("storage.tsdb.retention.time", string(s.Retention))
-	}
-	if s.RetentionSize != "" {
-		if !byteSize.MatchString(string(s.RetentionSize)) {
-			return nil, fmt.Errorf("spec.retentionSize %q is not a size such as 512MB or 20GiB", s.RetentionSize)
-		}
-		add("storage.tsdb.retention.size", string(s.RetentionSize))
-	}
-	if s.Retention == "" && s.RetentionSize == "" && s.RetentionPercentage == nil {
-		add("storage.tsdb.retention.time", defaultRetention)
+	if err := retentionArgs(p, v, add); err != nil {
+		return nil, err
 	}
 	if s.WALCompression != nil {
 		if *s.WALCompression {
@@ -109,6 +101,9 @@ func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, erro
 	}
 
 	if err := webArgs(p, add); err != nil {
+		return nil, err
+	}
+	if err := ruleArgs(s.Rules, add); err != nil {
 		return nil, err
 	}
 	if err := queryArgs(s.Query, add); err != nil {
@@ -126,6 +121,11 @@ func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, erro
 			features = append(features, f)
 		}
 	}
+	more, err := storageFeatures(p, v)
+	if err != nil {
+		return nil, err
+	}
+	features = append(features, more...)
 	if len(features) > 0 {
 		slices.Sort(features)
 		add("enable-feature", strings.Join(slices.Compact(features), ","))
@@ -138,6 +138,90 @@ func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, erro
 		return args[i].value < args[j].value
 	})
 	return args, nil
+}
+
+// retentionArgs adds the retention flags. Prometheus 3.11 and later read retention from
+// the configuration file's storage.tsdb.retention section, which pkg/promcfg writes; older
+// releases get --storage.tsdb.retention.time (24h when neither time nor size nor
+// percentage is set) and --storage.tsdb.retention.size, as prometheus-operator passes them.
+func retentionArgs(p *monitoringv1.Prometheus, v *version.Version, add func(name, value string)) error {
+	s := &p.Spec
+	if s.Retention != "" {
+		if _, err := model.ParseDuration(string(s.Retention)); err != nil {
+			return fmt.Errorf("spec.retention %q: %w", s.Retention, err)
+		}
+	}
+	if s.RetentionSize != "" && !byteSize.MatchString(string(s.RetentionSize)) {
+		return fmt.Errorf("spec.retentionSize %q is not a size such as 512MB or 20GiB", s.RetentionSize)
+	}
+	if RetentionInConfig(v) {
+		return nil
+	}
+	switch {
+	case s.Retention != "":
+		add("storage.tsdb.retention.time", string(s.Retention))
+	case s.RetentionSize == "" && s.RetentionPercentage == nil:
+		add("storage.tsdb.retention.time", defaultRetention)
+	}
+	if s.RetentionSize != "" {
+		add("storage.tsdb.retention.size", string(s.RetentionSize))
+	}
+	return nil
+}
+
+// RetentionInConfig reports whether Prometheus v reads its retention from the
+// configuration file (3.11 and later) rather than from flags.
+func RetentionInConfig(v *version.Version) bool { return atLeast(v, "3.11.0") }
+
+// ruleArgs adds the --rules.alert.* flags of spec.rules.alert.
+func ruleArgs(r monitoringv1.Rules, add func(name, value string)) error {
+	for _, f := range []struct{ field, flag, value string }{
+		{"forOutageTolerance", "rules.alert.for-outage-tolerance", r.Alert.ForOutageTolerance},
+		{"forGracePeriod", "rules.alert.for-grace-period", r.Alert.ForGracePeriod},
+		{"resendDelay", "rules.alert.resend-delay", r.Alert.ResendDelay},
+	} {
+		if f.value == "" {
+			continue
+		}
+		if _, err := model.ParseDuration(f.value); err != nil {
+			return fmt.Errorf("spec.rules.alert.%s %q: %w", f.field, f.value, err)
+		}
+		add(f.flag, f.value)
+	}
+	return nil
+}
+
+// storageFeatures returns the feature flags the TSDB settings need: xor2-encoding for
+// chunkEncoding.floats Xor2 (Prometheus 3.13 and later; older releases get no chunk
+// encoding, pkg/promcfg says so), metadata-wal-records for remote write 2.0 on 2.54 to
+// 3.3, which enabled it automatically afterwards. It refuses chunkEncoding.floats Xor
+// with the st-storage feature, whose chunks need start timestamps XOR does not store.
+func storageFeatures(p *monitoringv1.Prometheus, v *version.Version) ([]string, error) {
+	s := &p.Spec
+	var out []string
+	if t := s.TSDB; t != nil && t.ChunkEncoding != nil && t.ChunkEncoding.Floats != nil {
+		switch *t.ChunkEncoding.Floats {
+		case monitoringv1.ChunkEncodingFloatsXor:
+			if slices.Contains(s.EnableFeatures, "st-storage") {
+				return nil, fmt.Errorf("spec.tsdb.chunkEncoding.floats Xor is incompatible with spec.enableFeatures st-storage: XOR chunks do not store start timestamps")
+			}
+		case monitoringv1.ChunkEncodingFloatsXor2:
+			if atLeast(v, "3.13.0") {
+				out = append(out, "xor2-encoding")
+			}
+		default:
+			return nil, fmt.Errorf("spec.tsdb.chunkEncoding.floats %q: must be Xor or Xor2", *t.ChunkEncoding.Floats)
+		}
+	}
+	if atLeast(v, "2.54.0") && !atLeast(v, "3.4.0") {
+		for _, rw := range s.RemoteWrite {
+			if ptr.Deref(rw.MessageVersion, monitoringv1.RemoteWriteMessageVersion1_0) == monitoringv1.RemoteWriteMessageVersion2_0 {
+				out = append(out, "metadata-wal-records")
+				break
+			}
+		}
+	}
+	return out, nil
 }
 
 // webArgs adds the --web.* flags of spec.web, externalUrl, enableAdminAPI and listenLocal.

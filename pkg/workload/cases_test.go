@@ -229,6 +229,24 @@ func buildCases() []buildCase {
 			p.Spec.Tag = "v3.4.0-custom"
 			p.Spec.Version = "v3.4.0"
 		})},
+		{name: "v3-10-retention-rules", p: prom(func(p *monitoringv1.Prometheus) {
+			// Before 3.11 retention is passed as flags; the alert rule flags.
+			p.Spec.Version = "v3.10.0"
+			p.Spec.RetentionSize = "50GiB"
+			p.Spec.Rules = monitoringv1.Rules{Alert: monitoringv1.RulesAlert{ForOutageTolerance: "1h", ForGracePeriod: "10m", ResendDelay: "2m"}}
+		})},
+		{name: "v3-3-remote-write-v2", p: prom(func(p *monitoringv1.Prometheus) {
+			// Remote write 2.0 needs metadata-wal-records before 3.4.
+			p.Spec.Version = "v3.3.0"
+			p.Spec.Retention = "7d"
+			p.Spec.RemoteWrite = []monitoringv1.RemoteWriteSpec{{URL: "https://a.example.com/write", MessageVersion: ptr.To(monitoringv1.RemoteWriteMessageVersion2_0)}}
+		})},
+		{name: "retention-in-config-xor2", p: prom(func(p *monitoringv1.Prometheus) {
+			// 3.11 and later read retention from the configuration file: no flag.
+			p.Spec.Retention = "30d"
+			p.Spec.RetentionSize = "100GiB"
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{ChunkEncoding: &monitoringv1.ChunkEncodingSpec{Floats: ptr.To(monitoringv1.ChunkEncodingFloatsXor2)}}
+		})},
 		{name: "many-rule-configmaps", in: func(in *Input) { in.RuleConfigMaps = 5; in.TLSAssetSecrets = 0 }, p: prom()},
 	}
 }

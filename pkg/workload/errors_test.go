@@ -31,9 +31,23 @@ func TestStatefulSetErrors(t *testing.T) {
 			p.Spec.AdditionalArgs = []monitoringv1.Argument{{Name: "scrape.timestamp-tolerance", Value: "5ms"}, {Name: "no-web.enable-lifecycle"}}
 		}, nil, "spec.additionalArgs[1]: --no-web.enable-lifecycle is set by the operator"},
 		{"conflict with a conditional flag", func(p *monitoringv1.Prometheus) {
+			p.Spec.Version = "v3.10.0"
 			p.Spec.Retention = "7d"
 			p.Spec.AdditionalArgs = []monitoringv1.Argument{{Name: "--storage.tsdb.retention.time", Value: "1d"}}
 		}, nil, "--storage.tsdb.retention.time is set by the operator"},
+		{"rules alert duration", func(p *monitoringv1.Prometheus) {
+			p.Spec.Rules.Alert.ResendDelay = "soon"
+		}, nil, `spec.rules.alert.resendDelay "soon"`},
+		{"xor chunks with st-storage", func(p *monitoringv1.Prometheus) {
+			p.Spec.EnableFeatures = []monitoringv1.EnableFeature{"st-storage"}
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{ChunkEncoding: &monitoringv1.ChunkEncodingSpec{Floats: ptr.To(monitoringv1.ChunkEncodingFloatsXor)}}
+		}, nil, "spec.tsdb.chunkEncoding.floats Xor is incompatible with spec.enableFeatures st-storage"},
+		{"unknown chunk encoding", func(p *monitoringv1.Prometheus) {
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{ChunkEncoding: &monitoringv1.ChunkEncodingSpec{Floats: ptr.To(monitoringv1.ChunkEncodingFloats("gorilla"))}}
+		}, nil, `spec.tsdb.chunkEncoding.floats "gorilla": must be Xor or Xor2`},
+		{"retention size on 3.11 and later", func(p *monitoringv1.Prometheus) {
+			p.Spec.RetentionSize = "lots"
+		}, nil, `spec.retentionSize "lots"`},
 		{"additional arg without name", func(p *monitoringv1.Prometheus) {
 			p.Spec.AdditionalArgs = []monitoringv1.Argument{{Name: "--", Value: "x"}}
 		}, nil, "spec.additionalArgs[0]: the argument has no name"},

@@ -108,10 +108,16 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestHashFollowsTheSpec(t *testing.T) {
-	a := build(t, prom(), DefaultOptions(), 1, 1)
-	b := build(t, prom(func(p *monitoringv1.Prometheus) { p.Spec.Retention = "2d" }), DefaultOptions(), 1, 1)
+	v310 := func(p *monitoringv1.Prometheus) { p.Spec.Version = "v3.10.0" }
+	a := build(t, prom(v310), DefaultOptions(), 1, 1)
+	b := build(t, prom(v310, func(p *monitoringv1.Prometheus) { p.Spec.Retention = "2d" }), DefaultOptions(), 1, 1)
 	if UpToDate(a, b) {
 		t.Error("changing spec.retention kept the hash")
+	}
+	// From 3.11 retention is in the configuration file: changing it reloads Prometheus
+	// and leaves the pods alone.
+	if !UpToDate(build(t, prom(), DefaultOptions(), 1, 1), build(t, prom(func(p *monitoringv1.Prometheus) { p.Spec.Retention = "2d" }), DefaultOptions(), 1, 1)) {
+		t.Error("changing spec.retention of a 3.16 Prometheus changed its StatefulSet")
 	}
 	// Annotations other than the hash and labels count; the hash annotation does not.
 	c := a.DeepCopy()

@@ -1,9 +1,12 @@
 package workload
 
 import (
+	"fmt"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
@@ -40,4 +43,26 @@ func GoverningService(p *monitoringv1.Prometheus) *corev1.Service {
 			},
 		},
 	}
+}
+
+// CheckGoverningService checks the Service spec.serviceName names, which the user
+// provides (nil when it does not exist): like prometheus-operator, the controller refuses
+// to reconcile p unless the Service exists in p's namespace and its selector selects the
+// pods of every shard of p. A Service without a selector is accepted, as upstream accepts
+// it (its endpoints are then the user's to manage).
+func CheckGoverningService(p *monitoringv1.Prometheus, svc *corev1.Service) error {
+	name := ServiceName(p)
+	if svc == nil {
+		return fmt.Errorf("spec.serviceName: Service %s/%s does not exist; create it before the Prometheus (or leave spec.serviceName empty for prometheus-operated)", p.Namespace, name)
+	}
+	if svc.Namespace != p.Namespace || svc.Name != name {
+		return fmt.Errorf("spec.serviceName: got Service %s/%s to check, want %s/%s", svc.Namespace, svc.Name, p.Namespace, name)
+	}
+	pods := objectLabels(p.Name, 0)
+	delete(pods, layout.ShardLabel)
+	if !labels.SelectorFromSet(svc.Spec.Selector).Matches(labels.Set(pods)) {
+		return fmt.Errorf("spec.serviceName: Service %s/%s with selector %q does not select the Prometheus pods, labelled %q", p.Namespace, name,
+			labels.SelectorFromSet(svc.Spec.Selector).String(), labels.Set(pods).String())
+	}
+	return nil
 }

@@ -106,6 +106,9 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 	if err != nil {
 		return nil, err
 	}
+	if _, err := RetainShards(p); err != nil {
+		return nil, err
+	}
 	if in.RuleConfigMaps < 0 || in.TLSAssetSecrets < 0 {
 		return nil, fmt.Errorf("negative number of rule ConfigMaps (%d) or TLS assets Secrets (%d)", in.RuleConfigMaps, in.TLSAssetSecrets)
 	}

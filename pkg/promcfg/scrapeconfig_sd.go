@@ -1,0 +1,557 @@
+package promcfg
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// The service discoveries of a ScrapeConfig that reach outside Kubernetes: one function
+// per discovery, each writing the keys Prometheus documents for it, as prometheus-operator
+// writes them (pkg/prometheus/promcfg.go, generateScrapeConfig), with the Secrets they
+// name read through the recorder (so a change to one regenerates the job). Settings a
+// Prometheus version does not know are refused, as prometheus-operator's validation
+// refuses them; Prometheus's own loader, with the discovery registered (validate.go),
+// then judges every entry.
+
+// sdSettings are the keys most discoveries share.
+type sdSettings struct {
+	refresh *monitoringv1.Duration
+	port    *int32
+}
+
+func (s sdSettings) set(m *M) {
+	if s.refresh != nil {
+		m.Set("refresh_interval", string(*s.refresh))
+	}
+	if s.port != nil {
+		m.SetAlways("port", *s.port)
+	}
+}
+
+// sdClient renders the HTTP client settings of a discovery entry.
+func (rc *renderCtx) sdClient(m *M, c httpClient) error {
+	return rc.client(m, &c)
+}
+
+// secretValue reads a Secret key in the ScrapeConfig's namespace.
+func (rc *renderCtx) secretValue(sel corev1.SecretKeySelector) (string, error) {
+	return rc.rec.secret(rc.namespace, sel)
+}
+
+// needs refuses a field a Prometheus older than v does not know.
+func (rc *renderCtx) needs(field string, v Version) error {
+	if !rc.Version.AtLeast(v) {
+		return fmt.Errorf("%s needs Prometheus %s or newer (have %s)", field, v, rc.Version)
+	}
+	return nil
+}
+
+// sdEntries renders every entry of one discovery field with render and sets them under
+// key; field names the entries in errors ("consulSDConfigs").
+func sdEntries[T any](m *M, key, field string, entries []T, render func(*M, *T) error) error {
+	var out []M
+	for i := range entries {
+		e := M{}
+		if err := render(&e, &entries[i]); err != nil {
+			return fmt.Errorf("%s[%d]: %w", field, i, err)
+		}
+		out = append(out, e)
+	}
+	m.Set(key, out)
+	return nil
+}
+
+// renderCloudSD renders the discoveries that reach outside Kubernetes.
+func (rc *renderCtx) renderCloudSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	for _, f := range []func(*M, *monitoringv1alpha1.ScrapeConfigSpec) error{
+		rc.consulSD, rc.ec2SD, rc.azureSD, rc.gceSD, rc.openstackSD, rc.digitalOceanSD, rc.kumaSD, rc.eurekaSD,
+		rc.dockerSD, rc.linodeSD, rc.hetznerSD, rc.nomadSD, rc.dockerSwarmSD, rc.puppetDBSD, rc.lightsailSD,
+		rc.ovhCloudSD, rc.scalewaySD, rc.ionosSD,
+	} {
+		if err := f(m, spec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (rc *renderCtx) consulSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "consul_sd_configs", "consulSDConfigs", spec.ConsulSDConfigs, func(e *M, c *monitoringv1alpha1.ConsulSDConfig) error {
+		e.Set("server", c.Server)
+		if c.PathPrefix != nil {
+			e.Set("path_prefix", *c.PathPrefix)
+		}
+		if c.TokenRef != nil {
+			tok, err := rc.secretValue(*c.TokenRef)
+			if err != nil {
+				return fmt.Errorf("tokenRef: %w", err)
+			}
+			e.Set("token", tok)
+		}
+		if c.Datacenter != nil {
+			e.Set("datacenter", *c.Datacenter)
+		}
+		if c.Namespace != nil {
+			e.Set("namespace", *c.Namespace)
+		}
+		if c.Partition != nil {
+			e.Set("partition", *c.Partition)
+		}
+		if c.Scheme != nil {
+			e.Set("scheme", c.Scheme.String())
+		}
+		e.Set("services", c.Services)
+		e.Set("tags", c.Tags)
+		if c.TagSeparator != nil {
+			e.SetAlways("tag_separator", *c.TagSeparator)
+		}
+		if len(c.NodeMeta) > 0 {
+			e.Set("node_meta", stringMap(c.NodeMeta))
+		}
+		if c.Filter != nil {
+			if err := rc.needs("filter", Version{3, 0, 0}); err != nil {
+				return err
+			}
+			e.Set("filter", *c.Filter)
+		}
+		if c.HealthFilter != nil {
+			if err := rc.needs("healthFilter", Version{3, 11, 2}); err != nil {
+				return err
+			}
+			e.Set("health_filter", *c.HealthFilter)
+		}
+		if c.AllowStale != nil {
+			e.SetAlways("allow_stale", *c.AllowStale)
+		}
+		sdSettings{refresh: c.RefreshInterval}.set(e)
+		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHttp2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+// awsKeys renders an access key pair, which is given whole or not at all.
+func (rc *renderCtx) awsKeys(e *M, access, secret *corev1.SecretKeySelector) error {
+	switch {
+	case access == nil && secret == nil:
+		return nil
+	case access == nil || secret == nil:
+		return fmt.Errorf("accessKey and secretKey must be set together")
+	}
+	a, err := rc.secretValue(*access)
+	if err != nil {
+		return fmt.Errorf("accessKey: %w", err)
+	}
+	s, err := rc.secretValue(*secret)
+	if err != nil {
+		return fmt.Errorf("secretKey: %w", err)
+	}
+	e.Set("access_key", a)
+	e.Set("secret_key", s)
+	return nil
+}
+
+// filters renders the filters of EC2 and Docker discoveries, sorted by name.
+func filters(fs monitoringv1alpha1.Filters) []M {
+	sorted := slices.Clone(fs)
+	slices.SortStableFunc(sorted, func(a, b monitoringv1alpha1.Filter) int { return strings.Compare(a.Name, b.Name) })
+	var out []M
+	for _, f := range sorted {
+		out = append(out, M{{"name", f.Name}, {"values", f.Values}})
+	}
+	return out
+}
+
+func (rc *renderCtx) ec2SD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "ec2_sd_configs", "ec2SDConfigs", spec.EC2SDConfigs, func(e *M, c *monitoringv1alpha1.EC2SDConfig) error {
+		if c.Region != nil {
+			e.Set("region", *c.Region)
+		}
+		if err := rc.awsKeys(e, c.AccessKey, c.SecretKey); err != nil {
+			return err
+		}
+		if c.RoleARN != nil {
+			e.Set("role_arn", *c.RoleARN)
+		}
+		e.Set("filters", filters(c.Filters))
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return rc.sdClient(e, httpClient{FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) lightsailSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "lightsail_sd_configs", "lightSailSDConfigs", spec.LightSailSDConfigs, func(e *M, c *monitoringv1alpha1.LightSailSDConfig) error {
+		if c.Region != nil {
+			e.Set("region", *c.Region)
+		}
+		if c.Endpoint != nil {
+			e.Set("endpoint", *c.Endpoint)
+		}
+		if err := rc.awsKeys(e, c.AccessKey, c.SecretKey); err != nil {
+			return err
+		}
+		if c.RoleARN != nil {
+			e.Set("role_arn", *c.RoleARN)
+		}
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) azureSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "azure_sd_configs", "azureSDConfigs", spec.AzureSDConfigs, func(e *M, c *monitoringv1alpha1.AzureSDConfig) error {
+		if c.Environment != nil {
+			e.Set("environment", *c.Environment)
+		}
+		method := monitoringv1alpha1.AuthMethodTypeOAuth
+		if c.AuthenticationMethod != nil {
+			method = *c.AuthenticationMethod
+			switch method {
+			case monitoringv1alpha1.AuthMethodTypeSDK:
+				if err := rc.needs("authenticationMethod SDK", Version{2, 52, 0}); err != nil {
+					return err
+				}
+			case monitoringv1alpha1.AuthMethodTypeWorkloadIdentity:
+				if err := rc.needs("authenticationMethod WorkloadIdentity", Version{3, 11, 0}); err != nil {
+					return err
+				}
+			}
+			e.Set("authentication_method", string(method))
+		}
+		e.Set("subscription_id", c.SubscriptionID)
+		if c.TenantID != nil {
+			e.Set("tenant_id", *c.TenantID)
+		}
+		if c.ClientID != nil {
+			e.Set("client_id", *c.ClientID)
+		}
+		if method == monitoringv1alpha1.AuthMethodTypeOAuth {
+			// OAuth needs all three; prometheus-operator checks them before reading the
+			// Secret.
+			switch {
+			case c.TenantID == nil || *c.TenantID == "":
+				return fmt.Errorf("authenticationMethod OAuth requires a tenantID")
+			case c.ClientID == nil || *c.ClientID == "":
+				return fmt.Errorf("authenticationMethod OAuth requires a clientID")
+			case c.ClientSecret == nil:
+				return fmt.Errorf("authenticationMethod OAuth requires a clientSecret")
+			}
+		}
+		if c.ClientSecret != nil {
+			s, err := rc.secretValue(*c.ClientSecret)
+			if err != nil {
+				return fmt.Errorf("clientSecret: %w", err)
+			}
+			e.Set("client_secret", s)
+		}
+		if c.ResourceGroup != nil {
+			e.Set("resource_group", *c.ResourceGroup)
+		}
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) gceSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "gce_sd_configs", "gceSDConfigs", spec.GCESDConfigs, func(e *M, c *monitoringv1alpha1.GCESDConfig) error {
+		e.Set("project", c.Project)
+		e.Set("zone", c.Zone)
+		if c.Filter != nil {
+			e.Set("filter", *c.Filter)
+		}
+		if c.TagSeparator != nil {
+			e.SetAlways("tag_separator", *c.TagSeparator)
+		}
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return nil
+	})
+}
+
+func (rc *renderCtx) openstackSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "openstack_sd_configs", "openstackSDConfigs", spec.OpenStackSDConfigs, func(e *M, c *monitoringv1alpha1.OpenStackSDConfig) error {
+		if c.Role == monitoringv1alpha1.OpenStackRoleLoadBalancer {
+			if err := rc.needs("role LoadBalancer", Version{3, 2, 0}); err != nil {
+				return err
+			}
+		}
+		e.Set("role", strings.ToLower(string(c.Role)))
+		e.Set("region", c.Region)
+		if c.IdentityEndpoint != nil {
+			e.Set("identity_endpoint", string(*c.IdentityEndpoint))
+		}
+		for _, f := range []struct {
+			key string
+			val *string
+		}{
+			{"username", c.Username}, {"userid", c.UserID}, {"domain_name", c.DomainName}, {"domain_id", c.DomainID},
+			{"project_name", c.ProjectName}, {"project_id", c.ProjectID},
+			{"application_credential_name", c.ApplicationCredentialName}, {"application_credential_id", c.ApplicationCredentialID},
+		} {
+			if f.val != nil {
+				e.Set(f.key, *f.val)
+			}
+		}
+		if c.Password != nil {
+			p, err := rc.secretValue(*c.Password)
+			if err != nil {
+				return fmt.Errorf("password: %w", err)
+			}
+			e.Set("password", p)
+		}
+		if c.ApplicationCredentialSecret != nil {
+			s, err := rc.secretValue(*c.ApplicationCredentialSecret)
+			if err != nil {
+				return fmt.Errorf("applicationCredentialSecret: %w", err)
+			}
+			e.Set("application_credential_secret", s)
+		}
+		if c.AllTenants != nil {
+			e.SetAlways("all_tenants", *c.AllTenants)
+		}
+		if c.Availability != nil {
+			// Prometheus knows public, admin and internal only in lower case (ADR 13).
+			e.Set("availability", strings.ToLower(string(*c.Availability)))
+		}
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		if c.TLSConfig != nil {
+			t, err := renderTLS(rc.rec, rc.namespace, tlsOf(c.TLSConfig))
+			if err != nil {
+				return fmt.Errorf("tlsConfig: %w", err)
+			}
+			e.Set("tls_config", t)
+		}
+		return nil
+	})
+}
+
+func (rc *renderCtx) digitalOceanSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "digitalocean_sd_configs", "digitalOceanSDConfigs", spec.DigitalOceanSDConfigs, func(e *M, c *monitoringv1alpha1.DigitalOceanSDConfig) error {
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return rc.sdClient(e, httpClient{Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) kumaSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "kuma_sd_configs", "kumaSDConfigs", spec.KumaSDConfigs, func(e *M, c *monitoringv1alpha1.KumaSDConfig) error {
+		e.Set("server", string(c.Server))
+		if c.ClientID != nil {
+			if err := rc.needs("clientID", Version{2, 50, 0}); err != nil {
+				return err
+			}
+			e.Set("client_id", *c.ClientID)
+		}
+		if c.FetchTimeout != nil {
+			e.Set("fetch_timeout", string(*c.FetchTimeout))
+		}
+		sdSettings{refresh: c.RefreshInterval}.set(e)
+		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) eurekaSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "eureka_sd_configs", "eurekaSDConfigs", spec.EurekaSDConfigs, func(e *M, c *monitoringv1alpha1.EurekaSDConfig) error {
+		e.Set("server", string(c.Server))
+		sdSettings{refresh: c.RefreshInterval}.set(e)
+		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+// dockerHost checks the Docker daemon address of a Docker or Docker Swarm discovery: a
+// unix socket is a file of the Prometheus, which spec.arbitraryFSAccessThroughSMs.deny
+// keeps tenants from using (ADR 10).
+func (rc *renderCtx) dockerHost(host string) error {
+	if host == "" {
+		return fmt.Errorf("host is required")
+	}
+	if rc.DenyFileAccess && strings.HasPrefix(strings.ToLower(host), "unix:") {
+		return fmt.Errorf("host %q would make Prometheus open a socket on its own filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids", host)
+	}
+	return nil
+}
+
+func (rc *renderCtx) dockerSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "docker_sd_configs", "dockerSDConfigs", spec.DockerSDConfigs, func(e *M, c *monitoringv1alpha1.DockerSDConfig) error {
+		if err := rc.dockerHost(c.Host); err != nil {
+			return err
+		}
+		e.Set("host", c.Host)
+		if c.HostNetworkingHost != nil {
+			e.Set("host_networking_host", *c.HostNetworkingHost)
+		}
+		if c.MatchFirstNetwork != nil {
+			if err := rc.needs("matchFirstNetwork", Version{2, 54, 1}); err != nil {
+				return err
+			}
+			e.SetAlways("match_first_network", *c.MatchFirstNetwork)
+		}
+		e.Set("filters", filters(c.Filters))
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) dockerSwarmSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "dockerswarm_sd_configs", "dockerSwarmSDConfigs", spec.DockerSwarmSDConfigs, func(e *M, c *monitoringv1alpha1.DockerSwarmSDConfig) error {
+		if err := rc.dockerHost(c.Host); err != nil {
+			return err
+		}
+		e.Set("host", c.Host)
+		e.Set("role", strings.ToLower(string(c.Role)))
+		e.Set("filters", filters(c.Filters))
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) linodeSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "linode_sd_configs", "linodeSDConfigs", spec.LinodeSDConfigs, func(e *M, c *monitoringv1alpha1.LinodeSDConfig) error {
+		if c.Region != nil {
+			e.Set("region", *c.Region)
+		}
+		if c.TagSeparator != nil {
+			e.SetAlways("tag_separator", *c.TagSeparator)
+		}
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return rc.sdClient(e, httpClient{Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) hetznerSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "hetzner_sd_configs", "hetznerSDConfigs", spec.HetznerSDConfigs, func(e *M, c *monitoringv1alpha1.HetznerSDConfig) error {
+		e.Set("role", strings.ToLower(string(c.Role)))
+		if c.LabelSelector != nil && *c.LabelSelector != "" {
+			if err := rc.needs("labelSelector", Version{3, 5, 0}); err != nil {
+				return err
+			}
+			e.Set("label_selector", *c.LabelSelector)
+		}
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) nomadSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "nomad_sd_configs", "nomadSDConfigs", spec.NomadSDConfigs, func(e *M, c *monitoringv1alpha1.NomadSDConfig) error {
+		e.Set("server", string(c.Server))
+		if c.AllowStale != nil {
+			e.SetAlways("allow_stale", *c.AllowStale)
+		}
+		if c.Namespace != nil {
+			e.Set("namespace", *c.Namespace)
+		}
+		if c.Region != nil {
+			e.Set("region", *c.Region)
+		}
+		if c.TagSeparator != nil {
+			e.SetAlways("tag_separator", *c.TagSeparator)
+		}
+		sdSettings{refresh: c.RefreshInterval}.set(e)
+		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) puppetDBSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "puppetdb_sd_configs", "puppetDBSDConfigs", spec.PuppetDBSDConfigs, func(e *M, c *monitoringv1alpha1.PuppetDBSDConfig) error {
+		e.Set("url", string(c.URL))
+		e.Set("query", c.Query)
+		if c.IncludeParameters != nil {
+			e.SetAlways("include_parameters", *c.IncludeParameters)
+		}
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) ovhCloudSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "ovhcloud_sd_configs", "ovhcloudSDConfigs", spec.OVHCloudSDConfigs, func(e *M, c *monitoringv1alpha1.OVHCloudSDConfig) error {
+		e.Set("application_key", c.ApplicationKey)
+		s, err := rc.secretValue(c.ApplicationSecret)
+		if err != nil {
+			return fmt.Errorf("applicationSecret: %w", err)
+		}
+		e.Set("application_secret", s)
+		k, err := rc.secretValue(c.ConsumerKey)
+		if err != nil {
+			return fmt.Errorf("consumerKey: %w", err)
+		}
+		e.Set("consumer_key", k)
+		switch c.Service {
+		case monitoringv1alpha1.OVHServiceVPS:
+			e.Set("service", "vps")
+		case monitoringv1alpha1.OVHServiceDedicatedServer:
+			e.Set("service", "dedicated_server")
+		default:
+			return fmt.Errorf("service %q: must be VPS or DedicatedServer", c.Service)
+		}
+		if c.Endpoint != nil {
+			e.Set("endpoint", *c.Endpoint)
+		}
+		sdSettings{refresh: c.RefreshInterval}.set(e)
+		return nil
+	})
+}
+
+func (rc *renderCtx) scalewaySD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "scaleway_sd_configs", "scalewaySDConfigs", spec.ScalewaySDConfigs, func(e *M, c *monitoringv1alpha1.ScalewaySDConfig) error {
+		e.Set("access_key", c.AccessKey)
+		s, err := rc.secretValue(c.SecretKey)
+		if err != nil {
+			return fmt.Errorf("secretKey: %w", err)
+		}
+		e.Set("secret_key", s)
+		e.Set("project_id", c.ProjectID)
+		e.Set("role", strings.ToLower(string(c.Role)))
+		if c.ApiURL != nil {
+			e.Set("api_url", string(*c.ApiURL))
+		}
+		if c.Zone != nil {
+			e.Set("zone", *c.Zone)
+		}
+		if c.NameFilter != nil {
+			e.Set("name_filter", *c.NameFilter)
+		}
+		e.Set("tags_filter", c.TagsFilter)
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		return rc.sdClient(e, httpClient{FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) ionosSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "ionos_sd_configs", "ionosSDConfigs", spec.IonosSDConfigs, func(e *M, c *monitoringv1alpha1.IonosSDConfig) error {
+		e.Set("datacenter_id", c.DataCenterID)
+		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
+		client := httpClient{OAuth2: c.OAuth2, FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig}
+		if c.OAuth2 == nil {
+			// authorization is required unless OAuth2 is given, which replaces it.
+			a := c.Authorization
+			client.Authorization = &a
+		}
+		return rc.sdClient(e, client)
+	})
+}
+
+// supportedScrapeConfigSD are the service-discovery fields of a ScrapeConfig Lookout
+// renders: every one the API has. One added to the API later is refused with a reason
+// until it is rendered.
+var supportedScrapeConfigSD = map[string]bool{
+	"StaticConfigs": true, "FileSDConfigs": true, "HTTPSDConfigs": true, "KubernetesSDConfigs": true, "DNSSDConfigs": true,
+	"ConsulSDConfigs": true, "EC2SDConfigs": true, "AzureSDConfigs": true, "GCESDConfigs": true, "OpenStackSDConfigs": true,
+	"DigitalOceanSDConfigs": true, "KumaSDConfigs": true, "EurekaSDConfigs": true, "DockerSDConfigs": true, "LinodeSDConfigs": true,
+	"HetznerSDConfigs": true, "NomadSDConfigs": true, "DockerSwarmSDConfigs": true, "PuppetDBSDConfigs": true,
+	"LightSailSDConfigs": true, "OVHCloudSDConfigs": true, "ScalewaySDConfigs": true, "IonosSDConfigs": true,
+}
