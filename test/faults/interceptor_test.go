@@ -30,8 +30,8 @@ type interceptor struct {
 	ns  string
 	srv *http.Server
 
-	mu    sync.Mutex
-	armed string // resource[/subresource] whose next write is held, "" for none
+	mu      sync.Mutex
+	armed   string // resource[/subresource] whose next write is held, "" for none
 	held    chan string
 	allow   chan bool
 	aborted chan struct{}
@@ -96,10 +96,10 @@ func startInterceptor(t *testing.T, on *controlPlane, ns string, writes ...strin
 			AdmissionReviewVersions: []string{"v1"},
 			ClientConfig:            admissionregistrationv1.WebhookClientConfig{URL: &url, CABundle: ca},
 			Rules:                   rules,
-			FailurePolicy:     ptr.To(admissionregistrationv1.Fail),
-			SideEffects:       ptr.To(admissionregistrationv1.SideEffectClassNone),
-			TimeoutSeconds:    ptr.To[int32](30),
-			NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{corev1.LabelMetadataName: ns}},
+			FailurePolicy:           ptr.To(admissionregistrationv1.Fail),
+			SideEffects:             ptr.To(admissionregistrationv1.SideEffectClassNone),
+			TimeoutSeconds:          ptr.To[int32](30),
+			NamespaceSelector:       &metav1.LabelSelector{MatchLabels: map[string]string{corev1.LabelMetadataName: ns}},
 		}},
 	}
 	on.mustCreate(t, vwc)

@@ -158,4 +158,3 @@ func accepted(bindings []monitoringv1.WorkloadBinding, ns, name string, want boo
 	}
 	return fmt.Errorf("no Accepted condition for Prometheus %s/%s in %+v", ns, name, bindings)
 }
-
