@@ -1,12 +1,15 @@
 package apply
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -27,6 +30,15 @@ type Applier struct {
 
 	mu      sync.Mutex
 	written map[writeKey]writeMemo
+	// synced holds, per object whose content Ensure can compare (Secrets and
+	// ConfigMaps), the resourceVersion at which its content was last known to be what
+	// the operator generates: written by us, or read back and found equal.
+	synced map[writeKey]syncMemo
+}
+
+// syncMemo is an object version whose content matched the generated content of hash.
+type syncMemo struct {
+	hash, rv string
 }
 
 type writeKey struct {
@@ -55,15 +67,16 @@ func New(c client.Client, m *Metrics, clk clock.PassiveClock) *Applier {
 	if clk == nil {
 		clk = clock.RealClock{}
 	}
-	return &Applier{client: c, clock: clk, metrics: m, written: map[writeKey]writeMemo{}}
+	return &Applier{client: c, clock: clk, metrics: m, written: map[writeKey]writeMemo{}, synced: map[writeKey]syncMemo{}}
 }
 
 // Option changes one Ensure call.
 type Option func(*options)
 
 type options struct {
-	force bool
-	owns  func(live metav1.Object) bool
+	force  bool
+	owns   func(live metav1.Object) bool
+	reader client.Reader
 }
 
 // Drifted makes Ensure update the object even when the hashes match: the caller compared
@@ -78,6 +91,16 @@ func Drifted(drifted bool) Option { return func(o *options) { o.force = o.force 
 func OwnedWhen(owns func(live metav1.Object) bool) Option {
 	return func(o *options) { o.owns = owns }
 }
+
+// LiveReader lets Ensure read through r, straight from the API server, where the cached
+// metadata cannot tell: whether an object the cache does not show, but that Ensure
+// created moments ago, is still there (or was deleted before the cache saw it); and, for
+// Secrets and ConfigMaps, whether a version of the object it has not written or checked
+// before (someone else's update, or the first look after a restart) still holds the
+// generated data, since an edit of the data that keeps the hash annotation is invisible
+// in the metadata. Each version is read at most once; versions the Applier wrote itself
+// are never read.
+func LiveReader(r client.Reader) Option { return func(o *options) { o.reader = r } }
 
 // Ensure creates obj, or replaces the live object when its content hash differs. obj must
 // carry the hash of its content in the layout.InputHashAnnotation annotation, and its
@@ -106,15 +129,14 @@ func (a *Applier) Ensure(ctx context.Context, gvk schema.GroupVersionKind, obj c
 	switch {
 	case apierrors.IsNotFound(err):
 		if a.recentlyWritten(key, hash, "") {
-			return false, nil
+			// Created moments ago and not in the cache yet, or deleted meanwhile: only
+			// the API server can tell.
+			gone, err := a.goneFromAPI(ctx, o.reader, gvk, obj)
+			if err != nil || !gone {
+				return false, err
+			}
 		}
-		obj.SetResourceVersion("")
-		if err := a.client.Create(ctx, obj); err != nil {
-			return false, fmt.Errorf("creating %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
-		}
-		a.metrics.CountWrite(gvk.Kind, "create")
-		a.remember(key, hash, obj.GetResourceVersion(), "")
-		return true, nil
+		return a.create(ctx, gvk, key, hash, obj)
 	case err != nil:
 		return false, fmt.Errorf("reading %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
 	}
@@ -122,16 +144,118 @@ func (a *Applier) Ensure(ctx context.Context, gvk schema.GroupVersionKind, obj c
 		a.metrics.countConflict(gvk.Kind)
 		return false, notOwned(gvk.Kind, live)
 	}
-	if !o.force && (live.GetAnnotations()[layout.InputHashAnnotation] == hash || a.recentlyWritten(key, hash, live.GetResourceVersion())) {
+	rv := live.GetResourceVersion()
+	if !o.force && a.recentlyWritten(key, hash, rv) {
 		return false, nil
 	}
-	obj.SetResourceVersion(live.GetResourceVersion())
+	if !o.force && live.GetAnnotations()[layout.InputHashAnnotation] == hash {
+		same, freshRV, err := a.sameContent(ctx, o.reader, key, hash, rv, obj)
+		switch {
+		case err != nil || same:
+			return false, err
+		case freshRV == "":
+			// Deleted since the cache saw it.
+			return a.create(ctx, gvk, key, hash, obj)
+		}
+		rv = freshRV
+	}
+	obj.SetResourceVersion(rv)
 	if err := a.client.Update(ctx, obj); err != nil {
 		return false, fmt.Errorf("updating %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
 	}
 	a.metrics.CountWrite(gvk.Kind, "update")
-	a.remember(key, hash, obj.GetResourceVersion(), live.GetResourceVersion())
+	a.remember(key, hash, obj.GetResourceVersion(), rv)
 	return true, nil
+}
+
+func (a *Applier) create(ctx context.Context, gvk schema.GroupVersionKind, key writeKey, hash string, obj client.Object) (bool, error) {
+	obj.SetResourceVersion("")
+	if err := a.client.Create(ctx, obj); err != nil {
+		return false, fmt.Errorf("creating %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
+	}
+	a.metrics.CountWrite(gvk.Kind, "create")
+	a.remember(key, hash, obj.GetResourceVersion(), "")
+	return true, nil
+}
+
+// goneFromAPI reports whether obj is absent from the API server. Without a reader the
+// cache's lag is assumed (the object is there).
+func (a *Applier) goneFromAPI(ctx context.Context, r client.Reader, gvk schema.GroupVersionKind, obj client.Object) (bool, error) {
+	if r == nil {
+		return false, nil
+	}
+	m := &metav1.PartialObjectMetadata{}
+	m.SetGroupVersionKind(gvk)
+	err := r.Get(ctx, client.ObjectKeyFromObject(obj), m)
+	switch {
+	case apierrors.IsNotFound(err):
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("reading %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
+	}
+	return false, nil
+}
+
+// sameContent reports whether the live object, whose hash annotation is desired's and
+// whose cached resourceVersion is rv, holds desired's content. Objects whose content
+// the Applier cannot compare, and versions known to be in sync, are trusted. Otherwise
+// the object is read through r and compared; freshRV is the version read, on which an
+// update must be conditional, or "" when the object is gone.
+func (a *Applier) sameContent(ctx context.Context, r client.Reader, key writeKey, hash, rv string, desired client.Object) (same bool, freshRV string, err error) {
+	fresh := emptyLike(desired)
+	if r == nil || fresh == nil || a.inSync(key, hash, rv) {
+		return true, rv, nil
+	}
+	if err := r.Get(ctx, client.ObjectKeyFromObject(desired), fresh); err != nil {
+		if apierrors.IsNotFound(err) {
+			return false, "", nil
+		}
+		return false, "", fmt.Errorf("reading %s %s/%s to compare its content: %w", key.gk.Kind, desired.GetNamespace(), desired.GetName(), err)
+	}
+	if !equalContent(desired, fresh) {
+		return false, fresh.GetResourceVersion(), nil
+	}
+	a.mu.Lock()
+	a.synced[key] = syncMemo{hash: hash, rv: fresh.GetResourceVersion()}
+	a.mu.Unlock()
+	return true, rv, nil
+}
+
+func (a *Applier) inSync(key writeKey, hash, rv string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m, ok := a.synced[key]
+	return ok && m.hash == hash && m.rv == rv
+}
+
+// emptyLike returns a new object of desired's kind when the Applier can compare that
+// kind's content (Secrets and ConfigMaps: their data is all the operator generates),
+// nil otherwise.
+func emptyLike(desired client.Object) client.Object {
+	switch desired.(type) {
+	case *corev1.Secret:
+		return &corev1.Secret{}
+	case *corev1.ConfigMap:
+		return &corev1.ConfigMap{}
+	}
+	return nil
+}
+
+// equalContent compares the data of a generated Secret or ConfigMap with a live one.
+func equalContent(desired, live client.Object) bool {
+	switch d := desired.(type) {
+	case *corev1.Secret:
+		// The type is immutable: a Secret of another type cannot be updated anyway.
+		return equalBytes(d.Data, live.(*corev1.Secret).Data)
+	case *corev1.ConfigMap:
+		l := live.(*corev1.ConfigMap)
+		return maps.Equal(d.Data, l.Data) && equalBytes(d.BinaryData, l.BinaryData)
+	}
+	return true
+}
+
+func equalBytes(a, b map[string][]byte) bool {
+	return maps.EqualFunc(a, b, func(x, y []byte) bool { return bytes.Equal(x, y) })
 }
 
 // recentlyWritten reports whether we wrote this content and the cache only shows the
@@ -150,6 +274,7 @@ func (a *Applier) remember(key writeKey, hash, rv, previousRV string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.written[key] = writeMemo{hash: hash, rv: rv, previousRV: previousRV, at: a.clock.Now()}
+	a.synced[key] = syncMemo{hash: hash, rv: rv}
 }
 
 // Delete deletes live, as read by the caller, if it is owned by owner; a live object
@@ -180,6 +305,7 @@ func (a *Applier) DeleteIf(ctx context.Context, kind string, live client.Object,
 	for k := range a.written {
 		if k.namespace == live.GetNamespace() && k.name == live.GetName() && k.gk.Kind == kind {
 			delete(a.written, k)
+			delete(a.synced, k)
 		}
 	}
 	a.mu.Unlock()

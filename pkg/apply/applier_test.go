@@ -245,3 +245,202 @@ func TestOwnedWhen(t *testing.T) {
 		t.Fatalf("deleting a user's object: want NotOwnedError, got %v", err)
 	}
 }
+
+// countingReader counts the reads that go past the cache.
+type countingReader struct {
+	client.Reader
+	gets int
+}
+
+func (r *countingReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	r.gets++
+	return r.Reader.Get(ctx, key, obj, opts...)
+}
+
+// TestDataEditBehindTheHashIsRewritten: someone replaces a generated Secret's data and
+// keeps its hash annotation. The metadata cannot tell; with a LiveReader, Ensure reads
+// that new version once, finds the data changed and writes it back, and reads nothing for
+// versions it wrote or already checked.
+func TestDataEditBehindTheHashIsRewritten(t *testing.T) {
+	ctx := context.Background()
+	a, c, m, _ := newApplier(t)
+	r := &countingReader{Reader: c}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "ours", owner("a")), LiveReader(r)); err != nil || !wrote {
+		t.Fatalf("create: wrote=%v err=%v", wrote, err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "ours", owner("a")), LiveReader(r)); err != nil || wrote || r.gets != 0 {
+		t.Fatalf("our own version: wrote=%v err=%v reads=%d, want no write and no read", wrote, err, r.gets)
+	}
+
+	edited := &corev1.Secret{}
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "s"}, edited); err != nil {
+		t.Fatal(err)
+	}
+	edited.Data["k"] = []byte("theirs")
+	if err := c.Update(ctx, edited); err != nil {
+		t.Fatal(err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "ours", owner("a")), LiveReader(r)); err != nil || !wrote {
+		t.Fatalf("after a data edit: wrote=%v err=%v, want a write", wrote, err)
+	}
+	if got := liveData(t, c, "s"); got != "ours" {
+		t.Fatalf("live data %q, want ours", got)
+	}
+	if r.gets != 1 || writes(m, "update") != 1 {
+		t.Fatalf("reads %d, updates %d: want one of each", r.gets, writes(m, "update"))
+	}
+	// The version just written is known: no read, no write.
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "ours", owner("a")), LiveReader(r)); err != nil || wrote || r.gets != 1 {
+		t.Fatalf("after the rewrite: wrote=%v err=%v reads=%d", wrote, err, r.gets)
+	}
+
+	// A metadata-only edit (a label) keeps the data: read once, not written.
+	edited = &corev1.Secret{}
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "s"}, edited); err != nil {
+		t.Fatal(err)
+	}
+	edited.Labels = map[string]string{"someone": "else"}
+	if err := c.Update(ctx, edited); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "ours", owner("a")), LiveReader(r)); err != nil || wrote {
+			t.Fatalf("after a label edit: wrote=%v err=%v", wrote, err)
+		}
+	}
+	if r.gets != 2 || writes(m, "update") != 1 {
+		t.Fatalf("reads %d, updates %d: want the new version read once and no write", r.gets, writes(m, "update"))
+	}
+
+	// Without a LiveReader, the hash annotation decides, as before.
+	edited = &corev1.Secret{}
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "s"}, edited); err != nil {
+		t.Fatal(err)
+	}
+	edited.Data["k"] = []byte("theirs")
+	if err := c.Update(ctx, edited); err != nil {
+		t.Fatal(err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "ours", owner("a"))); err != nil || wrote {
+		t.Fatalf("no LiveReader: wrote=%v err=%v", wrote, err)
+	}
+}
+
+// TestConfigMapDataCompared: ConfigMaps are compared by Data and BinaryData.
+func TestConfigMapDataCompared(t *testing.T) {
+	ctx := context.Background()
+	a, c, m, _ := newApplier(t)
+	r := &countingReader{Reader: c}
+	cmGVK := corev1.SchemeGroupVersion.WithKind("ConfigMap")
+	desired := func() *corev1.ConfigMap {
+		return &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "rules", Annotations: map[string]string{layout.InputHashAnnotation: "h"}, OwnerReferences: []metav1.OwnerReference{owner("a")}},
+			Data:       map[string]string{"a.yaml": "groups: []"},
+			BinaryData: map[string][]byte{"b": {1, 2}},
+		}
+	}
+	if _, err := a.Ensure(ctx, cmGVK, desired(), LiveReader(r)); err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string]func(*corev1.ConfigMap){
+		"data":        func(cm *corev1.ConfigMap) { cm.Data["a.yaml"] = "groups: [x]" },
+		"binary data": func(cm *corev1.ConfigMap) { cm.BinaryData["b"] = []byte{3} },
+		"extra key":   func(cm *corev1.ConfigMap) { cm.Data["extra.yaml"] = "" },
+	} {
+		live := &corev1.ConfigMap{}
+		if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "rules"}, live); err != nil {
+			t.Fatal(err)
+		}
+		edit(live)
+		if err := c.Update(ctx, live); err != nil {
+			t.Fatal(err)
+		}
+		if wrote, err := a.Ensure(ctx, cmGVK, desired(), LiveReader(r)); err != nil || !wrote {
+			t.Fatalf("%s edited: wrote=%v err=%v", name, wrote, err)
+		}
+	}
+	if got := int(testutil.ToFloat64(m.Writes.WithLabelValues("ConfigMap", "update"))); got != 3 {
+		t.Fatalf("ConfigMap updates %d, want 3", got)
+	}
+}
+
+// TestRestartReadsOnceWritesNothing: a new Applier (an operator restart) has no memo:
+// each generated Secret is read once and, unchanged, not written.
+func TestRestartReadsOnceWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	a, c, m, _ := newApplier(t, secret("s", "h1", "ours", owner("a")))
+	r := &countingReader{Reader: c}
+	for range 3 {
+		if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "ours", owner("a")), LiveReader(r)); err != nil || wrote {
+			t.Fatalf("wrote=%v err=%v", wrote, err)
+		}
+	}
+	if r.gets != 1 || writes(m, "update")+writes(m, "create") != 0 {
+		t.Fatalf("reads %d, writes %d: want one read and no write", r.gets, writes(m, "update")+writes(m, "create"))
+	}
+	// Kinds whose content the Applier does not compare are never read.
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "svc", Annotations: map[string]string{layout.InputHashAnnotation: "h"}, OwnerReferences: []metav1.OwnerReference{owner("a")}}}
+	svcGVK := corev1.SchemeGroupVersion.WithKind("Service")
+	if _, err := a.Ensure(ctx, svcGVK, svc.DeepCopy(), LiveReader(r)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Ensure(ctx, svcGVK, svc.DeepCopy(), LiveReader(r)); err != nil {
+		t.Fatal(err)
+	}
+	if r.gets != 1 {
+		t.Fatalf("reads %d: a Service was read", r.gets)
+	}
+}
+
+// TestDeletedBeforeTheCacheSawItIsRecreated: an object deleted right after Ensure created
+// it looks, in the cache, like a create the cache has not caught up with. The write memo
+// alone would skip it until it expires, and nothing would reconcile it again; with a
+// LiveReader the API server tells, and the object is created again. While the object
+// really is there, nothing is written.
+func TestDeletedBeforeTheCacheSawItIsRecreated(t *testing.T) {
+	ctx := context.Background()
+	_, c, _, _ := newApplier(t)
+	m, _ := NewMetrics(nil)
+	clk := clocktesting.NewFakeClock(time.Unix(1_000_000, 0))
+	stale := &staleClient{Client: c} // the cache never shows the object
+	a := New(stale, m, clk)
+	r := &countingReader{Reader: c}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "one", owner("a")), LiveReader(r)); err != nil || !wrote {
+		t.Fatalf("create: wrote=%v err=%v", wrote, err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "one", owner("a")), LiveReader(r)); err != nil || wrote {
+		t.Fatalf("present, cache behind: wrote=%v err=%v", wrote, err)
+	}
+	if err := c.Delete(ctx, secret("s", "", "")); err != nil {
+		t.Fatal(err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "one", owner("a")), LiveReader(r)); err != nil || !wrote {
+		t.Fatalf("deleted within the memo's lifetime: wrote=%v err=%v, want it created again", wrote, err)
+	}
+	if got := liveData(t, c, "s"); got != "one" || writes(m, "create") != 2 || r.gets != 2 {
+		t.Fatalf("data %q, creates %d, reads %d", got, writes(m, "create"), r.gets)
+	}
+}
+
+// TestDeletedBetweenCacheAndRead: the cache still shows an object someone else edited
+// and then deleted; the read finds it gone and Ensure creates it.
+func TestDeletedBetweenCacheAndRead(t *testing.T) {
+	ctx := context.Background()
+	_, c, _, _ := newApplier(t, secret("s", "h1", "theirs", owner("a")))
+	live := &corev1.Secret{}
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "s"}, live); err != nil {
+		t.Fatal(err)
+	}
+	stale := &staleClient{Client: c, frozen: &metav1.PartialObjectMetadata{ObjectMeta: *live.ObjectMeta.DeepCopy()}}
+	m, _ := NewMetrics(nil)
+	a := New(stale, m, clocktesting.NewFakeClock(time.Unix(1_000_000, 0)))
+	if err := c.Delete(ctx, live); err != nil {
+		t.Fatal(err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "ours", owner("a")), LiveReader(c)); err != nil || !wrote {
+		t.Fatalf("wrote=%v err=%v, want a create", wrote, err)
+	}
+	if got := liveData(t, c, "s"); got != "ours" || writes(m, "create") != 1 {
+		t.Fatalf("data %q, creates %d", got, writes(m, "create"))
+	}
+}

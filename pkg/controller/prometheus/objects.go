@@ -111,9 +111,14 @@ func dataHash(data map[string][]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// ensure decorates obj, which carries its content hash, and hands it to the Applier.
+// ensure decorates obj, which carries its content hash, and hands it to the Applier,
+// which may read it through the APIReader to tell an edit of a Secret's or ConfigMap's
+// data (or a deletion its cache has not seen) from its cache's lag.
 func (r *Reconciler) ensure(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, opts ...apply.Option) error {
 	r.decorate(obj)
+	if r.APIReader != nil {
+		opts = append(opts, apply.LiveReader(r.APIReader))
+	}
 	_, err := r.Applier.Ensure(ctx, gvk, obj, opts...)
 	return applyFailed(err)
 }

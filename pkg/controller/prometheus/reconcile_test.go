@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"io"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/tools/events"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
@@ -173,6 +175,57 @@ func TestReconcileGeneratesThenWritesNothing(t *testing.T) {
 	}
 	if after := f.totalWrites(); after != before {
 		t.Fatalf("%v writes with nothing changed", after-before)
+	}
+}
+
+// TestReconcileRestoresEditedData: the config Secret's data and a rule ConfigMap's data
+// replaced by someone who kept the hash annotation are written back by the next
+// reconcile; the reconcile after that writes nothing.
+func TestReconcileRestoresEditedData(t *testing.T) {
+	rule := &monitoringv1.PrometheusRule{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "app", Name: "r", UID: "uid-r", Generation: 1, Labels: map[string]string{"team": "a"}},
+		Spec: monitoringv1.PrometheusRuleSpec{Groups: []monitoringv1.RuleGroup{{Name: "g", Rules: []monitoringv1.Rule{
+			{Record: "r:one", Expr: intstr.FromString("vector(1)")},
+		}}}},
+	}
+	f := newFixture(t, Config{}, prom("p"), serviceMonitor("web"), rule)
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	good := f.config("p")
+	cm := &corev1.ConfigMap{}
+	f.get(cm, "mon", layout.RuleConfigMapName("p", 0))
+	goodRules := maps.Clone(cm.Data)
+
+	sec := &corev1.Secret{}
+	f.get(sec, "mon", layout.ConfigSecretName("p"))
+	sec.Data[layout.ConfigCompressedKey] = []byte("not even gzip")
+	cm.Data = map[string]string{"x.yaml": "groups: []"}
+	for _, o := range []client.Object{sec, cm} {
+		if err := f.c.Update(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := f.totalWrites()
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.config("p"); got != good {
+		t.Fatalf("config not restored:\n%s", got)
+	}
+	f.get(cm, "mon", layout.RuleConfigMapName("p", 0))
+	if !maps.Equal(cm.Data, goodRules) {
+		t.Fatalf("rule ConfigMap not restored: %v", cm.Data)
+	}
+	if w := f.totalWrites() - before; w != 2 {
+		t.Fatalf("%v writes, want 2 (the Secret and the ConfigMap)", w)
+	}
+	before = f.totalWrites()
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	if w := f.totalWrites() - before; w != 0 {
+		t.Fatalf("%v writes after the restore, want none", w)
 	}
 }
 
