@@ -218,8 +218,8 @@ func TestTLSAssets(t *testing.T) {
 	})
 }
 
-// TestProbesAndScrapeConfigs: selected Probes and ScrapeConfigs become jobs; a ScrapeConfig
-// using a discovery Lookout does not render is rejected with that reason.
+// TestProbesAndScrapeConfigs: selected Probes and ScrapeConfigs (static and Consul
+// discovery) become jobs; an invalid ScrapeConfig is rejected with the reason.
 func TestProbesAndScrapeConfigs(t *testing.T) {
 	t.Parallel()
 	ns := newNamespace(t, nil)
@@ -237,9 +237,13 @@ func TestProbesAndScrapeConfigs(t *testing.T) {
 	consul := &monitoringv1alpha1.ScrapeConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "consul"}, Spec: monitoringv1alpha1.ScrapeConfigSpec{
 		ConsulSDConfigs: []monitoringv1alpha1.ConsulSDConfig{{Server: "consul:8500"}},
 	}}
-	create(t, p, probe, static, consul)
+	bad := &monitoringv1alpha1.ScrapeConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "bad"}, Spec: monitoringv1alpha1.ScrapeConfigSpec{
+		StaticConfigs:  []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"10.1.1.2:9100"}}},
+		RelabelConfigs: []monitoringv1.RelabelConfig{{SourceLabels: []monitoringv1.LabelName{"a"}, Regex: "(", TargetLabel: "b"}},
+	}}
+	create(t, p, probe, static, consul, bad)
 	eventually(t, 20*time.Second, "jobs", func() error {
-		for _, j := range []string{"job_name: probe/" + ns + "/site", "job_name: scrapeConfig/" + ns + "/static"} {
+		for _, j := range []string{"job_name: probe/" + ns + "/site", "job_name: scrapeConfig/" + ns + "/static", "job_name: scrapeConfig/" + ns + "/consul"} {
 			if err := configContains(ns, "kinds", j); err != nil {
 				return err
 			}
@@ -248,11 +252,11 @@ func TestProbesAndScrapeConfigs(t *testing.T) {
 	})
 	eventually(t, 10*time.Second, "ScrapeConfig rejected in status", func() error {
 		sc := &monitoringv1alpha1.ScrapeConfig{}
-		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "consul"}, sc); err != nil {
+		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "bad"}, sc); err != nil {
 			return err
 		}
 		if len(sc.Status.Bindings) != 1 || sc.Status.Bindings[0].Conditions[0].Status != monitoringv1.ConditionFalse ||
-			!strings.Contains(sc.Status.Bindings[0].Conditions[0].Message, "consulSDConfigs not supported") {
+			!strings.Contains(sc.Status.Bindings[0].Conditions[0].Message, "invalid regex") {
 			return fmt.Errorf("bindings %+v", sc.Status.Bindings)
 		}
 		pr := &monitoringv1.Probe{}
