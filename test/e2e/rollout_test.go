@@ -9,9 +9,10 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 )
 
-// TestSpecChangeRollsPod: a Prometheus spec change that changes the pod (retention is a
+// TestSpecChangeRollsPod: a Prometheus spec change that changes the pod (the query timeout is a
 // flag) updates the StatefulSet; the pod is recreated once, as the StatefulSet controller
 // would, and the new Prometheus runs with the new flag and the same scrape config.
 func TestSpecChangeRollsPod(t *testing.T) {
@@ -26,9 +27,9 @@ func TestSpecChangeRollsPod(t *testing.T) {
 	sc.step("target up", 60*time.Second, func() error { return oneTargetUp(prom, pool, nil) })
 
 	p := &monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Namespace: sc.ns, Name: "main"}}
-	mustUpdate(t, p, func() { p.Spec.Retention = "2h" })
+	mustUpdate(t, p, func() { p.Spec.Query = &monitoringv1.QuerySpec{Timeout: ptr.To(monitoringv1.Duration("1m"))} })
 	pd.wantRestarts = 1
-	sc.step("retention changed: pod recreated with --storage.tsdb.retention.time=2h", s.kubeSync+60*time.Second, func() error {
+	sc.step("query timeout changed: pod recreated with --query.timeout=1m", s.kubeSync+60*time.Second, func() error {
 		if n := pd.restartCount(); n != 1 {
 			return fmt.Errorf("pod recreated %d times", n)
 		}
@@ -39,8 +40,8 @@ func TestSpecChangeRollsPod(t *testing.T) {
 		if err := prom.get("/api/v1/status/flags", nil, &flags); err != nil {
 			return err
 		}
-		if got := flags["storage.tsdb.retention.time"]; got != "2h" {
-			return fmt.Errorf("storage.tsdb.retention.time = %q", got)
+		if got := flags["query.timeout"]; got != "1m" {
+			return fmt.Errorf("query.timeout = %q", got)
 		}
 		return nil
 	})

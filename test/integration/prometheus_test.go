@@ -55,7 +55,11 @@ func TestPrometheusObjects(t *testing.T) {
 		t.Error(err)
 	}
 	args := strings.Join(sts.Spec.Template.Spec.Containers[0].Args, " ")
-	for _, want := range []string{"--storage.tsdb.retention.time=7d", "--web.enable-lifecycle", "--config.file=" + layout.ConfigOutDir + "/" + layout.ConfigOutFile} {
+	// Prometheus 3.11 and later read the retention from the config file's storage section.
+	if err := configContains(ns, "main", `time: "7d"`); err != nil {
+		t.Error(err)
+	}
+	for _, want := range []string{"--web.enable-lifecycle", "--config.file=" + layout.ConfigOutDir + "/" + layout.ConfigOutFile} {
 		if !strings.Contains(args, want) {
 			t.Errorf("prometheus args lack %s: %s", want, args)
 		}
