@@ -73,10 +73,11 @@ fmt:
 vet:
 	$(GO) vet ./...
 
-## check: formatting and vet, as CI runs them
-check:
+## check: formatting, vet and staticcheck, as CI runs them
+check: tool-staticcheck
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "run make fmt"; exit 1; }
 	$(GO) vet ./...
+	$(BIN)/staticcheck ./...
 
 clean:
 	rm -rf $(BIN)/lookout-operator $(BIN)/config-reloader $(BIN)/lookout-local
