@@ -17,10 +17,13 @@ const (
 	retryPeriod   = 2 * time.Second
 )
 
-// failoverLimit bounds the measured failover: the standby takes the Lease once it has
-// seen it unrenewed for leaseDuration, checking every retryPeriod (with up to 20 %
-// jitter), then reconciles.
-const failoverLimit = leaseDuration + 2*retryPeriod + 5*time.Second
+// failoverLimit bounds the measured failover. The standby reads the Lease every
+// retryPeriod plus up to 120 % jitter (client-go's JitterFactor), so up to 4.4 s apart;
+// it takes the Lease once it has seen it unchanged for leaseDuration, counted from the
+// read that saw the last renewal. That read comes up to one interval after the kill, the
+// read that finds the Lease expired up to one interval after the expiry: 15 + 4.4 + 4.4
+// s, then the new leader starts its controllers and reconciles (about half a second).
+const failoverLimit = leaseDuration + 2*(retryPeriod+retryPeriod*12/10) + 3*time.Second
 
 // TestLeaderFailover: two replicas with leader election; the leader is SIGKILLed while
 // ServiceMonitors keep being created. The standby takes over and reconciles the changes
