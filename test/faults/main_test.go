@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 
 func run(m *testing.M) int {
 	var err error
-	workDir, err = os.MkdirTemp("", "lookout-faults-")
+	workDir, err = os.MkdirTemp("", "faults-lookout-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -2,7 +2,6 @@ package faults
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -159,16 +158,6 @@ func (o *operator) alive() error {
 		return fmt.Errorf("operator %s exited unexpectedly (%v); last lines of %s:\n%s", o.name, o.err, o.log, tail(o.log, 20))
 	default:
 		return nil
-	}
-}
-
-// exited reports whether the process has exited.
-func (o *operator) exited() bool {
-	select {
-	case <-o.done:
-		return true
-	default:
-		return false
 	}
 }
 
@@ -342,5 +331,3 @@ func tail(path string, n int) string {
 	}
 	return "    " + string(bytes.Join(lines, []byte("\n    ")))
 }
-
-var errNotYet = errors.New("not yet")
