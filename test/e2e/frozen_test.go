@@ -1,0 +1,102 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestReloaderWaitsOutFrozenPrometheus: Prometheus stops answering (SIGSTOP: the process
+// is alive, its socket accepts connections, nothing is answered) while a rule change
+// reaches the pod. The config-reloader's reload times out, is counted as failed
+// (reloader_reloads_failed_total, reloader_last_reload_successful 0) and retried; once
+// Prometheus runs again (SIGCONT) the retry applies the change, and the config the
+// reloader reports loading is the one the operator generated.
+//
+// pkg/reloader's tests cover the rest against a real Prometheus: a Prometheus that is
+// down (connection refused, retries spaced 50, 100, 200 ms... in TestPrometheusRestart)
+// and a config Prometheus rejects, which leaves it on the old one (TestInvalidConfigKeepsOld).
+func TestReloaderWaitsOutFrozenPrometheus(t *testing.T) {
+	sc := newScenario(t, 3*time.Minute)
+	defer sc.done()
+
+	mustCreate(t, sc.prometheus(sc.ns, "main"))
+	pd := sc.runPods(sc.ns, statefulSetName("main", 0))[0]
+	prom := promAPI{base: pd.url("web")}
+	rule := recordingRule(sc, "rule", "e2e:frozen", "vector(1)")
+	mustCreate(t, rule)
+	sc.step("rule served", 60*time.Second, func() error { return servesRule(prom, "e2e:frozen", "vector(1)") })
+	reloader := pd.url("reloader-web") + "/metrics"
+	before, err := scrapeMetrics(reloader)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	promProc := pd.container("prometheus")
+	if err := promProc.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	frozen := true
+	thaw := func() {
+		if frozen {
+			frozen = false
+			if err := promProc.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer thaw() // the pod must stop cleanly at the end, whatever happens
+	setExpr(t, rule, "vector(2)")
+	// The kubelet sync (5 s) brings the rule file, then the reload's timeout (30 s, the
+	// reloader's default) passes.
+	took := sc.step("reload against the frozen Prometheus failed and reported", 60*time.Second, func() error {
+		m, err := scrapeMetrics(reloader)
+		if err != nil {
+			return err
+		}
+		if m["reloader_reloads_failed_total"] <= before["reloader_reloads_failed_total"] || m["reloader_last_reload_successful"] != 0 {
+			return fmt.Errorf("reloader_reloads_failed_total %v (before %v), reloader_last_reload_successful %v",
+				m["reloader_reloads_failed_total"], before["reloader_reloads_failed_total"], m["reloader_last_reload_successful"])
+		}
+		return nil
+	})
+	t.Logf("measured: failed reload reported %s after the edit, Prometheus frozen", took.Round(time.Millisecond))
+	if !strings.Contains(tail(pd.dir+"/config-reloader.log", 50), "deadline exceeded") {
+		t.Errorf("the reloader's log does not show the reload timing out:\n%s", tail(pd.dir+"/config-reloader.log", 10))
+	}
+
+	thaw()
+	took = sc.step("edit served once Prometheus runs again", 60*time.Second, func() error {
+		if err := servesRule(prom, "e2e:frozen", "vector(2)"); err != nil {
+			return err
+		}
+		m, err := scrapeMetrics(reloader)
+		if err != nil {
+			return err
+		}
+		if m["reloader_last_reload_successful"] != 1 {
+			return fmt.Errorf("reloader_last_reload_successful %v", m["reloader_last_reload_successful"])
+		}
+		return nil
+	})
+	t.Logf("measured: edit served %s after SIGCONT", took.Round(time.Millisecond))
+	sc.step("config loaded by the reloader is the one the operator generated", 30*time.Second, func() error {
+		return configHashesMatch(mainOperator, pd, sc.ns, "main")
+	})
+}
+
+// container returns the process of a running container of the pod.
+func (p *pod) container(name string) *proc {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.containers {
+		if strings.HasSuffix(c.name, "/"+name) {
+			return c
+		}
+	}
+	panic(fmt.Sprintf("pod %s has no container %s", p.name, name))
+}
