@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
@@ -48,10 +49,10 @@ func TestKillBetweenWrites(t *testing.T) {
 		ic.arm(statefulSetWrites)
 		// One change of the Prometheus that touches the config (namespace enforcement in
 		// the scrape jobs), the rule ConfigMap (the namespace label on every rule) and the
-		// StatefulSet (the retention flag), all written in one reconcile.
+		// StatefulSet (the query timeout flag), all written in one reconcile.
 		p := &monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "p"}}
 		cp.mustUpdate(t, p, func() {
-			p.Spec.Retention = "2d"
+			p.Spec.Query = &monitoringv1.QuerySpec{Timeout: ptr.To(monitoringv1.Duration("1m"))}
 			p.Spec.EnforcedNamespaceLabel = "namespace"
 		})
 		ic.waitHeld(t, 30*time.Second, []*operator{op})
@@ -76,8 +77,8 @@ func TestKillBetweenWrites(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if !strings.Contains(strings.Join(sts.Spec.Template.Spec.Containers[0].Args, " "), "--storage.tsdb.retention.time=2d") {
-				return fmt.Errorf("StatefulSet without the new retention")
+			if !strings.Contains(strings.Join(sts.Spec.Template.Spec.Containers[0].Args, " "), "--query.timeout=1m") {
+				return fmt.Errorf("StatefulSet without the new query timeout")
 			}
 			return nil
 		})
@@ -92,7 +93,9 @@ func TestKillBetweenWrites(t *testing.T) {
 				t.Errorf("%s rewritten by the next operator although it was up to date", k)
 			}
 		}
-		wantWrites(t, w, map[string]float64{"StatefulSet/update": 1, "Prometheus/apply-status": 1}, "PrometheusRule/apply-status", "ServiceMonitor/apply-status")
+		// The Prometheus status may be written twice: once with the reconcile, once more
+		// when the StatefulSet's own status catches up with its new generation.
+		wantWrites(t, w, map[string]float64{"StatefulSet/update": 1}, "Prometheus/apply-status", "PrometheusRule/apply-status", "ServiceMonitor/apply-status")
 		after.noSurplus(t)
 		s0 = after
 		op = next
