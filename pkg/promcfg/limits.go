@@ -13,6 +13,10 @@ const (
 	MaxJobsPerObject = 1000
 	// MaxObjectBytes is the most bytes of configuration the jobs of one object may take.
 	MaxObjectBytes = 2 << 20
+	// MaxTLSAssetBytes is the most bytes one CA, certificate or key file read from a
+	// Secret or ConfigMap may have: the tls-assets Secret that holds it (with others)
+	// must fit what a Secret holds. A bundle of all public CAs is about 220 KB.
+	MaxTLSAssetBytes = 512 << 10
 )
 
 // checkJobCount rejects more endpoints than MaxJobsPerObject in field.
