@@ -1,6 +1,8 @@
 package promcfg
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -109,55 +111,82 @@ func (r *recorder) configMap(ns string, sel corev1.ConfigMapKeySelector) (string
 }
 
 // tlsFile resolves a Secret or ConfigMap key into a file under the tls-assets mount and
-// returns its path in the pod.
-func (r *recorder) tlsFile(ns string, s monitoringv1.SecretOrConfigMap) (string, error) {
+// returns its path in the pod and its content ("" and nil when s names nothing, or an
+// optional object that does not exist).
+func (r *recorder) tlsFile(ns string, s monitoringv1.SecretOrConfigMap) (string, []byte, error) {
 	var (
 		ref AssetRef
 		opt *bool
 	)
 	switch {
 	case s.Secret != nil && s.ConfigMap != nil:
-		return "", fmt.Errorf("cannot specify both secret and configMap")
+		return "", nil, fmt.Errorf("cannot specify both secret and configMap")
 	case s.Secret != nil:
 		ref, opt = AssetRef{SecretAsset, ns, s.Secret.Name, s.Secret.Key}, s.Secret.Optional
 	case s.ConfigMap != nil:
 		ref, opt = AssetRef{ConfigMapAsset, ns, s.ConfigMap.Name, s.ConfigMap.Key}, s.ConfigMap.Optional
 	default:
-		return "", nil
+		return "", nil, nil
 	}
 	if ref.Name == "" || ref.Key == "" {
-		return "", fmt.Errorf("%s reference needs a name and a key", strings.ToLower(string(ref.Kind)))
+		return "", nil, fmt.Errorf("%s reference needs a name and a key", strings.ToLower(string(ref.Kind)))
 	}
 	data, err := r.get(ref)
 	if err != nil {
 		if opt != nil && *opt && errors.Is(err, ErrNotFound) {
-			return "", nil
+			return "", nil, nil
 		}
-		return "", err
+		return "", nil, err
 	}
-	return r.addTLSAsset(ref, data), nil
+	if err := checkTLSAssetSize(ref, data); err != nil {
+		return "", nil, err
+	}
+	return r.addTLSAsset(ref, data), data, nil
 }
 
-// tlsKey resolves a Secret key holding a private key into a tls-assets file.
-func (r *recorder) tlsKey(ns string, sel *corev1.SecretKeySelector) (string, error) {
+// tlsKey resolves a Secret key holding a private key into a tls-assets file, and returns
+// its path in the pod and its content.
+func (r *recorder) tlsKey(ns string, sel *corev1.SecretKeySelector) (string, []byte, error) {
 	if sel == nil {
-		return "", nil
+		return "", nil, nil
 	}
 	if sel.Name == "" || sel.Key == "" {
-		return "", fmt.Errorf("secret reference needs a name and a key")
+		return "", nil, fmt.Errorf("secret reference needs a name and a key")
 	}
 	ref := AssetRef{SecretAsset, ns, sel.Name, sel.Key}
 	data, err := r.get(ref)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return r.addTLSAsset(ref, data), nil
+	if err := checkTLSAssetSize(ref, data); err != nil {
+		return "", nil, err
+	}
+	return r.addTLSAsset(ref, data), data, nil
 }
 
 // TLSAssetFileName is the file name of a referenced key in the tls-assets Secrets:
-// "<secret|configmap>_<namespace>_<name>_<key>", as prometheus-operator names them.
+// "<secret|configmap>_<namespace>_<name>_<key>", as prometheus-operator names them. A
+// name longer than a Secret key may be (253 characters; a namespace, a name and a key
+// together can reach 580) is cut, and ends in a hash of the whole name instead: the
+// tls-assets Secret holding it would be refused, and no object of the Prometheus written.
 func TLSAssetFileName(ref AssetRef) string {
-	return fmt.Sprintf("%s_%s_%s_%s", strings.ToLower(string(ref.Kind)), ref.Namespace, ref.Name, ref.Key)
+	name := fmt.Sprintf("%s_%s_%s_%s", strings.ToLower(string(ref.Kind)), ref.Namespace, ref.Name, ref.Key)
+	if len(name) <= maxSecretKey {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	return name[:maxSecretKey-17] + "_" + hex.EncodeToString(sum[:8])
+}
+
+// maxSecretKey is the longest key a Secret may have.
+const maxSecretKey = 253
+
+// checkTLSAssetSize rejects a TLS file over MaxTLSAssetBytes.
+func checkTLSAssetSize(ref AssetRef, data []byte) error {
+	if len(data) > MaxTLSAssetBytes {
+		return fmt.Errorf("%s is %d bytes, more than the %d bytes one CA, certificate or key may have", ref, len(data), MaxTLSAssetBytes)
+	}
+	return nil
 }
 
 func (r *recorder) addTLSAsset(ref AssetRef, data []byte) string {

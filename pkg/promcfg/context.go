@@ -188,14 +188,14 @@ func (s *promSettings) legacyLoader() bool {
 }
 
 // checkStaticLabels checks the label names of a static configuration (field) the way the
-// Prometheus's loader will.
+// Prometheus's loader will, so that the message names the field (the loader's does not).
 func (s *promSettings) checkStaticLabels(field string, names []string) error {
-	if !s.legacyLoader() {
-		return nil
-	}
 	for _, n := range names {
-		if !model.LegacyValidation.IsValidLabelName(n) {
+		switch {
+		case s.legacyLoader() && !model.LegacyValidation.IsValidLabelName(n):
 			return fmt.Errorf("%s: %q is not a valid label name for Prometheus %s, which allows only legacy names", field, n, s.Version)
+		case !model.UTF8Validation.IsValidLabelName(n):
+			return fmt.Errorf("%s: %q is not a valid label name", field, n)
 		}
 	}
 	return nil

@@ -372,6 +372,11 @@ func (rp *renderPass) renderMonitor(m monitor) *entry {
 			e.jobNames = append(e.jobNames, name.(string))
 		}
 	}
+	if err := checkCompressedSize(b.Bytes()); err != nil {
+		e.err = err
+		e.jobNames = nil
+		return e
+	}
 	if err := checkEnvRefs(b.Bytes(), jobs, rp.settings.ReloaderEnv, rec.secretValues); err != nil {
 		e.err = err
 		e.jobNames = nil

@@ -131,9 +131,9 @@ func testAssets() promcfg.Assets {
 				"scaleway-secret": []byte("d1d2d3d4-e5e6-4f70-8a9b-0c1d2e3f4a5b"),
 			}},
 			&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "tls", Namespace: ns, ResourceVersion: "1"}, Data: map[string][]byte{
-				"ca.crt":  []byte("-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n"),
-				"tls.crt": []byte("-----BEGIN CERTIFICATE-----\nCERT\n-----END CERTIFICATE-----\n"),
-				"tls.key": []byte("-----BEGIN PRIVATE KEY-----\nKEY\n-----END PRIVATE KEY-----\n"),
+				"ca.crt":  []byte(testCA),
+				"tls.crt": []byte(testCert),
+				"tls.key": []byte(testKey),
 			}},
 			&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "additional", Namespace: ns, ResourceVersion: "1"}, Data: map[string][]byte{
 				"scrape.yaml": []byte(strings.TrimSpace(`
@@ -165,7 +165,7 @@ func testAssets() promcfg.Assets {
 			}},
 		)
 		cms = append(cms, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "ca", Namespace: ns, ResourceVersion: "1"}, Data: map[string]string{
-			"ca.crt": "-----BEGIN CERTIFICATE-----\nCM-CA\n-----END CERTIFICATE-----\n", "client-id": "cm-client",
+			"ca.crt": testConfigMapCA, "client-id": "cm-client",
 		}})
 	}
 	return assets.NewStatic(secrets, cms)

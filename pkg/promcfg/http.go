@@ -196,26 +196,29 @@ func renderTLS(rec *recorder, ns string, t *monitoringv1.TLSConfig) (M, error) {
 		return nil, err
 	}
 	m := M{}
-	ca, err := rec.tlsFile(ns, t.CA)
+	ca, caData, err := rec.tlsFile(ns, t.CA)
 	if err != nil {
 		return nil, fmt.Errorf("ca: %w", err)
+	}
+	cert, certData, err := rec.tlsFile(ns, t.Cert)
+	if err != nil {
+		return nil, fmt.Errorf("cert: %w", err)
+	}
+	key, keyData, err := rec.tlsKey(ns, t.KeySecret)
+	if err != nil {
+		return nil, fmt.Errorf("keySecret: %w", err)
+	}
+	if err := checkTLSMaterial(read(ca, caData), read(cert, certData), read(key, keyData)); err != nil {
+		return nil, err
 	}
 	if ca == "" {
 		ca = t.CAFile
 	}
 	m.Set("ca_file", ca)
-	cert, err := rec.tlsFile(ns, t.Cert)
-	if err != nil {
-		return nil, fmt.Errorf("cert: %w", err)
-	}
 	if cert == "" {
 		cert = t.CertFile
 	}
 	m.Set("cert_file", cert)
-	key, err := rec.tlsKey(ns, t.KeySecret)
-	if err != nil {
-		return nil, fmt.Errorf("keySecret: %w", err)
-	}
 	if key == "" {
 		key = t.KeyFile
 	}

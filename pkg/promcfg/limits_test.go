@@ -1,7 +1,11 @@
 package promcfg_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -125,4 +129,45 @@ func TestMemoryProportionalToConfig(t *testing.T) {
 	if ratio > 3 {
 		t.Errorf("the generator and its result keep %d bytes, %.1f times the %d-byte configuration", retained, ratio, config)
 	}
+}
+
+// TestCompressedSizeLimit: text gzip cannot squeeze lets one object within MaxObjectBytes
+// fill the config Secret (about 1 MiB gzipped) alone; it is rejected, and a larger object
+// that compresses as configuration does is not.
+func TestCompressedSizeLimit(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	random := make([]byte, 1400*1000)
+	for i := range random {
+		random[i] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/"[r.IntN(64)]
+	}
+	withReplacement := func(name, repl string) *SM {
+		return sm(name, func(s *SM) {
+			s.Spec.Endpoints[0].RelabelConfigs = []monitoringv1.RelabelConfig{{TargetLabel: "big", Replacement: &repl}}
+		})
+	}
+	msg, _ := judge(t, prom(), withReplacement("random", string(random)), testAssets())
+	if want := fmt.Sprintf("more than the %d bytes of compressed configuration one object may add", promcfg.MaxObjectCompressedBytes); !strings.Contains(msg, want) {
+		t.Errorf("incompressible object: %q, want …%s…", msg, want)
+	}
+	msg, res := judge(t, prom(), withReplacement("repeated", strings.Repeat("x", 1400*1000)), testAssets())
+	if msg != "" {
+		t.Errorf("compressible object of the same size rejected: %s", msg)
+	}
+	if n := gzipLen(t, res.Config); n > promcfg.MaxObjectCompressedBytes {
+		t.Errorf("the accepted configuration gzips to %d bytes", n)
+	}
+}
+
+func gzipLen(t *testing.T, b []byte) int {
+	t.Helper()
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	if _, err := io.Copy(w, bytes.NewReader(b)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Len()
 }

@@ -84,6 +84,9 @@ func (rc *renderCtx) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i int
 	endpointLabel := ""
 	switch {
 	case ep.Port != nil && *ep.Port != "":
+		if err := checkPortRegex("port", *ep.Port); err != nil {
+			return nil, err
+		}
 		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{"__meta_kubernetes_pod_container_port_name"}, Regex: *ep.Port}.yaml())
 		endpointLabel = *ep.Port
 	case ep.PortNumber != nil && *ep.PortNumber != 0:
@@ -98,6 +101,9 @@ func (rc *renderCtx) renderPodMetricsEndpoint(pm *monitoringv1.PodMonitor, i int
 		tp := ep.TargetPort.String()
 		if tp == "" || tp == "0" {
 			return nil, fmt.Errorf("targetPort must be a port number or name")
+		}
+		if err := checkPortRegex("targetPort", tp); err != nil {
+			return nil, err
 		}
 		src := "__meta_kubernetes_pod_container_port_name"
 		if ep.TargetPort.IntVal != 0 {

@@ -86,13 +86,16 @@ func TestRejectedMonitors(t *testing.T) {
 		})), want: `tlsConfig: cannot specify client cert without client key`},
 		{name: "proxy url without scheme", sm: sm("bad", ep(func(e *EP) { e.ProxyURL = ptr("proxy:3128") })), want: `proxyUrl "proxy:3128" must be an absolute URL`},
 		{name: "no proxy without proxy url", sm: sm("bad", ep(func(e *EP) { e.NoProxy = ptr("10.0.0.0/8") })), want: `if noProxy is configured, proxyUrl must also be configured`},
-		{name: "port name is an invalid regex", sm: sm("bad", ep(func(e *EP) { e.Port = "web(" })), want: `rejected by Prometheus's config loader`},
+		{name: "port name is an invalid regex", sm: sm("bad", ep(func(e *EP) { e.Port = "web(" })), want: `endpoints[0]: port "web(" is matched as a regular expression, and it does not compile`},
+		{name: "target port name is an invalid regex", sm: sm("bad", ep(func(e *EP) { e.Port = ""; e.TargetPort = intOrStr("web[") })), want: `endpoints[0]: targetPort "web[" is matched as a regular expression`},
 		{name: "invalid target label name", sm: sm("bad", ep(func(e *EP) {
 			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", []string{"a"}, "", "0bad", "")}
 		})), prom: prom(v("v2.55.0")), want: `"0bad" is invalid 'target_label' for replace action`},
 		{name: "invalid scheme", sm: sm("bad", ep(func(e *EP) { e.Scheme = ptr(monitoringv1.Scheme("gopher")) })), want: `scheme "gopher" must be HTTP or HTTPS`},
 		{name: "invalid service discovery role", sm: sm("bad", func(s *SM) { s.Spec.ServiceDiscoveryRole = ptr(monitoringv1.ServiceDiscoveryRole("Ingress")) }),
 			want: `serviceDiscoveryRole "Ingress" is not Endpoints or EndpointSlice`},
+		{name: "podmonitor port name is an invalid regex", pm: pm("bad", pep(func(e *PEP) { e.Port = ptr("metrics(") })),
+			want: `podMetricsEndpoints[0]: port "metrics(" is matched as a regular expression`},
 		{name: "podmonitor port number out of range", pm: pm("bad", pep(func(e *PEP) { e.Port = nil; e.PortNumber = ptr(int32(70000)) })),
 			want: `podMetricsEndpoints[0]: portNumber 70000 is not a valid port`},
 		{name: "podmonitor missing secret", pm: pm("bad", pep(func(e *PEP) { e.BearerTokenSecret = ptr(secretKey("ghost", "t")) })),
@@ -350,6 +353,12 @@ func TestRejectedProbesAndScrapeConfigs(t *testing.T) {
 		{name: "docker socket with file access denied", prom: prom(func(p *P) { p.Spec.ArbitraryFSAccessThroughSMs.Deny = true }), scfg: sdObj(func(s *SCS) {
 			s.DockerSDConfigs = []monitoringv1alpha1.DockerSDConfig{{Host: "unix:///var/run/docker.sock"}}
 		}), want: `dockerSDConfigs[0]: host "unix:///var/run/docker.sock" would make Prometheus open a socket on its own filesystem`},
+		{name: "probe static label without a name", probe: probe("bad", func(p *monitoringv1.Probe) {
+			p.Spec.Targets.StaticConfig.Labels = map[string]string{"": "a"}
+		}), want: `targets.staticConfig.labels: "" is not a valid label name`},
+		{name: "scrapeconfig static label without a name", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}, Labels: map[string]string{"": "a"}}}
+		}), want: `staticConfigs[0].labels: "" is not a valid label name`},
 		{name: "scrapeconfig empty static", scfg: scrapeConfig("bad", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{}}
 		}), want: "staticConfigs[0]: at least one target is required"},

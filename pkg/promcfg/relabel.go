@@ -51,6 +51,16 @@ func (r relabelRule) yaml() M {
 
 func strp(s string) *string { return &s }
 
+// checkPortRegex checks a port name (field) that the rule keeping the endpoint's port
+// matches as a regular expression, as prometheus-operator writes it: one that does not
+// compile makes Prometheus refuse the whole file.
+func checkPortRegex(field, port string) error {
+	if _, err := relabel.NewRegexp(port); err != nil {
+		return fmt.Errorf("%s %q is matched as a regular expression, and it does not compile: %w", field, port, err)
+	}
+	return nil
+}
+
 // userRelabelings converts and validates user-provided relabel configs. where names the
 // field for error messages ("endpoints[0].relabelings").
 func userRelabelings(rcs []monitoringv1.RelabelConfig, where string, scheme model.ValidationScheme) ([]M, error) {

@@ -125,11 +125,17 @@ func (rc *renderCtx) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMonito
 	rules = append(rules, d.selectorRules...)
 	switch {
 	case ep.Port != "":
+		if err := checkPortRegex("port", ep.Port); err != nil {
+			return nil, err
+		}
 		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{d.metaEP + "_port_name"}, Regex: ep.Port}.yaml())
 	case ep.TargetPort != nil:
 		tp := ep.TargetPort.String()
 		if tp == "" || tp == "0" {
 			return nil, fmt.Errorf("targetPort must be a port number or name")
+		}
+		if err := checkPortRegex("targetPort", tp); err != nil {
+			return nil, err
 		}
 		src := "__meta_kubernetes_pod_container_port_name"
 		if ep.TargetPort.IntVal != 0 {

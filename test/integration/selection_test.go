@@ -191,8 +191,10 @@ func configContains(ns, name, s string) error {
 func TestTLSAssets(t *testing.T) {
 	t.Parallel()
 	ns := newNamespace(t, nil)
+	// Real material: Lookout builds the HTTP client's TLS settings from it as Prometheus does.
+	m := tlsMaterial()
 	tls := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "app-tls"}, StringData: map[string]string{
-		"ca.crt": "CA-PEM", "tls.crt": "CERT-PEM", "tls.key": "KEY-PEM",
+		"ca.crt": m.ca, "tls.crt": m.cert, "tls.key": m.key,
 	}}
 	sm := newServiceMonitor(ns, "secure", func(s *monitoringv1.ServiceMonitor) {
 		sel := func(k string) *corev1.SecretKeySelector {
@@ -211,7 +213,7 @@ func TestTLSAssets(t *testing.T) {
 		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "prometheus-tls-tls-assets-0"}, assets); err != nil {
 			return err
 		}
-		if string(assets.Data["secret_"+ns+"_app-tls_tls.key"]) != "KEY-PEM" || string(assets.Data["secret_"+ns+"_app-tls_ca.crt"]) != "CA-PEM" {
+		if string(assets.Data["secret_"+ns+"_app-tls_tls.key"]) != m.key || string(assets.Data["secret_"+ns+"_app-tls_ca.crt"]) != m.ca {
 			return fmt.Errorf("tls-assets data %v", assets.Data)
 		}
 		return nil

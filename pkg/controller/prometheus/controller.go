@@ -1,6 +1,7 @@
 package prometheus
 
 import (
+	"fmt"
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -166,6 +167,12 @@ func owner(nn types.NamespacedName) resourcestatus.Owner {
 }
 
 // compile returns the Prometheus's compiled selectors, recompiling on a new generation.
+// selectorFields are the spec fields (without "Selector") selecting each kind.
+var selectorFields = map[string]string{
+	monitoringv1.ServiceMonitorsKind: "serviceMonitor", monitoringv1.PodMonitorsKind: "podMonitor", monitoringv1.PrometheusRuleKind: "rule",
+	monitoringv1.ProbesKind: "probe", monitoringv1alpha1.ScrapeConfigsKind: "scrapeConfig",
+}
+
 func (s *promState) compile(p *monitoringv1.Prometheus) (*selectors, error) {
 	s.selMu.Lock()
 	defer s.selMu.Unlock()
@@ -173,7 +180,13 @@ func (s *promState) compile(p *monitoringv1.Prometheus) (*selectors, error) {
 		return s.sel, nil
 	}
 	compile := func(kind string, lbl *metav1.LabelSelector, ns *metav1.LabelSelector) (*selection.Compiled, error) {
-		return selection.Compile(selection.Selector{Kind: kind, Labels: lbl, Namespaces: ns, OwnNamespace: p.Namespace})
+		c, err := selection.Compile(selection.Selector{Kind: kind, Labels: lbl, Namespaces: ns, OwnNamespace: p.Namespace})
+		if err != nil {
+			// Name the fields, as every other message about the spec does.
+			field := selectorFields[kind]
+			return nil, fmt.Errorf("spec.%sSelector or spec.%sNamespaceSelector: %w", field, field, err)
+		}
+		return c, nil
 	}
 	var sel selectors
 	var err error

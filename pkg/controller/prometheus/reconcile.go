@@ -70,7 +70,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(0)
 	r.Metrics.reconcileFailures.WithLabelValues(p.Namespace, p.Name, reason).Inc()
 	if r.Recorder != nil {
-		r.Recorder.Eventf(p, nil, corev1.EventTypeWarning, reason, "Reconcile", "%s", truncate(outcome.Error(), 1024))
+		r.Recorder.Eventf(p, nil, corev1.EventTypeWarning, reason, "Reconcile", "%s", resourcestatus.Truncate(outcome.Error(), resourcestatus.MaxEventNoteBytes))
 	}
 	return reconcile.Result{}, outcome
 }
@@ -293,11 +293,4 @@ func pointers[T any](items []T) []*T {
 		out[i] = &items[i]
 	}
 	return out
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

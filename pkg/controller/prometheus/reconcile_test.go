@@ -514,3 +514,32 @@ func TestOperatorWideLabels(t *testing.T) {
 		t.Fatalf("a new label value was not written: %v", ss.Labels)
 	}
 }
+
+// TestInvalidSelectorNamesField: a selector the Prometheus cannot use fails the reconcile
+// with InvalidConfiguration and a message naming the spec field, as every other problem
+// of the spec does.
+func TestInvalidSelectorNamesField(t *testing.T) {
+	near := []metav1.LabelSelectorRequirement{{Key: "a", Operator: "Near"}}
+	cases := []struct {
+		mut  func(*monitoringv1.Prometheus)
+		want string
+	}{
+		{func(p *monitoringv1.Prometheus) { p.Spec.ServiceMonitorSelector.MatchExpressions = near },
+			`spec.serviceMonitorSelector or spec.serviceMonitorNamespaceSelector: invalid ServiceMonitor selector: "Near" is not a valid label selector operator`},
+		{func(p *monitoringv1.Prometheus) { p.Spec.RuleNamespaceSelector.MatchExpressions = near },
+			`spec.ruleSelector or spec.ruleNamespaceSelector: invalid PrometheusRule namespace selector`},
+		{func(p *monitoringv1.Prometheus) {
+			p.Spec.ScrapeConfigSelector = &metav1.LabelSelector{MatchExpressions: near}
+		},
+			`spec.scrapeConfigSelector or spec.scrapeConfigNamespaceSelector: invalid ScrapeConfig selector`},
+	}
+	for _, c := range cases {
+		f := newFixture(t, Config{}, prom("p", c.mut))
+		if err := f.reconcile("mon", "p"); err == nil {
+			t.Fatalf("reconcile succeeded; want %q", c.want)
+		}
+		if cond := f.condition("p"); cond.Reason != ReasonInvalidConfiguration || !strings.Contains(cond.Message, c.want) {
+			t.Errorf("condition %s %q, want InvalidConfiguration …%s…", cond.Reason, cond.Message, c.want)
+		}
+	}
+}

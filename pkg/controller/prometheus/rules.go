@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"
@@ -131,6 +132,8 @@ func (r *Reconciler) lastKnownGood(ctx context.Context, rs *ruleState, rule *mon
 	if !ok {
 		return problem
 	}
+	// Status shows at most MaxMessageBytes: cut the problems, not what is served.
+	problem = resourcestatus.Truncate(problem, resourcestatus.MaxMessageBytes-256)
 	enforced, err := rules.SatisfiesEnforcement(served, label, rule.Namespace)
 	if err != nil {
 		log.FromContext(ctx).Error(err, "checking the served version of a PrometheusRule", "rule", nsName(rule))

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
@@ -123,5 +124,34 @@ func TestRulesFollowTheNameValidationScheme(t *testing.T) {
 				t.Fatalf("verdict %+v, want %s", v, c.want)
 			}
 		})
+	}
+}
+
+// A bad edit with more problems than status shows still says which version is served.
+func TestLastKnownGoodNoteSurvivesLongProblems(t *testing.T) {
+	f := newFixture(t, Config{}, prom("p"), prometheusRule("up == 0", 1))
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	rule := &monitoringv1.PrometheusRule{}
+	f.get(rule, "app", "r")
+	rule.Spec.Groups[0].Rules = make([]monitoringv1.Rule, 500)
+	for i := range rule.Spec.Groups[0].Rules {
+		rule.Spec.Groups[0].Rules[i] = monitoringv1.Rule{Alert: "Down", Expr: intstr.FromString("up ==")}
+	}
+	rule.Generation = 2
+	if err := f.c.Update(context.Background(), rule); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	v := f.ruleVerdict("p")
+	if len(v.Message) > resourcestatus.MaxMessageBytes || !strings.HasPrefix(v.Message, "spec.groups[0].rules[0].expr") ||
+		!strings.HasSuffix(v.Message, "; still serving generation 1, the last accepted version") {
+		t.Errorf("message of %d bytes: %.80q … %q", len(v.Message), v.Message, v.Message[max(0, len(v.Message)-80):])
+	}
+	if files := f.ruleFiles("p"); len(files) != 1 {
+		t.Errorf("rule files %v", files)
 	}
 }

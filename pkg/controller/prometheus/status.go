@@ -77,7 +77,7 @@ func reconciledCondition(p *monitoringv1.Prometheus, outcome error, now metav1.T
 	case errors.As(outcome, &n):
 		c.Reason, c.Message = n.reason, n.message
 	default:
-		c.Status, c.Reason, c.Message = monitoringv1.ConditionFalse, reasonOf(outcome), truncate(outcome.Error(), 2048)
+		c.Status, c.Reason, c.Message = monitoringv1.ConditionFalse, reasonOf(outcome), resourcestatus.Truncate(outcome.Error(), resourcestatus.MaxMessageBytes)
 	}
 	for _, old := range p.Status.Conditions {
 		if old.Type == c.Type && old.Status == c.Status {

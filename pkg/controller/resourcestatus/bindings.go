@@ -75,7 +75,7 @@ func planBindings(live []monitoringv1.WorkloadBinding, generation int64, verdict
 			Type:               monitoringv1.Accepted,
 			Status:             monitoringv1.ConditionTrue,
 			Reason:             string(v.Reason),
-			Message:            v.Message,
+			Message:            Truncate(v.Message, MaxMessageBytes),
 			ObservedGeneration: generation,
 			LastTransitionTime: now,
 		}

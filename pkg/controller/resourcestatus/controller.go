@@ -104,8 +104,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if r.Recorder != nil {
 		for _, b := range newlyRejected(obj.Bindings(), p.desired) {
 			for _, c := range b.Conditions {
-				r.Recorder.Eventf(obj, nil, corev1.EventTypeWarning, c.Reason, "Reject",
-					"rejected by Prometheus %s/%s: %s", b.Namespace, b.Name, c.Message)
+				r.Recorder.Eventf(obj, nil, corev1.EventTypeWarning, c.Reason, "Reject", "%s",
+					Truncate(fmt.Sprintf("rejected by Prometheus %s/%s: %s", b.Namespace, b.Name, c.Message), MaxEventNoteBytes))
 			}
 		}
 	}
