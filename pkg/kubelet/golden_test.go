@@ -2,13 +2,13 @@ package kubelet
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lookout-operator/lookout/test/goldentest"
 )
 
 func defaults() Options {
@@ -188,15 +188,11 @@ func TestGolden(t *testing.T) {
 		})
 	}
 	// A golden file without a case is a case that was renamed or removed: stale.
-	files, err := filepath.Glob(filepath.Join("testdata", "*.golden"))
+	orphans, err := goldentest.Orphans("testdata", seen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".golden")
-		if seen[name] {
-			continue
-		}
+	for _, f := range orphans {
 		if *update {
 			if err := os.Remove(f); err != nil {
 				t.Fatal(err)

@@ -2,7 +2,6 @@ package promcfg_test
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/test/goldentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -42,7 +42,7 @@ func TestGolden(t *testing.T) {
 		}
 		seen[c.name] = true
 	}
-	orphans, err := orphanGoldens("testdata", seen)
+	orphans, err := goldentest.Orphans("testdata", seen)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,38 +101,6 @@ func TestGoldenFilesLoad(t *testing.T) {
 				t.Errorf("%s: %v", f, err)
 			}
 		}
-	}
-}
-
-// orphanGoldens lists the .golden files in dir whose name (without the extension) is not
-// in cases.
-func orphanGoldens(dir string, cases map[string]bool) ([]string, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.golden"))
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, f := range files {
-		if !cases[strings.TrimSuffix(filepath.Base(f), ".golden")] {
-			out = append(out, f)
-		}
-	}
-	return out, nil
-}
-
-func TestOrphanGoldens(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"kept.golden", "orphan.golden", "notes.txt"} {
-		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := orphanGoldens(dir, map[string]bool{"kept": true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{filepath.Join(dir, "orphan.golden")}; fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("orphans %v, want %v", got, want)
 	}
 }
 

@@ -46,7 +46,7 @@ const renderSpec = `groups:
 // goldenCompare compares got with testdata/<name>, or rewrites it with -update.
 func goldenCompare(t *testing.T, name string, got []byte) {
 	t.Helper()
-	goldensUsed.add(name)
+	goldensUsed.Add(name)
 	path := filepath.Join("testdata", name)
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {

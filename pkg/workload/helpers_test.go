@@ -38,7 +38,7 @@ func toYAML(t *testing.T, v any) []byte {
 // golden compares got with testdata/<name>.golden, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	goldensUsed.add(name + ".golden")
+	goldensUsed.Add(name + ".golden")
 	path := filepath.Join("testdata", name+".golden")
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
