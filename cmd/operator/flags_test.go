@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/operator"
+	"github.com/lookout-operator/lookout/test/upstreamargs"
 )
 
 // parse runs the command line through the same path as the binary and fails the test
@@ -32,37 +33,11 @@ func parse(t *testing.T, args ...string) *operator.Parsed {
 	return p
 }
 
-// kubePrometheusArgs are the arguments of kube-prometheus's prometheus-operator
-// Deployment (manifests/prometheusOperator-deployment.yaml, v0.93.1).
-var kubePrometheusArgs = []string{
-	"--kubelet-service=kube-system/kubelet",
-	"--prometheus-config-reloader=quay.io/prometheus-operator/prometheus-config-reloader:v0.93.1",
-	"--watch-referenced-objects-in-all-namespaces=true",
-	"--disable-unmanaged-prometheus-configuration=true",
-	"--kubelet-endpoints=true",
-	"--kubelet-endpointslice=true",
-}
-
-// helmArgs are the arguments the kube-prometheus-stack chart (88.5.3) renders for the
-// operator with its default values, release "kps" in namespace "monitoring".
-var helmArgs = []string{
-	"--kubelet-service=kube-system/kps-kube-prometheus-stack-kubelet",
-	"--kubelet-endpoints=true",
-	"--kubelet-endpointslice=false",
-	"--localhost=127.0.0.1",
-	"--prometheus-config-reloader=quay.io/prometheus-operator/prometheus-config-reloader:v0.93.1",
-	"--config-reloader-cpu-request=0",
-	"--config-reloader-cpu-limit=0",
-	"--config-reloader-memory-request=0",
-	"--config-reloader-memory-limit=0",
-	"--thanos-default-base-image=quay.io/thanos/thanos:v0.42.4",
-	"--secret-field-selector=type!=kubernetes.io/dockercfg,type!=kubernetes.io/service-account-token,type!=helm.sh/release.v1",
-	"--web.enable-tls=true",
-	"--web.cert-file=/cert/cert",
-	"--web.key-file=/cert/key",
-	"--web.listen-address=:10250",
-	"--web.tls-min-version=VersionTLS13",
-}
+// The Deployments of kube-prometheus and of the kube-prometheus-stack chart.
+var (
+	kubePrometheusArgs = upstreamargs.KubePrometheus()
+	helmArgs           = upstreamargs.Helm("/cert/cert", "/cert/key")
+)
 
 func TestEveryUpstreamFlagIsDefined(t *testing.T) {
 	if n := len(operator.UpstreamFlags); n != 59 {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/operator"
 	"github.com/lookout-operator/lookout/pkg/webhook"
+	"github.com/lookout-operator/lookout/test/upstreamargs"
 )
 
 // The migration tests start Lookout the way a prometheus-operator Deployment whose image
@@ -59,38 +60,6 @@ var kubePrometheusRules = []rbacv1.PolicyRule{
 	{APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}, Verbs: []string{"create"}},
 }
 
-// kubePrometheusArgs are the arguments of kube-prometheus's Deployment
-// (manifests/prometheusOperator-deployment.yaml, v0.93.1).
-var kubePrometheusArgs = []string{
-	"--kubelet-service=kube-system/kubelet",
-	"--prometheus-config-reloader=quay.io/prometheus-operator/prometheus-config-reloader:v0.93.1",
-	"--watch-referenced-objects-in-all-namespaces=true",
-	"--disable-unmanaged-prometheus-configuration=true",
-	"--kubelet-endpoints=true",
-	"--kubelet-endpointslice=true",
-}
-
-// helmArgs are what the kube-prometheus-stack chart (88.5.3, release "kps") renders with
-// its default values; CERT_DIR stands for the chart's /cert mount.
-var helmArgs = []string{
-	"--kubelet-service=kube-system/kps-kube-prometheus-stack-kubelet",
-	"--kubelet-endpoints=true",
-	"--kubelet-endpointslice=false",
-	"--localhost=127.0.0.1",
-	"--prometheus-config-reloader=quay.io/prometheus-operator/prometheus-config-reloader:v0.93.1",
-	"--config-reloader-cpu-request=0",
-	"--config-reloader-cpu-limit=0",
-	"--config-reloader-memory-request=0",
-	"--config-reloader-memory-limit=0",
-	"--thanos-default-base-image=quay.io/thanos/thanos:v0.42.4",
-	"--secret-field-selector=type!=kubernetes.io/dockercfg,type!=kubernetes.io/service-account-token,type!=helm.sh/release.v1",
-	"--web.enable-tls=true",
-	"--web.cert-file=CERT_DIR/tls.crt",
-	"--web.key-file=CERT_DIR/tls.key",
-	"--web.listen-address=:10250",
-	"--web.tls-min-version=VersionTLS13",
-}
-
 func TestMigration(t *testing.T) {
 	// Not parallel: --apiserver is only used without $KUBECONFIG, as in prometheus-operator.
 	t.Setenv("KUBECONFIG", "")
@@ -112,7 +81,7 @@ func TestMigration(t *testing.T) {
 		bindClusterRole(t, opNS+"-prometheus-operator", kubePrometheusRules, user)
 		ns := newNamespace(t, nil)
 		other := newNamespace(t, nil)
-		args := append(replace(kubePrometheusArgs, "", ""), "--kubeconfig="+kubeconfig, "--as="+user)
+		args := append(upstreamargs.KubePrometheus(), "--kubeconfig="+kubeconfig, "--as="+user)
 		addr := runMigrated(t, "kube-prometheus", args)
 		checkScrapes(t, "kube-prometheus", ns, []string{ns, other}, nil)
 		checkHealthz(t, "http://"+addr+"/healthz", nil)
@@ -121,7 +90,7 @@ func TestMigration(t *testing.T) {
 
 	t.Run("kube-prometheus-stack chart defaults", func(t *testing.T) {
 		ns := newNamespace(t, nil)
-		args := append(replace(helmArgs, "CERT_DIR", certDir),
+		args := append(upstreamargs.Helm(filepath.Join(certDir, "tls.crt"), filepath.Join(certDir, "tls.key")),
 			"--apiserver="+env.Config.Host,
 			"--cert-file="+filepath.Join(dir, "client.crt"),
 			"--key-file="+filepath.Join(dir, "client.key"),
@@ -156,7 +125,7 @@ func TestMigration(t *testing.T) {
 		ns := newNamespace(t, nil)
 		other := newNamespace(t, nil)
 		denied := newNamespace(t, nil)
-		args := append(replace(kubePrometheusArgs, "", ""), "--kubeconfig="+kubeconfig, "--deny-namespaces=kube-system,"+denied)
+		args := append(upstreamargs.KubePrometheus(), "--kubeconfig="+kubeconfig, "--deny-namespaces=kube-system,"+denied)
 		runMigrated(t, "deny", args)
 		checkScrapes(t, "deny", ns, []string{ns, other}, []string{denied})
 	})
@@ -165,7 +134,7 @@ func TestMigration(t *testing.T) {
 		promNS := newNamespace(t, nil)
 		watched := newNamespace(t, nil)
 		unwatched := newNamespace(t, nil)
-		args := append(replace(kubePrometheusArgs, "", ""), "--kubeconfig="+kubeconfig,
+		args := append(upstreamargs.KubePrometheus(), "--kubeconfig="+kubeconfig,
 			"--namespaces="+watched, "--prometheus-instance-namespaces="+promNS)
 		runMigrated(t, "instance-ns", args)
 		checkScrapes(t, "instance-ns", promNS, []string{watched}, []string{promNS, unwatched})
@@ -292,17 +261,6 @@ func bindClusterRole(t *testing.T, name string, rules []rbacv1.PolicyRule, user 
 			RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: name},
 			Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: parts[2], Name: parts[3]}},
 		})
-}
-
-func replace(args []string, old, new string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		if old != "" {
-			a = strings.ReplaceAll(a, old, new)
-		}
-		out[i] = a
-	}
-	return out
 }
 
 func freeAddress(t *testing.T) string {
