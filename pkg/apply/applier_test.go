@@ -444,3 +444,13 @@ func TestDeletedBetweenCacheAndRead(t *testing.T) {
 		t.Fatalf("data %q, creates %d", got, writes(m, "create"))
 	}
 }
+
+func TestMetricsTotal(t *testing.T) {
+	m, _ := NewMetrics(nil)
+	m.CountWrite("Secret", "create")
+	m.CountWrite("Secret", "update")
+	m.CountWrite("StatefulSet", "update")
+	if got := m.Total(); got != 3 {
+		t.Fatalf("Total() = %v, want 3", got)
+	}
+}

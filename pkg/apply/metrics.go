@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // Metrics are the write counters of one operator instance.
@@ -48,4 +49,18 @@ func (m *Metrics) countConflict(kind string) {
 	if m != nil {
 		m.Conflicts.WithLabelValues(kind).Inc()
 	}
+}
+
+// Total returns the writes counted so far, all kinds and verbs together.
+func (m *Metrics) Total() float64 {
+	ch := make(chan prometheus.Metric, 64)
+	go func() { m.Writes.Collect(ch); close(ch) }()
+	total := 0.0
+	for c := range ch {
+		var d dto.Metric
+		if err := c.Write(&d); err == nil {
+			total += d.GetCounter().GetValue()
+		}
+	}
+	return total
 }

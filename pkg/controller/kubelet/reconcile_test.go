@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -86,21 +85,7 @@ func (f *fixture) reconcile() reconcile.Result {
 	return res
 }
 
-func (f *fixture) totalWrites() float64 {
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(f.writes.Writes)
-	families, err := reg.Gather()
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	total := 0.0
-	for _, fam := range families {
-		for _, m := range fam.GetMetric() {
-			total += m.GetCounter().GetValue()
-		}
-	}
-	return total
-}
+func (f *fixture) totalWrites() float64 { return f.writes.Total() }
 
 func (f *fixture) writesOf(kind, verb string) int {
 	return int(testutil.ToFloat64(f.writes.Writes.WithLabelValues(kind, verb)))

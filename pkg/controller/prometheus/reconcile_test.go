@@ -12,7 +12,6 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
-	"github.com/prometheus/client_golang/prometheus"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -71,21 +70,7 @@ func (f *fixture) reconcile(ns, name string) error {
 	return err
 }
 
-func (f *fixture) totalWrites() float64 {
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(f.writes.Writes)
-	families, err := reg.Gather()
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	total := 0.0
-	for _, fam := range families {
-		for _, m := range fam.GetMetric() {
-			total += m.GetCounter().GetValue()
-		}
-	}
-	return total
-}
+func (f *fixture) totalWrites() float64 { return f.writes.Total() }
 
 func (f *fixture) get(o client.Object, ns, name string) {
 	f.t.Helper()
