@@ -2,16 +2,13 @@ package prometheus
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
@@ -40,27 +37,10 @@ func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheu
 	if equality.Semantic.DeepEqual(status, p.Status) {
 		return nil
 	}
-	b, err := json.Marshal(status)
-	if err != nil {
+	applied, err := resourcestatus.ApplyStatus(ctx, r.Client, monitoringv1.SchemeGroupVersion.String(), monitoringv1.PrometheusesKind, p.Namespace, p.Name, status)
+	r.Upstream.StatusUpdated(err)
+	if err != nil || !applied {
 		return err
-	}
-	var st map[string]any
-	if err := json.Unmarshal(b, &st); err != nil {
-		return err
-	}
-	u := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": monitoringv1.SchemeGroupVersion.String(),
-		"kind":       monitoringv1.PrometheusesKind,
-		"metadata":   map[string]any{"name": p.Name, "namespace": p.Namespace},
-		"status":     st,
-	}}
-	err = r.Client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(resourcestatus.FieldOwner), client.ForceOwnership)
-	r.Upstream.StatusUpdated(client.IgnoreNotFound(err))
-	if apierrors.IsNotFound(err) {
-		return nil // deleted meanwhile
-	}
-	if err != nil {
-		return fmt.Errorf("applying status of Prometheus %s/%s: %w", p.Namespace, p.Name, err)
 	}
 	r.Applier.CountWrite(monitoringv1.PrometheusesKind, "apply-status")
 	return nil

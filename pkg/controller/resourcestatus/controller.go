@@ -2,14 +2,11 @@ package resourcestatus
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -116,32 +113,15 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 func (r *Reconciler) applyBindings(ctx context.Context, obj Object, desired []monitoringv1.WorkloadBinding) error {
 	// An empty list (not an absent one, which the API server reads as a null status)
 	// releases every binding this field manager held.
-	list := []any{}
-	if len(desired) > 0 {
-		b, err := json.Marshal(desired)
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(b, &list); err != nil {
-			return err
-		}
+	if desired == nil {
+		desired = []monitoringv1.WorkloadBinding{}
 	}
-	status := map[string]any{"bindings": list}
-	u := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": r.kind.APIVersion,
-		"kind":       r.kind.Name,
-		"metadata":   map[string]any{"name": obj.GetName(), "namespace": obj.GetNamespace()},
-		"status":     status,
-	}}
-	err := r.Client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldOwner), client.ForceOwnership)
-	if apierrors.IsNotFound(err) {
-		return nil // deleted meanwhile
-	}
-	if err != nil {
-		return fmt.Errorf("applying status of %s %s/%s: %w", r.kind.Name, obj.GetNamespace(), obj.GetName(), err)
-	}
-	if r.Applier != nil {
+	status := struct {
+		Bindings []monitoringv1.WorkloadBinding `json:"bindings"`
+	}{desired}
+	applied, err := ApplyStatus(ctx, r.Client, r.kind.APIVersion, r.kind.Name, obj.GetNamespace(), obj.GetName(), status)
+	if applied && r.Applier != nil {
 		r.Applier.CountWrite(r.kind.Name, "apply-status")
 	}
-	return nil
+	return err
 }
