@@ -38,6 +38,11 @@ func cacheOptions(o Options) cache.Options {
 			byObject[obj] = cache.ByObject{Namespaces: cacheNamespaces(s)}
 		}
 	}
+	// --secret-* and --configmap-* selectors narrow what the metadata informers list, in
+	// every watched namespace (see fallbackClient for the objects they leave out).
+	for _, n := range narrowedKinds(o) {
+		byObject[n.obj] = cache.ByObject{Namespaces: withSelectors(cacheNamespaces(watch), n.label, n.field)}
+	}
 	if len(byObject) > 0 {
 		opts.ByObject = byObject
 	}

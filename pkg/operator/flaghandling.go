@@ -34,13 +34,9 @@ var notAppliedFlags = map[string]bool{
 	"alertmanager-instance-namespaces": true,
 	"alertmanager-instance-selector":   true,
 	"cluster-domain":                   true,
-	"configmap-field-selector":         true,
-	"configmap-label-selector":         true,
 	"enable-config-reloader-probes":    true,
 	"localhost":                        true,
 	"repair-policy-for-statefulsets":   true,
-	"secret-field-selector":            true,
-	"secret-label-selector":            true,
 	"thanos-default-base-image":        true,
 	"thanos-ruler-instance-namespaces": true,
 	"thanos-ruler-instance-selector":   true,
@@ -60,7 +56,7 @@ func (p *Parsed) NotApplied() []string {
 	if len(p.gatesGiven) > 0 {
 		var gates []string
 		for g := range p.gatesGiven {
-			if g != GateStatusForConfigurationResources {
+			if g != GateStatusForConfigurationResources && g != GatePrometheusShardRetentionPolicy {
 				gates = append(gates, fmt.Sprintf("%s=%t", g, o.FeatureGates[g]))
 			}
 		}

@@ -130,13 +130,13 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(&labelSelectorValue{p: &o.PrometheusInstanceSelector}, "prometheus-instance-selector", "label selector of the Prometheus objects this operator reconciles (default: all)")
 	fs.Var(&labelSelectorValue{p: &o.AlertmanagerInstanceSelector}, "alertmanager-instance-selector", "label selector of the Alertmanager objects (accepted; not reconciled yet)")
 	fs.Var(&labelSelectorValue{p: &o.ThanosRulerInstanceSelector}, "thanos-ruler-instance-selector", "label selector of the ThanosRuler objects (accepted; not reconciled yet)")
-	fs.Var(&fieldSelectorValue{p: &o.SecretFieldSelector}, "secret-field-selector", "field selector of the Secrets watched (accepted; not applied yet)")
-	fs.Var(&labelSelectorValue{p: &o.SecretLabelSelector}, "secret-label-selector", "label selector of the Secrets watched (accepted; not applied yet)")
-	fs.Var(&fieldSelectorValue{p: &o.ConfigMapFieldSelector}, "configmap-field-selector", "field selector of the ConfigMaps watched (accepted; not applied yet)")
-	fs.Var(&labelSelectorValue{p: &o.ConfigMapLabelSelector}, "configmap-label-selector", "label selector of the ConfigMaps watched (accepted; not applied yet)")
+	fs.Var(&fieldSelectorValue{p: &o.SecretFieldSelector}, "secret-field-selector", "field selector of the Secrets whose metadata is cached (referenced and generated Secrets outside it are read from the API server)")
+	fs.Var(&labelSelectorValue{p: &o.SecretLabelSelector}, "secret-label-selector", "label selector of the Secrets whose metadata is cached (referenced and generated Secrets outside it are read from the API server)")
+	fs.Var(&fieldSelectorValue{p: &o.ConfigMapFieldSelector}, "configmap-field-selector", "field selector of the ConfigMaps whose metadata is cached (as for Secrets)")
+	fs.Var(&labelSelectorValue{p: &o.ConfigMapLabelSelector}, "configmap-label-selector", "label selector of the ConfigMaps whose metadata is cached (as for Secrets)")
 	fs.StringVar(&o.ControllerID, "controller-id", "", "reconcile only objects whose operator.prometheus.io/controller-id annotation has this value (accepted; not applied yet)")
 	fs.BoolVar(&o.DisableUnmanagedPrometheusConfiguration, "disable-unmanaged-prometheus-configuration", false, "generate the configuration even for a Prometheus whose monitor selectors are all nil (Lookout always does)")
-	fs.Var(f.gates, "feature-gates", "prometheus-operator feature gates, name=bool,... ("+DefaultFeatureGates().String()+"); StatusForConfigurationResources sets --resource-status, the others are accepted")
+	fs.Var(f.gates, "feature-gates", "prometheus-operator feature gates, name=bool,... ("+DefaultFeatureGates().String()+"); StatusForConfigurationResources sets --resource-status, PrometheusShardRetentionPolicy honours spec.shardRetentionPolicy, the others are accepted")
 
 	// The generated objects and pods.
 	fs.StringVar(&o.Workload.PrometheusBaseImage, "prometheus-default-base-image", o.Workload.PrometheusBaseImage, "Prometheus image (without tag) used when spec.image is empty; the tag comes from spec.version")

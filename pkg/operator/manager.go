@@ -157,14 +157,17 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	applier := apply.New(mgr.GetClient(), writeMetrics, nil)
+	// With --secret-* or --configmap-* selectors, objects outside the cache are read from
+	// the API server.
+	cl := newFallbackClient(mgr.GetClient(), mgr.GetAPIReader(), opts)
+	applier := apply.New(cl, writeMetrics, nil)
 	recorder := mgr.GetEventRecorder("lookout-operator")
 	var store *resourcestatus.Store
 	if opts.ResourceStatus {
 		store = resourcestatus.NewStore()
 	}
 	pr := promctrl.New(promctrl.Deps{
-		Client:    mgr.GetClient(),
+		Client:    cl,
 		APIReader: mgr.GetAPIReader(),
 		Applier:   applier,
 		Recorder:  recorder,
@@ -179,6 +182,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		Labels:                        opts.Labels,
 		Annotations:                   opts.Annotations,
 		DisableUnmanagedConfiguration: opts.DisableUnmanagedPrometheusConfiguration,
+		ShardRetention:                opts.FeatureGates.Enabled(GatePrometheusShardRetentionPolicy),
 		MaxConcurrentReconciles:       opts.MaxConcurrentReconciles,
 	})
 	if err := pr.SetupWithManager(mgr); err != nil {

@@ -81,8 +81,8 @@ type Options struct {
 	ThanosRulerInstanceSelector  labels.Selector
 	// SecretFieldSelector, SecretLabelSelector, ConfigMapFieldSelector and
 	// ConfigMapLabelSelector limit the Secrets and ConfigMaps prometheus-operator watches
-	// (--secret-field-selector, ...; never nil). Lookout keeps them but does not narrow
-	// its metadata cache with them yet: it reads referenced objects through that cache.
+	// (--secret-field-selector, ...; never nil). They narrow Lookout's metadata cache;
+	// objects outside it are read from the API server (see fallbackClient).
 	SecretFieldSelector    fields.Selector
 	SecretLabelSelector    labels.Selector
 	ConfigMapFieldSelector fields.Selector

@@ -143,9 +143,13 @@ func writes() float64 {
 }
 
 // writeCounts returns the shared operator's lookout_api_writes_total by "kind/verb".
-func writeCounts() map[string]float64 {
+func writeCounts() map[string]float64 { return writeCountsOf(sharedRegistry) }
+
+// writeCountsOf returns lookout_api_writes_total by "kind/verb" from one operator's
+// registry.
+func writeCountsOf(reg *prometheus.Registry) map[string]float64 {
 	out := map[string]float64{}
-	families, err := sharedRegistry.Gather()
+	families, err := reg.Gather()
 	if err != nil {
 		panic(err)
 	}

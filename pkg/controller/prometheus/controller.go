@@ -3,6 +3,7 @@ package prometheus
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
@@ -46,6 +47,10 @@ type Config struct {
 	DisableUnmanagedConfiguration bool
 	// MaxConcurrentReconciles is the number of Prometheus objects reconciled in parallel.
 	MaxConcurrentReconciles int
+	// ShardRetention honours spec.shardRetentionPolicy (prometheus-operator's
+	// PrometheusShardRetentionPolicy feature gate); when false, the policy is ignored and
+	// the StatefulSets of shards scaled away are deleted.
+	ShardRetention bool
 }
 
 // Deps are the collaborators a Reconciler works with; tests give fakes.
@@ -118,6 +123,9 @@ type promState struct {
 	selGeneration int64
 	sel           *selectors
 	rules         ruleState
+	// recheckAfter, when positive, is when the last reconcile wants to run again (the
+	// deletion deadline of a retained shard).
+	recheckAfter time.Duration
 }
 
 type selectors struct {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
+	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -230,6 +231,8 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 		if err := r.applyGoverningService(ctx, p); err != nil {
 			return err
 		}
+	} else if err := r.checkGoverningService(ctx, p); err != nil {
+		return err
 	}
 	if !opts.ReloaderWatchAPI {
 		// Only an operator in API-watch mode makes (and may read) Roles: one that falls
@@ -259,6 +262,24 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 		if err := r.applyStatefulSet(ctx, p, desired); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkGoverningService refuses a Prometheus whose spec.serviceName names a Service that
+// does not exist or does not select its pods, as prometheus-operator does. The Service is
+// read from the API server: the operator's RBAC (upstream's too) does not list Services.
+func (r *Reconciler) checkGoverningService(ctx context.Context, p *monitoringv1.Prometheus) error {
+	svc := &corev1.Service{}
+	err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.ServiceName(p)}, svc)
+	switch {
+	case apierrors.IsNotFound(err):
+		svc = nil
+	case err != nil:
+		return applyFailed(fmt.Errorf("reading the Service of spec.serviceName: %w", err))
+	}
+	if err := workload.CheckGoverningService(p, svc); err != nil {
+		return invalid(err)
 	}
 	return nil
 }
@@ -305,7 +326,9 @@ func (r *Reconciler) applyStatefulSet(ctx context.Context, p *monitoringv1.Prome
 		r.Upstream.StatefulSetRecreated()
 		return applyFailed(fmt.Errorf("StatefulSet %s/%s is being recreated (orphaning its pods) because %s changed; it is created again on the next reconcile", live.Namespace, live.Name, why))
 	}
-	drifted := ptr.Deref(live.Spec.Replicas, 1) != ptr.Deref(desired.Spec.Replicas, 1)
+	// A shard scaled back up still carries the deadline set when it was retained:
+	// rewriting it drops the annotation even when its hash is current.
+	drifted := ptr.Deref(live.Spec.Replicas, 1) != ptr.Deref(desired.Spec.Replicas, 1) || workload.ShardReactivated(live)
 	return r.ensure(ctx, statefulSetGVK, desired, apply.Drifted(drifted))
 }
 
@@ -334,12 +357,15 @@ func (r *Reconciler) applyGoverningService(ctx context.Context, p *monitoringv1.
 }
 
 // deleteSurplus removes generated objects of p that are no longer needed: StatefulSets of
-// shards scaled away, rule ConfigMaps and TLS assets Secrets beyond the current count.
-// Only objects p owns are considered, and the Applier checks it again before deleting.
-func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Prometheus, ruleCMs, tlsSecrets int) error {
+// shards scaled away (or, under spec.shardRetentionPolicy Retain, marks them with their
+// deletion deadline and deletes them once it has passed), rule ConfigMaps and TLS assets
+// Secrets beyond the current count. Only objects p owns are considered, and the Applier
+// checks it again before deleting. It returns when the earliest deadline of a retained
+// shard passes (0: none pending).
+func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Prometheus, ruleCMs, tlsSecrets int) (time.Duration, error) {
 	names, err := workload.StatefulSetNames(p)
 	if err != nil {
-		return invalid(err)
+		return 0, invalid(err)
 	}
 	want := map[string]bool{}
 	for _, n := range names {
@@ -347,14 +373,20 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Promethe
 	}
 	var sets appsv1.StatefulSetList
 	if err := r.Client.List(ctx, &sets, client.InNamespace(p.Namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return applyFailed(fmt.Errorf("listing StatefulSets: %w", err))
+		return 0, applyFailed(fmt.Errorf("listing StatefulSets: %w", err))
 	}
+	var recheck time.Duration
 	for i := range sets.Items {
 		s := &sets.Items[i]
-		if ownedBy(s, p) && !want[s.Name] {
-			if err := r.Applier.Delete(ctx, "StatefulSet", s.DeepCopy(), p.UID); err != nil {
-				return applyFailed(err)
-			}
+		if !ownedBy(s, p) || want[s.Name] {
+			continue
+		}
+		after, err := r.surplusShard(ctx, p, s.DeepCopy())
+		if err != nil {
+			return 0, err
+		}
+		if after > 0 && (recheck == 0 || after < recheck) {
+			recheck = after
 		}
 	}
 	for _, kind := range []struct {
@@ -370,7 +402,7 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Promethe
 		// Every object of the namespace, from the metadata cache: objects prometheus-operator
 		// created carry other labels than Lookout's, and p's owner reference decides.
 		if err := r.Client.List(ctx, list, client.InNamespace(p.Namespace)); err != nil {
-			return applyFailed(fmt.Errorf("listing %ss: %w", kind.gvk.Kind, err))
+			return 0, applyFailed(fmt.Errorf("listing %ss: %w", kind.gvk.Kind, err))
 		}
 		keep := map[string]bool{}
 		for i := 0; i < kind.count; i++ {
@@ -384,11 +416,40 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Promethe
 			obj := o.DeepCopy()
 			obj.SetGroupVersionKind(kind.gvk)
 			if err := r.Applier.Delete(ctx, kind.gvk.Kind, obj, p.UID); err != nil {
-				return applyFailed(err)
+				return 0, applyFailed(err)
 			}
 		}
 	}
-	return nil
+	return recheck, nil
+}
+
+// surplusShard applies spec.shardRetentionPolicy to sts, the StatefulSet of a shard p no
+// longer has: delete it, or annotate it with its deletion deadline (a merge patch guarded
+// by its resourceVersion), or leave it until the deadline returned.
+func (r *Reconciler) surplusShard(ctx context.Context, p *monitoringv1.Prometheus, sts *appsv1.StatefulSet) (time.Duration, error) {
+	d, err := workload.DecideSurplusShard(p, sts, r.Clock.Now())
+	if err != nil {
+		return 0, invalid(err)
+	}
+	switch {
+	case d.Delete:
+		if err := r.Applier.Delete(ctx, "StatefulSet", sts, p.UID); err != nil {
+			return 0, applyFailed(err)
+		}
+		return 0, nil
+	case d.Annotate != "":
+		orig := sts.DeepCopy()
+		if sts.Annotations == nil {
+			sts.Annotations = map[string]string{}
+		}
+		sts.Annotations[workload.DeletionDeadlineAnnotation] = d.Annotate
+		patch := client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})
+		if err := r.Client.Patch(ctx, sts, patch); err != nil {
+			return 0, applyFailed(fmt.Errorf("marking the StatefulSet %s/%s of a retained shard: %w", sts.Namespace, sts.Name, err))
+		}
+		r.Applier.CountWrite("StatefulSet", "patch")
+	}
+	return d.RecheckAfter, nil
 }
 
 // isNumbered reports whether name is one of the numbered objects name(i).

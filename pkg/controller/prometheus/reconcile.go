@@ -42,9 +42,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if p.DeletionTimestamp != nil {
 		return reconcile.Result{}, nil
 	}
+	if !r.cfg.ShardRetention && p.Spec.ShardRetentionPolicy != nil {
+		p = p.DeepCopy()
+		p.Spec.ShardRetentionPolicy = nil
+	}
 	st := r.stateFor(req.NamespacedName)
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.recheckAfter = 0
 
 	start := r.Clock.Now()
 	var outcome error
@@ -63,7 +68,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if outcome == nil || errors.As(outcome, &n) {
 		r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(1)
 		r.Upstream.Reconciled(req.String(), r.Clock.Since(start), false)
-		return reconcile.Result{}, nil
+		return reconcile.Result{RequeueAfter: st.recheckAfter}, nil
 	}
 	r.Upstream.Reconciled(req.String(), r.Clock.Since(start), true)
 	reason := reasonOf(outcome)
@@ -217,9 +222,11 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if wnote != nil && outcome == nil {
 		outcome = wnote
 	}
-	if err := r.deleteSurplus(ctx, p, len(rules.configMaps), tlsCount); err != nil {
+	recheck, err := r.deleteSurplus(ctx, p, len(rules.configMaps), tlsCount)
+	if err != nil {
 		return err
 	}
+	st.recheckAfter = recheck
 
 	for kind, vs := range mons.verdicts {
 		r.publish(p, kind, mergeVerdicts(vs, res.Verdicts))

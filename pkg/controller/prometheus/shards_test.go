@@ -1,0 +1,168 @@
+package prometheus
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/lookout-operator/lookout/pkg/workload"
+)
+
+// scale sets spec.shards of Prometheus mon/name and bumps its generation.
+func (f *fixture) scale(name string, shards int32) {
+	f.t.Helper()
+	p := &monitoringv1.Prometheus{}
+	f.get(p, "mon", name)
+	p.Spec.Shards = ptr.To(shards)
+	p.Generation++
+	if err := f.c.Update(context.Background(), p); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *fixture) reconcileResult(name string) reconcile.Result {
+	f.t.Helper()
+	res, err := f.r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "mon", Name: name}})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return res
+}
+
+func (f *fixture) statefulSet(name string) (*appsv1.StatefulSet, bool) {
+	f.t.Helper()
+	ss := &appsv1.StatefulSet{}
+	err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: name}, ss)
+	if apierrors.IsNotFound(err) {
+		return nil, false
+	}
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return ss, true
+}
+
+func TestShardRetentionPolicy(t *testing.T) {
+	retain := func(period string) func(*monitoringv1.Prometheus) {
+		return func(p *monitoringv1.Prometheus) {
+			p.Spec.Shards = ptr.To(int32(2))
+			p.Spec.ShardRetentionPolicy = &monitoringv1.ShardRetentionPolicy{WhenScaled: ptr.To(monitoringv1.RetainWhenScaledRetentionType)}
+			if period != "" {
+				p.Spec.ShardRetentionPolicy.Retain = &monitoringv1.RetainConfig{RetentionPeriod: monitoringv1.Duration(period)}
+			}
+		}
+	}
+	t.Run("retained until the deadline, then deleted", func(t *testing.T) {
+		f := newFixture(t, Config{ShardRetention: true}, prom("p", retain("1h")))
+		f.reconcileResult("p")
+		f.scale("p", 1)
+		res := f.reconcileResult("p")
+		if res.RequeueAfter != time.Hour {
+			t.Fatalf("RequeueAfter %v, want 1h", res.RequeueAfter)
+		}
+		ss, ok := f.statefulSet("prometheus-p-shard-1")
+		if !ok {
+			t.Fatal("the retained shard's StatefulSet was deleted")
+		}
+		want := f.r.Clock.Now().UTC().Add(time.Hour).Format(time.RFC3339)
+		if got := ss.Annotations[workload.DeletionDeadlineAnnotation]; got != want {
+			t.Fatalf("deadline %q, want %q", got, want)
+		}
+		// Before the deadline: nothing written, requeued for the rest.
+		before := f.totalWrites()
+		f.r.Clock.(*clocktesting.FakeClock).Step(40 * time.Minute)
+		if res := f.reconcileResult("p"); res.RequeueAfter != 20*time.Minute {
+			t.Fatalf("RequeueAfter %v, want 20m", res.RequeueAfter)
+		}
+		if w := f.totalWrites() - before; w != 0 {
+			t.Fatalf("%v writes before the deadline", w)
+		}
+		f.r.Clock.(*clocktesting.FakeClock).Step(21 * time.Minute)
+		if res := f.reconcileResult("p"); res.RequeueAfter != 0 {
+			t.Fatalf("RequeueAfter %v after the deletion", res.RequeueAfter)
+		}
+		if _, ok := f.statefulSet("prometheus-p-shard-1"); ok {
+			t.Fatal("the shard outlived its deadline")
+		}
+	})
+	t.Run("scaled back up: the deadline is dropped", func(t *testing.T) {
+		f := newFixture(t, Config{ShardRetention: true}, prom("p", retain("1h")))
+		f.reconcileResult("p")
+		f.scale("p", 1)
+		f.reconcileResult("p")
+		f.scale("p", 2)
+		if res := f.reconcileResult("p"); res.RequeueAfter != 0 {
+			t.Fatalf("RequeueAfter %v", res.RequeueAfter)
+		}
+		ss, _ := f.statefulSet("prometheus-p-shard-1")
+		if v, ok := ss.Annotations[workload.DeletionDeadlineAnnotation]; ok {
+			t.Fatalf("the reactivated shard still has deadline %q", v)
+		}
+	})
+	t.Run("feature gate off: deleted at once", func(t *testing.T) {
+		f := newFixture(t, Config{ShardRetention: false}, prom("p", retain("1h")))
+		f.reconcileResult("p")
+		f.scale("p", 1)
+		f.reconcileResult("p")
+		if _, ok := f.statefulSet("prometheus-p-shard-1"); ok {
+			t.Fatal("the shard was retained with the PrometheusShardRetentionPolicy gate off")
+		}
+	})
+	t.Run("Delete policy", func(t *testing.T) {
+		f := newFixture(t, Config{ShardRetention: true}, prom("p", func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To(int32(2)) }))
+		f.reconcileResult("p")
+		f.scale("p", 1)
+		f.reconcileResult("p")
+		if _, ok := f.statefulSet("prometheus-p-shard-1"); ok {
+			t.Fatal("the shard was retained without a Retain policy")
+		}
+	})
+}
+
+func TestGoverningServiceOfServiceName(t *testing.T) {
+	named := func(p *monitoringv1.Prometheus) { p.Spec.ServiceName = ptr.To("mine") }
+	t.Run("missing", func(t *testing.T) {
+		f := newFixture(t, Config{}, prom("p", named))
+		err := f.reconcile("mon", "p")
+		if err == nil || !strings.Contains(err.Error(), "Service mon/mine does not exist") {
+			t.Fatalf("got %v", err)
+		}
+		if c := f.condition("p"); c.Status != monitoringv1.ConditionFalse || c.Reason != ReasonInvalidConfiguration {
+			t.Fatalf("condition %+v", c)
+		}
+		if _, ok := f.statefulSet("prometheus-p"); ok {
+			t.Fatal("a StatefulSet was written for a Prometheus without its Service")
+		}
+	})
+	t.Run("selects other pods", func(t *testing.T) {
+		svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: "mine"}, Spec: corev1.ServiceSpec{Selector: map[string]string{"app": "other"}}}
+		f := newFixture(t, Config{}, prom("p", named), svc)
+		if err := f.reconcile("mon", "p"); err == nil || !strings.Contains(err.Error(), "does not select the Prometheus pods") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("selects the pods", func(t *testing.T) {
+		svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: "mine"}, Spec: corev1.ServiceSpec{Selector: map[string]string{"app.kubernetes.io/name": "prometheus", "prometheus": "p"}}}
+		f := newFixture(t, Config{}, prom("p", named), svc)
+		if err := f.reconcile("mon", "p"); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := f.statefulSet("prometheus-p"); !ok {
+			t.Fatal("no StatefulSet")
+		}
+		if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prometheus-operated"}, &corev1.Service{}); !apierrors.IsNotFound(err) {
+			t.Fatalf("prometheus-operated written for a Prometheus with its own Service: %v", err)
+		}
+	})
+}
