@@ -34,8 +34,6 @@ var notAppliedFlags = map[string]bool{
 	"alertmanager-instance-namespaces": true,
 	"alertmanager-instance-selector":   true,
 	"cluster-domain":                   true,
-	"enable-config-reloader-probes":    true,
-	"localhost":                        true,
 	"repair-policy-for-statefulsets":   true,
 	"thanos-default-base-image":        true,
 	"thanos-ruler-instance-namespaces": true,

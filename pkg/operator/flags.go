@@ -150,13 +150,13 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(f.reloaderMemRequest, "config-reloader-memory-request", "memory request of the config-reloader containers (0: none)")
 	fs.Var(f.reloaderMemLimit, "config-reloader-memory-limit", "memory limit of the config-reloader containers (0: none)")
 	fs.Var(f.reloaderMemory, "config-reloader-memory", "memory request and limit of the config-reloader containers; --config-reloader-memory-request and -limit override it")
-	fs.BoolVar(&o.ConfigReloaderProbes, "enable-config-reloader-probes", false, "probes on the config-reloader container (accepted; not applied yet)")
+	fs.BoolVar(&o.ConfigReloaderProbes, "enable-config-reloader-probes", false, "startup, readiness and liveness probes on the config-reloader sidecar (/healthz)")
 	fs.DurationVar(&o.Workload.ReloaderWatchInterval, "config-reloader-watch-interval", o.Workload.ReloaderWatchInterval, "how often the config-reloader re-reads its inputs without a change notification")
 	fs.BoolVar(&o.Workload.ReloaderWatchAPI, "reloader-watch-api", false, "make the config-reloader read the config Secret and rule ConfigMaps through the API (seconds) instead of the kubelet volume (minutes); needs Lookout's config-reloader image")
 	fs.Var(mapValue{p: &o.Labels, labels: true}, "labels", "labels added to every object the operator creates, key=value,... (accepted; not applied yet)")
 	fs.Var(mapValue{p: &o.Annotations}, "annotations", "annotations added to every object the operator creates, key=value,... (accepted; not applied yet)")
 	fs.StringVar(&o.ClusterDomain, "cluster-domain", "", "cluster DNS domain for service FQDNs (accepted; not used yet)")
-	fs.StringVar(&o.LocalHost, "localhost", o.LocalHost, "host the sidecars use to reach Prometheus (accepted; Lookout's reloader always uses 127.0.0.1, or localhost over TLS)")
+	fs.StringVar(&o.LocalHost, "localhost", o.LocalHost, "host the config-reloader uses to reach Prometheus in the pod, and listens on with spec.listenLocal (when not given: 127.0.0.1, or localhost when Prometheus serves TLS)")
 	fs.Var(oneOfValue{p: (*string)(&o.RepairPolicy), allowed: []string{"none", "evict", "delete"}}, "repair-policy-for-statefulsets", "what to do with a StatefulSet whose rollout is stuck: none, evict or delete (accepted; not applied yet)")
 
 	// The kubelet endpoints controller.
@@ -210,6 +210,10 @@ func (f *runFlags) finish(fs *flag.FlagSet) (*Parsed, error) {
 	}
 
 	o.Workload.ConfigReloaderResources = f.reloaderResources(p)
+	o.Workload.ReloaderProbes = o.ConfigReloaderProbes
+	if p.IsGiven("localhost") {
+		o.Workload.LocalHost = o.LocalHost
+	}
 
 	if f.kubeletService != "" {
 		ns, name, ok := strings.Cut(f.kubeletService, "/")

@@ -140,6 +140,10 @@ func buildCases() []buildCase {
 				{Name: "init-chown", Image: "busybox:1.36", Command: []string{"chown", "-R", "1000:1000", "/prometheus"}},
 			}
 		})},
+		{name: "reloader-probes", opts: func(o *Options) { o.ReloaderProbes = true }, p: prom()},
+		{name: "reloader-probes-listen-local", opts: func(o *Options) { o.ReloaderProbes = true; o.LocalHost = "localhost" }, p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.ListenLocal = true
+		})},
 		{name: "reloader-api", opts: func(o *Options) { o.ReloaderWatchAPI = true }, p: prom(func(p *monitoringv1.Prometheus) {
 			p.Spec.AutomountServiceAccountToken = ptr.To(false)
 			p.Spec.ServiceAccountName = "prometheus-k8s"

@@ -31,6 +31,13 @@ type Options struct {
 	// ReloaderWatchInterval is passed as --watch-interval to the sidecar; zero means
 	// DefaultReloaderWatchInterval.
 	ReloaderWatchInterval time.Duration
+	// ReloaderProbes adds startup, readiness and liveness probes on /healthz to the
+	// config-reloader sidecar (--enable-config-reloader-probes).
+	ReloaderProbes bool
+	// LocalHost, when set, is the host the config-reloader uses to reach Prometheus in
+	// the pod, and listens on with spec.listenLocal (--localhost); empty: 127.0.0.1, or
+	// localhost when Prometheus serves TLS.
+	LocalHost string
 }
 
 // DefaultOptions returns the options the operator uses when no flag overrides them.

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"net"
 	"net/url"
 	"path"
@@ -21,18 +22,40 @@ const (
 )
 
 // prometheusLocalURL is endpoint on Prometheus as the sidecar reaches it: 127.0.0.1 over HTTP, localhost over
-// HTTPS (server certificates name hosts, rarely loopback addresses).
-func prometheusLocalURL(p *monitoringv1.Prometheus, endpoint string) string {
+// HTTPS (server certificates name hosts, rarely loopback addresses), or Options.LocalHost.
+func prometheusLocalURL(p *monitoringv1.Prometheus, opts Options, endpoint string) string {
 	u := url.URL{
 		Scheme: "http",
-		Host:   net.JoinHostPort("127.0.0.1", strconv.Itoa(layout.PrometheusWebPort)),
+		Host:   net.JoinHostPort(opts.localHost("127.0.0.1"), strconv.Itoa(layout.PrometheusWebPort)),
 		Path:   webPath(p, endpoint),
 	}
 	if webTLS(p) {
 		u.Scheme = "https"
-		u.Host = net.JoinHostPort("localhost", strconv.Itoa(layout.PrometheusWebPort))
+		u.Host = net.JoinHostPort(opts.localHost("localhost"), strconv.Itoa(layout.PrometheusWebPort))
 	}
 	return u.String()
+}
+
+// localHost is Options.LocalHost, or def when it is not set.
+func (o Options) localHost(def string) string {
+	if o.LocalHost != "" {
+		return o.LocalHost
+	}
+	return def
+}
+
+// reloaderProbes are the probes --enable-config-reloader-probes adds to the sidecar:
+// /healthz on its port, or, when it listens on loopback only (spec.listenLocal), the same
+// request made inside the container with whichever HTTP client the image has.
+func reloaderProbes(p *monitoringv1.Prometheus, opts Options) *corev1.Probe {
+	handler := corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/healthz", Port: intstr.FromString(reloaderPortName)}}
+	if p.Spec.ListenLocal {
+		u := url.URL{Scheme: "http", Host: net.JoinHostPort(opts.localHost("127.0.0.1"), strconv.Itoa(reloaderPort)), Path: "/healthz"}
+		script := fmt.Sprintf(`if command -v wget >/dev/null 2>&1; then exec wget -q -O /dev/null %[1]q; `+
+			`elif command -v curl >/dev/null 2>&1; then exec curl -fs -o /dev/null %[1]q; else exit 1; fi`, u.String())
+		handler = corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"sh", "-c", script}}}
+	}
+	return &corev1.Probe{ProbeHandler: handler}
 }
 
 // reloadSignal reports whether spec.reloadStrategy asks for a process signal.
@@ -73,12 +96,12 @@ func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init 
 		}
 		listen := ":" + strconv.Itoa(reloaderPort)
 		if p.Spec.ListenLocal {
-			listen = "127.0.0.1" + listen
+			listen = opts.localHost("127.0.0.1") + listen
 		}
 		args = append(args,
 			"--watch-interval="+opts.watchInterval().String(),
-			"--reload-url="+prometheusLocalURL(p, "/-/reload"),
-			"--runtimeinfo-url="+prometheusLocalURL(p, "/api/v1/status/runtimeinfo"),
+			"--reload-url="+prometheusLocalURL(p, opts, "/-/reload"),
+			"--runtimeinfo-url="+prometheusLocalURL(p, opts, "/api/v1/status/runtimeinfo"),
 			"--reload-method="+method,
 			"--listen-address="+listen,
 		)
@@ -148,8 +171,14 @@ func reloaderContainer(p *monitoringv1.Prometheus, opts Options, shard int32, ru
 	}
 	if init {
 		c.Name = ReloaderInitName
-	} else if !p.Spec.ListenLocal {
+		return c, nil
+	}
+	if !p.Spec.ListenLocal {
 		c.Ports = []corev1.ContainerPort{{Name: reloaderPortName, ContainerPort: reloaderPort, Protocol: corev1.ProtocolTCP}}
+	}
+	if opts.ReloaderProbes {
+		probe := reloaderProbes(p, opts)
+		c.StartupProbe, c.ReadinessProbe, c.LivenessProbe = probe, probe.DeepCopy(), probe.DeepCopy()
 	}
 	return c, nil
 }
