@@ -34,7 +34,6 @@ var notAppliedFlags = map[string]bool{
 	"alertmanager-instance-namespaces": true,
 	"alertmanager-instance-selector":   true,
 	"cluster-domain":                   true,
-	"repair-policy-for-statefulsets":   true,
 	"thanos-default-base-image":        true,
 	"thanos-ruler-instance-namespaces": true,
 	"thanos-ruler-instance-selector":   true,

@@ -157,7 +157,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(mapValue{p: &o.Annotations}, "annotations", "annotations added to every object the operator creates, key=value,... (accepted; not applied yet)")
 	fs.StringVar(&o.ClusterDomain, "cluster-domain", "", "cluster DNS domain for service FQDNs (accepted; not used yet)")
 	fs.StringVar(&o.LocalHost, "localhost", o.LocalHost, "host the config-reloader uses to reach Prometheus in the pod, and listens on with spec.listenLocal (when not given: 127.0.0.1, or localhost when Prometheus serves TLS)")
-	fs.Var(oneOfValue{p: (*string)(&o.RepairPolicy), allowed: []string{"none", "evict", "delete"}}, "repair-policy-for-statefulsets", "what to do with a StatefulSet whose rollout is stuck: none, evict or delete (accepted; not applied yet)")
+	fs.Var(oneOfValue{p: (*string)(&o.RepairPolicy), allowed: []string{"none", "evict", "delete"}}, "repair-policy-for-statefulsets", "what to do with a Prometheus StatefulSet whose rollout is stuck (a pod of an old revision not ready): none, evict or delete that pod")
 
 	// The kubelet endpoints controller.
 	fs.StringVar(&f.kubeletService, "kubelet-service", "", "namespace/name of the Service whose Endpoints/EndpointSlices list the kubelets (accepted; Lookout has no kubelet controller yet)")

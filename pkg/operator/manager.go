@@ -183,6 +183,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		Annotations:                   opts.Annotations,
 		DisableUnmanagedConfiguration: opts.DisableUnmanagedPrometheusConfiguration,
 		ShardRetention:                opts.FeatureGates.Enabled(GatePrometheusShardRetentionPolicy),
+		RepairPolicy:                  string(opts.RepairPolicy),
 		MaxConcurrentReconciles:       opts.MaxConcurrentReconciles,
 	})
 	if err := pr.SetupWithManager(mgr); err != nil {

@@ -51,6 +51,9 @@ type Config struct {
 	// PrometheusShardRetentionPolicy feature gate); when false, the policy is ignored and
 	// the StatefulSets of shards scaled away are deleted.
 	ShardRetention bool
+	// RepairPolicy is --repair-policy-for-statefulsets: RepairNone (or empty),
+	// RepairEvict or RepairDelete.
+	RepairPolicy string
 }
 
 // Deps are the collaborators a Reconciler works with; tests give fakes.

@@ -28,6 +28,7 @@ func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheu
 			mine = append(mine, sets.Items[i])
 		}
 	}
+	r.repairStuck(ctx, p, mine)
 	now := metav1.NewTime(r.Clock.Now())
 	status := workload.Status(p, mine, nil, now)
 	status.Conditions = append(status.Conditions, reconciledCondition(p, outcome, now))
