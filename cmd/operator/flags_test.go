@@ -240,7 +240,7 @@ func TestDeploymentArguments(t *testing.T) {
 		notApplied []string
 	}{
 		{"kube-prometheus", kubePrometheusArgs, nil},
-		{"kube-prometheus-stack chart", helmArgs, []string{"--localhost", "--secret-field-selector", "--thanos-default-base-image"}},
+		{"kube-prometheus-stack chart", helmArgs, []string{"--thanos-default-base-image"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -260,7 +260,7 @@ func TestNotApplied(t *testing.T) {
 		want []string
 	}{
 		{[]string{"--controller-id=x", "--labels=a=b", "--annotations=c=d", "--cluster-domain=x", "--repair-policy-for-statefulsets=delete", "--alertmanager-instance-selector=a=b", "--kubelet-sync-period=1m", "--enable-config-reloader-probes"},
-			[]string{"--alertmanager-instance-selector", "--cluster-domain", "--enable-config-reloader-probes", "--repair-policy-for-statefulsets"}},
+			[]string{"--alertmanager-instance-selector", "--cluster-domain"}},
 		{[]string{"--feature-gates=PrometheusTopologySharding=false,StatusForConfigurationResources=true"}, []string{"--feature-gates (PrometheusTopologySharding=false)"}},
 		{[]string{"--feature-gates=StatusForConfigurationResources=true"}, nil},
 		{[]string{"--watch-referenced-objects-in-all-namespaces=false", "--disable-unmanaged-prometheus-configuration=false"}, []string{

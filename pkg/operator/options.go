@@ -42,6 +42,11 @@ type Options struct {
 	LeaderElection          bool
 	LeaderElectionNamespace string
 	LeaderElectionID        string
+	// LeaseDuration, RenewDeadline and RetryPeriod tune leader election
+	// (--leader-election-lease-duration, ...): a standby takes over a Lease unrenewed
+	// for LeaseDuration, the leader gives up after failing to renew for RenewDeadline,
+	// and both try every RetryPeriod. See ADR 15 for the defaults.
+	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 	// LeaderElectionOptional is set when --leader-elect was not given: if the service
 	// account may not use Leases (prometheus-operator's RBAC has no rule for them, and
 	// prometheus-operator runs without leader election), the operator says so and runs
@@ -294,6 +299,14 @@ func (g FeatureGates) String() string {
 // WorkloadOptions are the operator-level defaults for the pods it generates.
 type WorkloadOptions = workload.Options
 
+// Leader election defaults, shorter than client-go's 15 s/10 s/2 s so that a standby
+// replica has taken over and reconciled within 15 s of the leader's death (ADR 15).
+const (
+	DefaultLeaseDuration = 8 * time.Second
+	DefaultRenewDeadline = 6 * time.Second
+	DefaultRetryPeriod   = 1 * time.Second
+)
+
 // DefaultOptions returns the defaults the flags also use.
 func DefaultOptions() Options {
 	return Options{
@@ -310,6 +323,9 @@ func DefaultOptions() Options {
 		Log:                          LogOptions{Level: "info", Format: "logfmt"},
 		LeaderElection:               true,
 		LeaderElectionID:             "lookout-operator",
+		LeaseDuration:                DefaultLeaseDuration,
+		RenewDeadline:                DefaultRenewDeadline,
+		RetryPeriod:                  DefaultRetryPeriod,
 		PrometheusInstanceSelector:   labels.Everything(),
 		AlertmanagerInstanceSelector: labels.Everything(),
 		ThanosRulerInstanceSelector:  labels.Everything(),
@@ -357,6 +373,9 @@ func (o Options) Validate() error {
 	}
 	if o.LeaderElection && o.LeaderElectionID == "" {
 		return fmt.Errorf("leader election needs a lease name")
+	}
+	if o.LeaderElection && !(o.RetryPeriod > 0 && o.RetryPeriod < o.RenewDeadline && o.RenewDeadline < o.LeaseDuration) {
+		return fmt.Errorf("leader election needs 0 < --leader-election-retry-period (%s) < --leader-election-renew-deadline (%s) < --leader-election-lease-duration (%s)", o.RetryPeriod, o.RenewDeadline, o.LeaseDuration)
 	}
 	if len(o.Namespaces) > 0 && len(o.DenyNamespaces) > 0 {
 		return fmt.Errorf("--namespaces and --deny-namespaces are mutually exclusive, give only one")
