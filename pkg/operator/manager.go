@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/rest"
@@ -133,6 +134,13 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 		}
 		return nil
 	}); err != nil {
+		return nil, err
+	}
+	apiCheck, err := apiServerReachable(cfg, 2*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	if err := mgr.AddReadyzCheck("apiserver", apiCheck); err != nil {
 		return nil, err
 	}
 	if err := setupControllers(mgr, opts); err != nil {
