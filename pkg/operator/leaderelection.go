@@ -2,10 +2,8 @@ package operator
 
 import (
 	"context"
-	"fmt"
 	"os"
 
-	authorizationv1 "k8s.io/api/authorization/v1"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -16,20 +14,7 @@ var leaseVerbs = []string{"get", "create", "update"}
 // mayUseLeases asks the API server whether the operator may get, create and update
 // Leases in ns.
 func mayUseLeases(ctx context.Context, c client.Client, ns string) (bool, error) {
-	for _, verb := range leaseVerbs {
-		r := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
-			ResourceAttributes: &authorizationv1.ResourceAttributes{
-				Namespace: ns, Verb: verb, Group: "coordination.k8s.io", Resource: "leases",
-			},
-		}}
-		if err := c.Create(ctx, r); err != nil {
-			return false, fmt.Errorf("asking whether leader election may %s Leases in %s: %w", verb, ns, err)
-		}
-		if !r.Status.Allowed {
-			return false, nil
-		}
-	}
-	return true, nil
+	return allowed(ctx, c, "coordination.k8s.io", "leases", leaseVerbs, []string{ns})
 }
 
 // leaderElectionNamespace picks the lease namespace: the flag, then $POD_NAMESPACE, then

@@ -72,6 +72,24 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	cfg = rest.CopyConfig(cfg)
 	cfg.Wrap(requests.Wrap)
 
+	// A deleted governing Service is restored as soon as it goes when the operator may
+	// watch Services (Lookout's RBAC); with prometheus-operator's RBAC it comes back with
+	// the next reconcile of a Prometheus in its namespace.
+	{
+		c, err := client.New(cfg, client.Options{Scheme: scheme})
+		if err != nil {
+			return nil, fmt.Errorf("creating client for the Service watch check: %w", err)
+		}
+		ok, err := mayWatchServices(ctx, c, opts)
+		if err != nil {
+			log.Error(err, "checking the Service watch permission; not watching Services")
+		}
+		opts.watchServices = ok
+		if !ok {
+			log.Info("not watching Services: the service account may not list and watch them (prometheus-operator's RBAC has no rule for it); a deleted prometheus-operated Service comes back with the next reconcile of a Prometheus in its namespace")
+		}
+	}
+
 	web, webRunnables, err := webServer(opts, log)
 	if err != nil {
 		return nil, err
@@ -195,6 +213,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		DisableUnmanagedConfiguration: opts.DisableUnmanagedPrometheusConfiguration,
 		ShardRetention:                opts.FeatureGates.Enabled(GatePrometheusShardRetentionPolicy),
 		RepairPolicy:                  string(opts.RepairPolicy),
+		WatchGoverningServices:        opts.watchServices,
 		MaxConcurrentReconciles:       opts.MaxConcurrentReconciles,
 	})
 	if err := pr.SetupWithManager(mgr); err != nil {

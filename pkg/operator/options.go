@@ -167,6 +167,9 @@ type Options struct {
 	// considered (--resource-status, or the StatusForConfigurationResources feature gate
 	// when given explicitly).
 	ResourceStatus bool
+
+	// watchServices is set at start when the operator may list and watch Services.
+	watchServices bool
 }
 
 // WebOptions are prometheus-operator's --web.* flags: TLS of the metrics listener.

@@ -54,6 +54,10 @@ type Config struct {
 	// RepairPolicy is --repair-policy-for-statefulsets: RepairNone (or empty),
 	// RepairEvict or RepairDelete.
 	RepairPolicy string
+	// WatchGoverningServices watches the metadata of Services so that a deleted
+	// prometheus-operated Service is recreated at once; it needs list and watch on
+	// Services, which prometheus-operator's RBAC does not grant.
+	WatchGoverningServices bool
 }
 
 // Deps are the collaborators a Reconciler works with; tests give fakes.

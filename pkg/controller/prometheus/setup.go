@@ -8,6 +8,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/workload"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -28,7 +31,9 @@ import (
 //     or after the change;
 //   - Namespaces (metadata only), for namespace selectors;
 //   - Secrets and ConfigMaps (metadata only: the operator never caches their data), mapped
-//     to the Prometheus objects that own or reference them.
+//     to the Prometheus objects that own or reference them;
+//   - with Config.WatchGoverningServices, the governing Service prometheus-operated
+//     (metadata only), mapped to the Prometheus objects of its namespace.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	specOrLabels := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{})
 	// triggered counts the events of a kind, prometheus-operator's
@@ -36,7 +41,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
 		return builder.WithPredicates(append([]predicate.Predicate{r.countEvents(kind)}, p...)...)
 	}
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named("prometheus").
 		For(&monitoringv1.Prometheus{}, triggered(monitoringv1.PrometheusesKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
@@ -47,11 +52,15 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), triggered(monitoringv1.PrometheusRuleKind, specOrLabels)).
 		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), triggered("Namespace", predicate.LabelChangedPredicate{})).
 		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), triggered("Secret")).
-		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap")).
-		WithOptions(controller.Options{
-			MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
-			RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
-		}).
+		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap"))
+	if r.cfg.WatchGoverningServices {
+		b = b.WatchesMetadata(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mapGoverningService),
+			builder.WithPredicates(predicate.NewPredicateFuncs(isGoverningService)))
+	}
+	return b.WithOptions(controller.Options{
+		MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
+		RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
+	}).
 		Complete(r)
 }
 
@@ -163,4 +172,27 @@ func (r *Reconciler) enqueueAsset(kind string, o client.Object, q workqueue.Type
 	for _, p := range r.refs.users(kind, o.GetNamespace(), o.GetName()) {
 		q.Add(reconcile.Request{NamespacedName: p})
 	}
+}
+
+// isGoverningService keeps the events of the Services named like the governing Service.
+func isGoverningService(o client.Object) bool {
+	return o.GetName() == layout.GoverningServiceName
+}
+
+// mapGoverningService reconciles the Prometheus objects that use the governing Service of
+// the namespace (those without spec.serviceName), so that a deleted or edited
+// prometheus-operated is restored at once.
+func (r *Reconciler) mapGoverningService(ctx context.Context, o client.Object) []reconcile.Request {
+	proms, err := r.prometheuses(ctx)
+	if err != nil {
+		log.FromContext(ctx).Error(err, "listing Prometheus objects to map a Service change to", "service", client.ObjectKeyFromObject(o))
+		return nil
+	}
+	var out []reconcile.Request
+	for _, p := range proms {
+		if p.Namespace == o.GetNamespace() && workload.ManagesGoverningService(p) {
+			out = append(out, reconcile.Request{NamespacedName: nnOf(p)})
+		}
+	}
+	return out
 }

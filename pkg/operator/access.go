@@ -1,0 +1,44 @@
+package operator
+
+import (
+	"context"
+	"fmt"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// allowed asks the API server, with one SelfSubjectAccessReview per verb, whether the
+// operator may do every verb on group/resource in each namespace ("" is every namespace).
+func allowed(ctx context.Context, c client.Client, group, resource string, verbs, namespaces []string) (bool, error) {
+	for _, ns := range namespaces {
+		for _, verb := range verbs {
+			r := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+				ResourceAttributes: &authorizationv1.ResourceAttributes{
+					Namespace: ns, Verb: verb, Group: group, Resource: resource,
+				},
+			}}
+			if err := c.Create(ctx, r); err != nil {
+				return false, fmt.Errorf("asking whether the operator may %s %s in namespace %q: %w", verb, resource, ns, err)
+			}
+			if !r.Status.Allowed {
+				return false, nil
+			}
+		}
+	}
+	return true, nil
+}
+
+// mayWatchServices says whether the operator may list and watch Services in every
+// namespace of its cache. prometheus-operator's RBAC grants only get, create, update and
+// delete on them, so after a swap Lookout may not; Lookout's own RBAC grants both.
+func mayWatchServices(ctx context.Context, c client.Client, o Options) (bool, error) {
+	var namespaces []string
+	for ns := range cacheNamespaces(o.WatchScope()) {
+		namespaces = append(namespaces, ns) // cache.AllNamespaces is ""
+	}
+	if len(namespaces) == 0 {
+		namespaces = []string{""}
+	}
+	return allowed(ctx, c, "", "services", []string{"list", "watch"}, namespaces)
+}
