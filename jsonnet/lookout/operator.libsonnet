@@ -35,6 +35,9 @@ local k = import 'k.libsonnet';
       k.rule([''], ['endpoints'], read + ['create', 'update']),
       k.rule(['discovery.k8s.io'], ['endpointslices'], read + ['create', 'update', 'delete']),
       k.rule([''], ['services/finalizers'], ['update']),
+      // Only with --repair-policy-for-statefulsets=evict|delete: the stuck pod of a rollout.
+      k.rule([''], ['pods'], ['list', 'delete']),
+      k.rule([''], ['pods/eviction'], ['create']),
       // Only with --install-crds.
       k.rule(['apiextensions.k8s.io'], ['customresourcedefinitions'], ['get', 'create', 'patch']),
     ]),
