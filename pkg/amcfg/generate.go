@@ -1,0 +1,151 @@
+package amcfg
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	"github.com/prometheus/alertmanager/config"
+	yaml "go.yaml.in/yaml/v2"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Generate builds the Alertmanager configuration. It returns an error only when the base
+// (Base, or Global with the Alertmanager's global section) is invalid; the caller then
+// keeps the last good configuration. An AlertmanagerConfig that cannot be used is left out
+// and explained in Result.Verdicts.
+func Generate(in Input) (*Result, error) {
+	o, err := optionsFor(in.Alertmanager)
+	if err != nil {
+		return nil, err
+	}
+	var b *base
+	if in.Global != nil {
+		b, err = globalBase(in, o)
+	} else {
+		b, err = loadBase(in.Base)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Verdicts: map[types.NamespacedName]Verdict{}, TLSAssets: map[string][]byte{}}
+	for k, v := range b.tlsAssets {
+		res.TLSAssets[k] = v
+	}
+
+	configs := sortedConfigs(in.Configs)
+	parts := make([]*part, 0, len(configs))
+	for _, amc := range configs {
+		key := types.NamespacedName{Namespace: amc.Namespace, Name: amc.Name}
+		if _, dup := res.Verdicts[key]; dup {
+			continue
+		}
+		pt, p := checkPart(amc, o, in.Assets, b)
+		if p != nil {
+			res.Verdicts[key] = p.verdict()
+			continue
+		}
+		res.Verdicts[key] = Verdict{Accepted: true}
+		parts = append(parts, pt)
+	}
+
+	// Every part loads with the base on its own; the whole should too. If it does not,
+	// leave out parts from the end until it does, so a bad file is never returned.
+	for {
+		out, err := render(b, parts, o)
+		if err == nil {
+			_, err = config.Load(string(out))
+		}
+		if err == nil {
+			res.Config = out
+			break
+		}
+		if len(parts) == 0 {
+			return nil, fmt.Errorf("the base configuration does not load: %w", err)
+		}
+		last := parts[len(parts)-1]
+		parts = parts[:len(parts)-1]
+		res.Verdicts[last.key] = Verdict{Reason: ReasonInvalid, Field: "spec",
+			Message: "left out: the combined configuration does not load: " + err.Error()}
+	}
+	for _, pt := range parts {
+		for k, v := range pt.tlsAssets {
+			res.TLSAssets[k] = v
+		}
+	}
+	return res, nil
+}
+
+// sortedConfigs orders the objects by namespace and name; nil entries are dropped.
+func sortedConfigs(in []*monitoringv1alpha1.AlertmanagerConfig) []*monitoringv1alpha1.AlertmanagerConfig {
+	out := make([]*monitoringv1alpha1.AlertmanagerConfig, 0, len(in))
+	for _, c := range in {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// checkPart converts one object and loads the base with only it added.
+func checkPart(amc *monitoringv1alpha1.AlertmanagerConfig, o options, assets Assets, b *base) (*part, *problem) {
+	pt, p := convertPart(amc, o, assets, false)
+	if p != nil {
+		return nil, p
+	}
+	out, err := render(b, []*part{pt}, o)
+	if err == nil {
+		_, err = config.Load(string(out))
+	}
+	if err != nil {
+		return nil, invalid("spec", "Alertmanager refuses the configuration: %v", err)
+	}
+	return pt, nil
+}
+
+// render adds the parts to a copy of the base: their routes first under the top-level
+// route, their receivers, inhibit rules and time intervals after the base's.
+func render(b *base, parts []*part, o options) ([]byte, error) {
+	doc := &obj{ms: append(yaml.MapSlice(nil), b.doc.ms...)}
+	rv, _ := doc.get("route")
+	rootMS, ok := rv.(yaml.MapSlice)
+	if !ok {
+		return nil, errors.New("the top-level route is not a mapping")
+	}
+	root := &obj{ms: append(yaml.MapSlice(nil), rootMS...)}
+	var routes, receivers, inhibit, intervals []any
+	for _, pt := range parts {
+		if pt.route != nil {
+			routes = append(routes, pt.route.ms)
+		}
+		receivers = append(receivers, pt.receivers...)
+		inhibit = append(inhibit, pt.inhibit...)
+		intervals = append(intervals, pt.intervals...)
+	}
+	if len(routes) > 0 {
+		old, _ := root.get("routes")
+		oldList, _ := old.([]any)
+		root.put("routes", append(routes, oldList...))
+	}
+	doc.put("route", root.ms)
+	appendList(doc, "receivers", receivers)
+	appendList(doc, "inhibit_rules", inhibit)
+	appendList(doc, o.intervalsKey(), intervals)
+	return marshal(doc)
+}
+
+func appendList(doc *obj, key string, add []any) {
+	if len(add) == 0 {
+		return
+	}
+	old, _ := doc.get(key)
+	oldList, _ := old.([]any)
+	doc.put(key, append(append([]any(nil), oldList...), add...))
+}
