@@ -295,7 +295,7 @@ global:
 templates:
 - configMap: {name: tmpl, key: slack.tmpl}
 - secret: {name: tmpl, key: mail.tmpl}`,
-			global: amc("monitoring", "global", "  route:\n    receiver: default\n  receivers:\n  - name: default"),
+			global:  amc("monitoring", "global", "  route:\n    receiver: default\n  receivers:\n  - name: default"),
 			configs: []string{recv("slackConfigs", "    - channel: \"#a\"")},
 			assets:  mergedAssets(amcfgAssets{"secret/monitoring/s/password": "pw", "secret/monitoring/s/key": "k"}),
 		},
