@@ -105,9 +105,24 @@ func checkPart(amc *monitoringv1alpha1.AlertmanagerConfig, o options, assets Ass
 		_, err = config.Load(string(out))
 	}
 	if err != nil {
-		return nil, invalid("spec", "Alertmanager refuses the configuration: %v", err)
+		return nil, invalid(blame(b, pt, o), "Alertmanager refuses the configuration: %v", err)
 	}
 	return pt, nil
+}
+
+// blame finds the receiver Alertmanager's loader refuses, by loading the base with each
+// receiver alone; "spec" when no single receiver fails.
+func blame(b *base, pt *part, o options) string {
+	for i, r := range pt.receivers {
+		out, err := render(b, []*part{{receivers: []any{r}}}, o)
+		if err == nil {
+			_, err = config.Load(string(out))
+		}
+		if err != nil {
+			return fmt.Sprintf("spec.receivers[%d]", i)
+		}
+	}
+	return "spec"
 }
 
 // render adds the parts to a copy of the base: their routes first under the top-level
