@@ -22,7 +22,7 @@ func Check(am *monitoringv1.Alertmanager, amc *monitoringv1alpha1.AlertmanagerCo
 	if err != nil {
 		return Verdict{Reason: ReasonInvalid, Message: err.Error()}
 	}
-	if _, p := checkPart(amc, o, lenient{assets}, b); p != nil {
+	if _, p := checkPart(amc, o, lenient{assets}, b, loadConfig); p != nil {
 		return p.verdict()
 	}
 	return Verdict{Accepted: true}

@@ -16,6 +16,16 @@ import (
 // keeps the last good configuration. An AlertmanagerConfig that cannot be used is left out
 // and explained in Result.Verdicts.
 func Generate(in Input) (*Result, error) {
+	return NewGenerator().Generate(in)
+}
+
+// Generate is the package-level Generate with the Generator's cache: configurations
+// already loaded by the previous run are not loaded again, so a change to one object
+// re-checks only that object.
+func (g *Generator) Generate(in Input) (*Result, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	defer g.rotate()
 	o, err := optionsFor(in.Alertmanager)
 	if err != nil {
 		return nil, err
@@ -41,7 +51,7 @@ func Generate(in Input) (*Result, error) {
 		if _, dup := res.Verdicts[key]; dup {
 			continue
 		}
-		pt, p := checkPart(amc, o, in.Assets, b)
+		pt, p := checkPart(amc, o, in.Assets, b, g.load)
 		if p != nil {
 			res.Verdicts[key] = p.verdict()
 			continue
@@ -55,7 +65,7 @@ func Generate(in Input) (*Result, error) {
 	for {
 		out, err := render(b, parts, o)
 		if err == nil {
-			_, err = config.Load(string(out))
+			err = g.load(out)
 		}
 		if err == nil {
 			res.Config = out
@@ -95,14 +105,14 @@ func sortedConfigs(in []*monitoringv1alpha1.AlertmanagerConfig) []*monitoringv1a
 }
 
 // checkPart converts one object and loads the base with only it added.
-func checkPart(amc *monitoringv1alpha1.AlertmanagerConfig, o options, assets Assets, b *base) (*part, *problem) {
+func checkPart(amc *monitoringv1alpha1.AlertmanagerConfig, o options, assets Assets, b *base, load func([]byte) error) (*part, *problem) {
 	pt, p := convertPart(amc, o, assets, false)
 	if p != nil {
 		return nil, p
 	}
 	out, err := render(b, []*part{pt}, o)
 	if err == nil {
-		_, err = config.Load(string(out))
+		err = load(out)
 	}
 	if err != nil {
 		return nil, invalid(blame(b, pt, o), "Alertmanager refuses the configuration: %v", err)

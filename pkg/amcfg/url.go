@@ -13,7 +13,12 @@ var errNoAssets = fmt.Errorf("no Secret/ConfigMap source configured: %w", ErrUna
 func checkURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
-		return err
+		// url.Error repeats the URL, which may be a Secret value: keep only the cause.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			return ue.Err
+		}
+		return errors.New("unparsable URL")
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("unsupported scheme %q for URL", u.Scheme)
