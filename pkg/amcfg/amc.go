@@ -14,6 +14,7 @@ type part struct {
 	inhibit   []any
 	intervals []any
 	tlsAssets map[string][]byte
+	txt       *partText
 }
 
 // options are the settings of the Alertmanager the parts are generated for.

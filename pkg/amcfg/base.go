@@ -16,6 +16,7 @@ const defaultBase = "route:\n  receiver: \"null\"\nreceivers:\n- name: \"null\"\
 type base struct {
 	doc       *obj
 	tlsAssets map[string][]byte
+	txt       *baseText
 }
 
 // loadBase reads Base (or the default) after checking it with Alertmanager's loader.

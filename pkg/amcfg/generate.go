@@ -1,13 +1,11 @@
 package amcfg
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"github.com/prometheus/alertmanager/config"
-	yaml "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -135,42 +133,3 @@ func blame(b *base, pt *part, o options) string {
 	return "spec"
 }
 
-// render adds the parts to a copy of the base: their routes first under the top-level
-// route, their receivers, inhibit rules and time intervals after the base's.
-func render(b *base, parts []*part, o options) ([]byte, error) {
-	doc := &obj{ms: append(yaml.MapSlice(nil), b.doc.ms...)}
-	rv, _ := doc.get("route")
-	rootMS, ok := rv.(yaml.MapSlice)
-	if !ok {
-		return nil, errors.New("the top-level route is not a mapping")
-	}
-	root := &obj{ms: append(yaml.MapSlice(nil), rootMS...)}
-	var routes, receivers, inhibit, intervals []any
-	for _, pt := range parts {
-		if pt.route != nil {
-			routes = append(routes, pt.route.ms)
-		}
-		receivers = append(receivers, pt.receivers...)
-		inhibit = append(inhibit, pt.inhibit...)
-		intervals = append(intervals, pt.intervals...)
-	}
-	if len(routes) > 0 {
-		old, _ := root.get("routes")
-		oldList, _ := old.([]any)
-		root.put("routes", append(routes, oldList...))
-	}
-	doc.put("route", root.ms)
-	appendList(doc, "receivers", receivers)
-	appendList(doc, "inhibit_rules", inhibit)
-	appendList(doc, o.intervalsKey(), intervals)
-	return marshal(doc)
-}
-
-func appendList(doc *obj, key string, add []any) {
-	if len(add) == 0 {
-		return
-	}
-	old, _ := doc.get(key)
-	oldList, _ := old.([]any)
-	doc.put(key, append(append([]any(nil), oldList...), add...))
-}
