@@ -132,4 +132,3 @@ func blame(b *base, pt *part, o options) string {
 	}
 	return "spec"
 }
-

@@ -59,7 +59,7 @@ type baseText struct {
 	other map[string]string
 	// routeHead is the top-level route's mapping without routes, indented under route:.
 	routeHead, routes string
-	lists     map[string]string
+	lists             map[string]string
 }
 
 var extended = []string{"receivers", "inhibit_rules", "time_intervals", "mute_time_intervals"}
