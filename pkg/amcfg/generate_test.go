@@ -22,7 +22,9 @@ func TestInvalidBaseIsAnError(t *testing.T) {
 		"global with unknown receiver": {global: amc("monitoring", "g", "  route:\n    receiver: nope\n  receivers:\n  - name: r")},
 		"global with root matchers":    {global: amc("monitoring", "g", "  route:\n    receiver: r\n    matchers: [{name: a, value: b}]\n  receivers:\n  - name: r")},
 		"global missing secret":        {global: amc("monitoring", "g", "  route:\n    receiver: r\n  receivers:\n  - name: r\n    slackConfigs:\n    - apiURL: {name: nope, key: x}")},
-		"bad version":                  {version: "banana"},
+		"global jira too old": {version: "v0.27.0", amConfiguration: "name: g\nglobal:\n  jira: {apiURL: \"https://jira.example.com\"}",
+			global: amc("monitoring", "g", "  route:\n    receiver: r\n  receivers:\n  - name: r")},
+		"bad version": {version: "banana"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c.configs = []string{good}

@@ -5,6 +5,8 @@ import (
 	"net"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // globalSection converts spec.alertmanagerConfiguration.global of the Alertmanager. c
@@ -15,20 +17,21 @@ func (c *conv) globalSection(in *monitoringv1.AlertmanagerGlobalConfig) (*obj, *
 	}
 	const f = "spec.alertmanagerConfiguration.global"
 	out := (&obj{}).set("resolve_timeout", string(in.ResolveTimeout))
-	if in.HTTPConfigWithProxy != nil {
-		return nil, invalid(f+".httpConfig", "not supported by Lookout yet")
-	}
-	for _, unsupported := range []struct {
-		name string
-		set  bool
-	}{
-		{"telegram", in.TelegramConfig != nil}, {"jira", in.JiraConfig != nil}, {"victorops", in.VictorOpsConfig != nil},
-		{"rocketChat", in.RocketChatConfig != nil}, {"webex", in.WebexConfig != nil}, {"wechat", in.WeChatConfig != nil},
-		{"mattermost", in.MattermostConfig != nil},
-	} {
-		if unsupported.set {
-			return nil, invalid(f+"."+unsupported.name, "not supported by Lookout yet")
+	if h := in.HTTPConfigWithProxy; h != nil {
+		hc, p := c.httpConfig(f+".httpConfig", &monitoringv1alpha1.HTTPConfig{
+			Authorization:     h.Authorization,
+			BasicAuth:         h.BasicAuth,
+			OAuth2:            h.OAuth2,
+			BearerTokenSecret: h.BearerTokenSecret,
+			TLSConfig:         h.TLSConfig,
+			ProxyConfig:       h.ProxyConfig,
+			FollowRedirects:   h.FollowRedirects,
+			EnableHTTP2:       h.EnableHTTP2,
+		})
+		if p != nil {
+			return nil, p
 		}
+		out.set("http_config", hc)
 	}
 	if s := in.SMTPConfig; s != nil {
 		if s.ForceImplicitTLS != nil {
@@ -74,6 +77,9 @@ func (c *conv) globalSection(in *monitoringv1.AlertmanagerGlobalConfig) (*obj, *
 		return nil, p
 	}
 	out.set("slack_api_url", slack).set("opsgenie_api_url", ogURL).set("opsgenie_api_key", ogKey).set("pagerduty_url", pd)
+	if p := c.globalIntegrations(f, out, in); p != nil {
+		return nil, p
+	}
 	return out, nil
 }
 
@@ -99,4 +105,81 @@ func templates(in []monitoringv1.SecretOrConfigMap) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// globalIntegrations adds the per-integration global settings (API URLs and keys).
+func (c *conv) globalIntegrations(f string, out *obj, in *monitoringv1.AlertmanagerGlobalConfig) *problem {
+	type urlKey struct {
+		field, key string
+		u          *monitoringv1.URL
+	}
+	type secretKey struct {
+		field, key string
+		sel        *corev1.SecretKeySelector
+	}
+	var urls []urlKey
+	var secrets []secretKey
+	gate := func(field, min string) *problem { return c.gate(f+"."+field, field, min) }
+	if t := in.TelegramConfig; t != nil {
+		if p := gate("telegram", "0.24.0"); p != nil {
+			return p
+		}
+		urls = append(urls, urlKey{"telegram.apiURL", "telegram_api_url", t.APIURL})
+		secrets = append(secrets, secretKey{"telegram.botToken", "telegram_bot_token", t.BotToken})
+		out.set("telegram_bot_token_file", t.BotTokenFile)
+	}
+	if j := in.JiraConfig; j != nil {
+		if p := gate("jira", "0.28.0"); p != nil {
+			return p
+		}
+		urls = append(urls, urlKey{"jira.apiURL", "jira_api_url", j.APIURL})
+	}
+	if v := in.VictorOpsConfig; v != nil {
+		urls = append(urls, urlKey{"victorops.apiURL", "victorops_api_url", v.APIURL})
+		secrets = append(secrets, secretKey{"victorops.apiKey", "victorops_api_key", v.APIKey})
+	}
+	if r := in.RocketChatConfig; r != nil {
+		if p := gate("rocketChat", "0.28.0"); p != nil {
+			return p
+		}
+		urls = append(urls, urlKey{"rocketChat.apiURL", "rocketchat_api_url", r.APIURL})
+		secrets = append(secrets, secretKey{"rocketChat.token", "rocketchat_token", r.Token},
+			secretKey{"rocketChat.tokenID", "rocketchat_token_id", r.TokenID})
+	}
+	if w := in.WebexConfig; w != nil {
+		if p := gate("webex", "0.25.0"); p != nil {
+			return p
+		}
+		urls = append(urls, urlKey{"webex.apiURL", "webex_api_url", w.APIURL})
+	}
+	if w := in.WeChatConfig; w != nil {
+		urls = append(urls, urlKey{"wechat.apiURL", "wechat_api_url", w.APIURL})
+		secrets = append(secrets, secretKey{"wechat.apiSecret", "wechat_api_secret", w.APISecret})
+		out.set("wechat_api_corp_id", w.APICorpID)
+	}
+	for _, u := range urls {
+		v, p := plainURL(f+"."+u.field, urlp2(u.u))
+		if p != nil {
+			return p
+		}
+		out.set(u.key, v)
+	}
+	for _, s := range secrets {
+		v, p := c.optSecret(f+"."+s.field, s.sel)
+		if p != nil {
+			return p
+		}
+		out.set(s.key, v)
+	}
+	if m := in.MattermostConfig; m != nil {
+		if p := gate("mattermost", "0.30.0"); p != nil {
+			return p
+		}
+		v, p := c.secretURL(f+".mattermost.webhookURL", m.WebhookURL)
+		if p != nil {
+			return p
+		}
+		out.set("mattermost_webhook_url", v)
+	}
+	return nil
 }

@@ -299,6 +299,27 @@ templates:
 			configs: []string{recv("slackConfigs", "    - channel: \"#a\"")},
 			assets:  mergedAssets(amcfgAssets{"secret/monitoring/s/password": "pw", "secret/monitoring/s/key": "k"}),
 		},
+		{name: "global_section_http_config_and_integrations",
+			amConfiguration: `
+name: global
+global:
+  httpConfig:
+    basicAuth:
+      username: {name: s, key: url}
+      password: {name: s, key: key}
+    tlsConfig:
+      ca: {secret: {name: s, key: url}}
+    proxyUrl: http://proxy.example.com:3128
+  telegram: {apiURL: "https://api.telegram.org", botToken: {name: s, key: key}}
+  jira: {apiURL: "https://jira.example.com"}
+  victorops: {apiURL: "https://alert.victorops.com/integrations/generic/20131114/alert/", apiKey: {name: s, key: key}}
+  rocketChat: {apiURL: "https://rocket.example.com", token: {name: s, key: key}, tokenID: {name: s, key: key}}
+  webex: {apiURL: "https://webexapis.com/v1/messages"}
+  wechat: {apiURL: "https://qyapi.weixin.qq.com/cgi-bin/", apiSecret: {name: s, key: key}, apiCorpID: corp}
+  mattermost: {webhookURL: {name: s, key: url}}`,
+			global:  amc("monitoring", "global", "  route:\n    receiver: default\n  receivers:\n  - name: default"),
+			configs: []string{recv("telegramConfigs", "    - chatID: 1")},
+		},
 		{name: "global_amc_with_selected_configs",
 			global: amc("monitoring", "global", "  route:\n    receiver: default\n  receivers:\n  - name: default"),
 			configs: []string{

@@ -162,9 +162,6 @@ func (c *conv) telegram(f string, in *monitoringv1alpha1.TelegramConfig) (*obj, 
 	if p != nil {
 		return nil, p
 	}
-	if tok == "" && (in.BotTokenFile == nil || *in.BotTokenFile == "") {
-		return nil, invalid(f, "one of botToken and botTokenFile must be set")
-	}
 	if in.ChatID == 0 {
 		return nil, invalid(f+".chatID", "must be set")
 	}
