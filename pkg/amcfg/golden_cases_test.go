@@ -464,6 +464,19 @@ time_intervals:
     - {key: team, value: a}
   receivers:
   - name: r`)}},
+		{name: "multiline_values_in_nested_route", base: "route:\n  receiver: d\n  routes:\n  - receiver: d\n    labels:\n      note: |\n        first\n          second\nreceivers:\n- name: d\n",
+			configs: []string{amc("ns1", "a", `
+  route:
+    receiver: r
+    routes:
+    - receiver: r
+      labels:
+      - {key: note, value: "line one\n  line two\n"}
+  receivers:
+  - name: r
+    slackConfigs:
+    - apiURL: {name: s, key: url}
+      text: "{{ range .Alerts }}\n  {{ .Annotations.summary }}\n{{ end }}"`)}},
 		{name: "matchers_all_types", configs: []string{amc("ns1", "a", `
   route:
     receiver: r
