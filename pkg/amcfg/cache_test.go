@@ -38,3 +38,39 @@ func TestGeneratorCacheFollowsChanges(t *testing.T) {
 		}
 	}
 }
+
+// Changing a Secret value or the spec between runs of one Generator gives what a cold
+// run gives.
+func TestGeneratorCacheFollowsSecretsAndSpecs(t *testing.T) {
+	g := amcfg.NewGenerator()
+	key := types.NamespacedName{Namespace: "ns1", Name: "team"}
+	assets := mergedAssets(nil)
+	for i, step := range []struct {
+		url    string
+		spec   string
+		accept bool
+	}{
+		{"not a url", "    - apiURL: {name: s, key: url}", false},
+		{"https://hooks.example.com/a", "    - apiURL: {name: s, key: url}", true},
+		{"https://hooks.example.com/b", "    - apiURL: {name: s, key: url}", true},
+		{"https://hooks.example.com/b", "    - apiURL: {name: s, key: url}\n      channel: '#x'", true},
+		{"https://hooks.example.com/b", "    - apiURL: {name: s, key: url}\n      channel: '#x'", true},
+	} {
+		assets["secret/ns1/s/url"] = step.url
+		tc := tcase{assets: assets, configs: []string{recv("slackConfigs", step.spec), good}}
+		res, err := g.Generate(tc.input(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Verdicts[key].Accepted; got != step.accept {
+			t.Fatalf("step %d: accepted = %v, want %v (%+v)", i, got, step.accept, res.Verdicts[key])
+		}
+		cold, err := amcfg.Generate(tc.input(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(cold.Config) != string(res.Config) || len(cold.TLSAssets) != len(res.TLSAssets) {
+			t.Fatalf("step %d: cached output differs from cold output:\n%s", i, diff(string(cold.Config), string(res.Config)))
+		}
+	}
+}

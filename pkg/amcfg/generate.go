@@ -1,6 +1,7 @@
 package amcfg
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"sort"
 
@@ -42,6 +43,11 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		res.TLSAssets[k] = v
 	}
 
+	baseDoc, err := marshal(b.doc)
+	if err != nil {
+		return nil, err
+	}
+	baseSum := sha256.Sum256(baseDoc)
 	configs := sortedConfigs(in.Configs)
 	parts := make([]*part, 0, len(configs))
 	for _, amc := range configs {
@@ -49,7 +55,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		if _, dup := res.Verdicts[key]; dup {
 			continue
 		}
-		pt, p := checkPart(amc, o, in.Assets, b, g.load)
+		pt, p := g.checkCached(amc, o, in.Assets, b, baseSum)
 		if p != nil {
 			res.Verdicts[key] = p.verdict()
 			continue
