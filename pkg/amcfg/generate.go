@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"sort"
+	"strings"
 
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"github.com/prometheus/alertmanager/config"
@@ -78,10 +79,10 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		if len(parts) == 0 {
 			return nil, fmt.Errorf("the base configuration does not load: %w", err)
 		}
-		last := parts[len(parts)-1]
-		parts = parts[:len(parts)-1]
-		res.Verdicts[last.key] = Verdict{Reason: ReasonInvalid, Field: "spec",
+		i := culprit(parts, err.Error())
+		res.Verdicts[parts[i].key] = Verdict{Reason: ReasonInvalid, Field: "spec",
 			Message: "left out: the combined configuration does not load: " + err.Error()}
+		parts = append(parts[:i:i], parts[i+1:]...)
 	}
 	for _, pt := range parts {
 		for k, v := range pt.tlsAssets {
@@ -89,6 +90,17 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// culprit picks the part to leave out when the combined file does not load: the one
+// whose names the loader's message mentions, else the last.
+func culprit(parts []*part, msg string) int {
+	for i, pt := range parts {
+		if strings.Contains(msg, pt.key.Namespace+"/"+pt.key.Name+"/") {
+			return i
+		}
+	}
+	return len(parts) - 1
 }
 
 // sortedConfigs orders the objects by namespace and name; nil entries are dropped.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	"github.com/prometheus/alertmanager/config"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -139,5 +140,37 @@ func TestDuplicateAndNilInputs(t *testing.T) {
 	}
 	if len(res.Verdicts) != 1 || strings.Count(string(res.Config), "name: ns2/good/r") != 1 {
 		t.Errorf("duplicates not collapsed: %v\n%s", res.Verdicts, res.Config)
+	}
+}
+
+// Two objects that load on their own but not together (here through a name clash only
+// possible with an object name no API server would store): one is left out with a
+// verdict, the file still loads and the other objects stay.
+func TestCombinedFailureLeavesOneOut(t *testing.T) {
+	in := tcase{configs: []string{
+		amc("ns1", "x", "  route:\n    receiver: y/z\n  receivers:\n  - name: y/z"),
+		good,
+	}}.input(t)
+	clash := mustAMC(t, amc("ns1", "x", "  route:\n    receiver: z\n  receivers:\n  - name: z"))
+	clash.Name = "x/y"
+	in.Configs = append(in.Configs, clash)
+	res, err := amcfg.Generate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rejected := 0
+	for k, v := range res.Verdicts {
+		if !v.Accepted {
+			rejected++
+			if !strings.HasPrefix(v.Message, "left out: the combined configuration does not load: ") || !strings.Contains(v.Message, "ns1/x/y/z") {
+				t.Errorf("%s: %+v", k, v)
+			}
+		}
+	}
+	if rejected != 1 || !res.Verdicts[types.NamespacedName{Namespace: "ns2", Name: "good"}].Accepted {
+		t.Fatalf("verdicts %+v", res.Verdicts)
+	}
+	if _, err := config.Load(string(res.Config)); err != nil {
+		t.Fatal(err)
 	}
 }
