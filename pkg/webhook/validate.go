@@ -80,6 +80,11 @@ type cause struct {
 // prefixes it with `admission webhook "..." denied the request: `), and one StatusCause
 // per problem for clients that read them.
 func denied(req admission.Request, causes []cause) admission.Response {
+	return deniedKind(req, monitoringv1.PrometheusRuleKind, causes)
+}
+
+// deniedKind is denied for an object of the given kind.
+func deniedKind(req admission.Request, kind string, causes []cause) admission.Response {
 	lines := make([]string, 0, min(len(causes), maxListedProblems)+1)
 	for i, c := range causes {
 		if i == maxListedProblems {
@@ -95,7 +100,7 @@ func denied(req admission.Request, causes []cause) admission.Response {
 	details := &metav1.StatusDetails{
 		Name:  req.Name,
 		Group: monitoringv1.SchemeGroupVersion.Group,
-		Kind:  monitoringv1.PrometheusRuleKind,
+		Kind:  kind,
 	}
 	for i, c := range causes {
 		if i == maxListedProblems {

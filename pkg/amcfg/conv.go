@@ -1,0 +1,117 @@
+package amcfg
+
+import (
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// conv converts one AlertmanagerConfig. It resolves references through assets in the
+// object's namespace and collects the TLS files it needs.
+type conv struct {
+	version   version
+	assets    Assets
+	namespace string
+	name      string
+	// prefix is "<namespace>/<name>/" put before receiver and time interval names.
+	prefix    string
+	tlsAssets map[string][]byte
+}
+
+func newConv(v version, assets Assets, namespace, name string) *conv {
+	return &conv{
+		version:   v,
+		assets:    assets,
+		namespace: namespace,
+		name:      name,
+		prefix:    namespace + "/" + name + "/",
+		tlsAssets: map[string][]byte{},
+	}
+}
+
+// named returns the prefixed form of a name given inside the AlertmanagerConfig.
+func (c *conv) named(n string) string {
+	if n == "" {
+		return ""
+	}
+	return c.prefix + n
+}
+
+func (c *conv) secret(field string, sel corev1.SecretKeySelector) (string, *problem) {
+	if c.assets == nil {
+		return "", refProblem(field, errNoAssets)
+	}
+	v, err := c.assets.Secret(c.namespace, sel)
+	if err != nil {
+		return "", refProblem(field, err)
+	}
+	return v, nil
+}
+
+// optSecret resolves sel when it is set.
+func (c *conv) optSecret(field string, sel *corev1.SecretKeySelector) (string, *problem) {
+	if sel == nil {
+		return "", nil
+	}
+	return c.secret(field, *sel)
+}
+
+// secretURL resolves a Secret holding a URL and checks it is an absolute http(s) URL.
+func (c *conv) secretURL(field string, sel *corev1.SecretKeySelector) (string, *problem) {
+	v, p := c.optSecret(field, sel)
+	if p != nil || v == "" {
+		return v, p
+	}
+	v = strings.TrimSpace(v)
+	if err := checkURL(v); err != nil {
+		return "", invalid(field, "the Secret value is not a valid URL: %v", err)
+	}
+	return v, nil
+}
+
+func (c *conv) configMap(field string, sel corev1.ConfigMapKeySelector) (string, *problem) {
+	if c.assets == nil {
+		return "", refProblem(field, errNoAssets)
+	}
+	v, err := c.assets.ConfigMap(c.namespace, sel)
+	if err != nil {
+		return "", refProblem(field, err)
+	}
+	return v, nil
+}
+
+// file resolves a Secret or ConfigMap key into a file under TLSAssetsDir and returns the
+// path; "" when sc is empty.
+func (c *conv) file(field string, sc monitoringv1.SecretOrConfigMap) (string, *problem) {
+	switch {
+	case sc.Secret != nil && sc.ConfigMap != nil:
+		return "", invalid(field, "secret and configMap are mutually exclusive")
+	case sc.Secret != nil:
+		return c.secretFile(field+".secret", *sc.Secret)
+	case sc.ConfigMap != nil:
+		v, p := c.configMap(field+".configMap", *sc.ConfigMap)
+		if p != nil {
+			return "", p
+		}
+		n := assetName("configmap", c.namespace, sc.ConfigMap.Name, sc.ConfigMap.Key)
+		c.tlsAssets[n] = []byte(v)
+		return TLSAssetsDir + "/" + n, nil
+	}
+	return "", nil
+}
+
+func (c *conv) secretFile(field string, sel corev1.SecretKeySelector) (string, *problem) {
+	v, p := c.secret(field, sel)
+	if p != nil {
+		return "", p
+	}
+	n := assetName("secret", c.namespace, sel.Name, sel.Key)
+	c.tlsAssets[n] = []byte(v)
+	return TLSAssetsDir + "/" + n, nil
+}
+
+// assetName is the file name of one key, as prometheus-operator names TLS assets.
+func assetName(kind, ns, name, key string) string {
+	return kind + "_" + ns + "_" + name + "_" + key
+}
