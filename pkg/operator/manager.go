@@ -142,6 +142,9 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 		if err := webhook.Register(mgr.GetWebhookServer(), webhook.Options{}); err != nil {
 			return nil, err
 		}
+		if err := webhook.RegisterAlertmanagerConfig(mgr.GetWebhookServer(), &webhook.AlertmanagerConfigValidator{}); err != nil {
+			return nil, err
+		}
 		if err := mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker()); err != nil {
 			return nil, err
 		}

@@ -19,10 +19,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/webhook"
 )
 
-// AlertmanagerConfigValidatePath is where prometheus-operator validates
-// AlertmanagerConfigs; its Helm chart points a ValidatingWebhookConfiguration there.
-const AlertmanagerConfigValidatePath = "/admission-alertmanagerconfigs/validate"
-
 // webServer builds the options of the metrics listener, which plays the part of
 // prometheus-operator's web server: /metrics, /healthz and the admission webhook paths,
 // over TLS with --web.enable-tls. The runnables (certificate watchers) must be added to
@@ -36,11 +32,19 @@ func webServer(o Options, log logr.Logger) (metricsserver.Options, []manager.Run
 	if err != nil {
 		return mo, nil, err
 	}
+	convert, err := webhook.NewConversionHandler()
+	if err != nil {
+		return mo, nil, err
+	}
+	// The AlertmanagerConfig webhook runs the Alertmanager controller's own check
+	// (amcfg.Check); it reads no Secret, so a reference it cannot resolve is not held
+	// against the object (the controller reports it).
 	mo.ExtraHandlers = map[string]http.Handler{
-		"/healthz":                     http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }),
-		webhook.ValidatePath:           &admission.Webhook{Handler: validator},
-		webhook.MutatePath:             &admission.Webhook{Handler: webhook.Mutator{}},
-		AlertmanagerConfigValidatePath: &admission.Webhook{Handler: admission.HandlerFunc(allowAlertmanagerConfig)},
+		"/healthz":                             http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }),
+		webhook.ValidatePath:                   &admission.Webhook{Handler: validator},
+		webhook.MutatePath:                     &admission.Webhook{Handler: webhook.Mutator{}},
+		webhook.AlertmanagerConfigValidatePath: &admission.Webhook{Handler: &webhook.AlertmanagerConfigValidator{}},
+		webhook.ConvertPath:                    convert,
 	}
 	if !o.Web.TLS {
 		return mo, nil, nil
@@ -90,13 +94,6 @@ func webServer(o Options, log logr.Logger) (metricsserver.Options, []manager.Run
 		}
 	}}
 	return mo, runnables, nil
-}
-
-// allowAlertmanagerConfig answers prometheus-operator's AlertmanagerConfig webhook path:
-// Lookout does not reconcile AlertmanagerConfigs yet, so it lets them through (with a
-// warning) instead of failing a webhook configuration that points here.
-func allowAlertmanagerConfig(context.Context, admission.Request) admission.Response {
-	return admission.Allowed("").WithWarnings("lookout-operator does not validate AlertmanagerConfigs yet")
 }
 
 // caFile is a client CA bundle re-read when the file changes.

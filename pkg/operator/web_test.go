@@ -80,12 +80,16 @@ func TestWebPlainHTTP(t *testing.T) {
 
 	// The admission paths prometheus-operator serves on this listener.
 	review := func(path, kind string, object string) *admissionv1.AdmissionResponse {
+		version := "v1"
+		if kind == "AlertmanagerConfig" {
+			version = "v1alpha1"
+		}
 		t.Helper()
 		body, _ := json.Marshal(admissionv1.AdmissionReview{
 			TypeMeta: metav1.TypeMeta{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview"},
 			Request: &admissionv1.AdmissionRequest{
 				UID: "1", Operation: admissionv1.Create,
-				Kind:   metav1.GroupVersionKind{Group: "monitoring.coreos.com", Version: "v1", Kind: kind},
+				Kind:   metav1.GroupVersionKind{Group: "monitoring.coreos.com", Version: version, Kind: kind},
 				Object: runtime.RawExtension{Raw: []byte(object)},
 			},
 		})
@@ -107,9 +111,13 @@ func TestWebPlainHTTP(t *testing.T) {
 	if r := review(webhook.MutatePath, "PrometheusRule", badRule); !r.Allowed {
 		t.Errorf("mutate: %v", r.Result)
 	}
-	amc := `{"apiVersion":"monitoring.coreos.com/v1alpha1","kind":"AlertmanagerConfig","metadata":{"name":"a","namespace":"n"},"spec":{}}`
-	if r := review(AlertmanagerConfigValidatePath, "AlertmanagerConfig", amc); !r.Allowed || len(r.Warnings) == 0 {
-		t.Errorf("AlertmanagerConfig: allowed %v, warnings %v", r.Allowed, r.Warnings)
+	amc := `{"apiVersion":"monitoring.coreos.com/v1alpha1","kind":"AlertmanagerConfig","metadata":{"name":"a","namespace":"n"},"spec":{"receivers":[{"name":"r"}],"route":{"receiver":"r"}}}`
+	if r := review(webhook.AlertmanagerConfigValidatePath, "AlertmanagerConfig", amc); !r.Allowed {
+		t.Errorf("a valid AlertmanagerConfig was refused: %v", r.Result)
+	}
+	badAMC := `{"apiVersion":"monitoring.coreos.com/v1alpha1","kind":"AlertmanagerConfig","metadata":{"name":"a","namespace":"n"},"spec":{"receivers":[{"name":"r"}],"route":{"receiver":"missing"}}}`
+	if r := review(webhook.AlertmanagerConfigValidatePath, "AlertmanagerConfig", badAMC); r.Allowed {
+		t.Error("an AlertmanagerConfig routing to an unknown receiver was allowed")
 	}
 }
 
