@@ -51,15 +51,25 @@ type webHTTPServerConfig struct {
 // always mounts that Secret, so the controller writes it even when spec.web is empty (the
 // content is then "{}"). The result is checked with Prometheus's own web config parser.
 func WebConfig(p *monitoringv1.Prometheus) ([]byte, error) {
+	var w *monitoringv1.WebConfigFileFields
+	if p.Spec.Web != nil {
+		w = &p.Spec.Web.WebConfigFileFields
+	}
+	return webConfigFor(w, layout.WebConfigDir, "Prometheus")
+}
+
+// webConfigFor is the exporter-toolkit web config file of w for a pod mounting the
+// web-config volume at dir; what names the server in errors.
+func webConfigFor(w *monitoringv1.WebConfigFileFields, dir, what string) ([]byte, error) {
 	var f webConfigFile
-	if w := p.Spec.Web; w != nil {
+	if w != nil {
 		if t := w.TLSConfig; t != nil {
 			if err := t.Validate(); err != nil {
 				return nil, fmt.Errorf("spec.web.tlsConfig: %w", err)
 			}
 			tls := &webTLSServerConfig{
-				CertFile:                 inWebConfigDir(webCertFile),
-				KeyFile:                  inWebConfigDir(webKeyFile),
+				CertFile:                 path.Join(dir, webCertFile),
+				KeyFile:                  path.Join(dir, webKeyFile),
 				MinVersion:               ptr.Deref(t.MinVersion, ""),
 				MaxVersion:               ptr.Deref(t.MaxVersion, ""),
 				CipherSuites:             t.CipherSuites,
@@ -73,7 +83,7 @@ func WebConfig(p *monitoringv1.Prometheus) ([]byte, error) {
 				tls.KeyFile = f
 			}
 			if t.ClientCA != (monitoringv1.SecretOrConfigMap{}) {
-				tls.ClientCAFile = inWebConfigDir(webClientCAFile)
+				tls.ClientCAFile = path.Join(dir, webClientCAFile)
 			}
 			if f := ptr.Deref(t.ClientCAFile, ""); f != "" {
 				tls.ClientCAFile = f
@@ -114,25 +124,33 @@ func WebConfig(p *monitoringv1.Prometheus) ([]byte, error) {
 	}
 	var check web.Config
 	if err := yamlv2.UnmarshalStrict(out, &check); err != nil {
-		return nil, fmt.Errorf("spec.web: Prometheus would reject the web config: %w", err)
+		return nil, fmt.Errorf("spec.web: %s would reject the web config: %w", what, err)
 	}
 	return out, nil
 }
-
-func inWebConfigDir(file string) string { return path.Join(layout.WebConfigDir, file) }
 
 // webConfigSources are the projections of the web-config volume: the generated file, and
 // the TLS certificate, key and client CA spec.web.tlsConfig takes from Secrets or
 // ConfigMaps.
 func webConfigSources(p *monitoringv1.Prometheus) ([]corev1.VolumeProjection, error) {
+	var w *monitoringv1.WebConfigFileFields
+	if p.Spec.Web != nil {
+		w = &p.Spec.Web.WebConfigFileFields
+	}
+	return webConfigSourcesFor(w, layout.WebConfigSecretName(p.Name))
+}
+
+// webConfigSourcesFor are the projections of a web-config volume for w, the generated
+// file coming from the Secret secretName.
+func webConfigSourcesFor(w *monitoringv1.WebConfigFileFields, secretName string) ([]corev1.VolumeProjection, error) {
 	sources := []corev1.VolumeProjection{{Secret: &corev1.SecretProjection{
-		LocalObjectReference: corev1.LocalObjectReference{Name: layout.WebConfigSecretName(p.Name)},
+		LocalObjectReference: corev1.LocalObjectReference{Name: secretName},
 		Items:                []corev1.KeyToPath{{Key: layout.WebConfigFile, Path: layout.WebConfigFile}},
 	}}}
-	if !webTLS(p) {
+	if w == nil || w.TLSConfig == nil {
 		return sources, nil
 	}
-	t := p.Spec.Web.TLSConfig
+	t := w.TLSConfig
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("spec.web.tlsConfig: %w", err)
 	}
