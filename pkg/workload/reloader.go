@@ -24,14 +24,16 @@ const (
 // prometheusLocalURL is endpoint on Prometheus as the sidecar reaches it: 127.0.0.1 over HTTP, localhost over
 // HTTPS (server certificates name hosts, rarely loopback addresses), or Options.LocalHost.
 func prometheusLocalURL(p *monitoringv1.Prometheus, opts Options, endpoint string) string {
-	u := url.URL{
-		Scheme: "http",
-		Host:   net.JoinHostPort(opts.localHost("127.0.0.1"), strconv.Itoa(layout.PrometheusWebPort)),
-		Path:   webPath(p, endpoint),
-	}
-	if webTLS(p) {
+	return localURL(opts, webTLS(p), layout.PrometheusWebPort, webPath(p, endpoint))
+}
+
+// localURL is the URL of path on port of a server in the pod, as its sidecar reaches it:
+// 127.0.0.1 over HTTP, localhost over HTTPS, or Options.LocalHost.
+func localURL(opts Options, tls bool, port int, path string) string {
+	u := url.URL{Scheme: "http", Host: net.JoinHostPort(opts.localHost("127.0.0.1"), strconv.Itoa(port)), Path: path}
+	if tls {
 		u.Scheme = "https"
-		u.Host = net.JoinHostPort(opts.localHost("localhost"), strconv.Itoa(layout.PrometheusWebPort))
+		u.Host = net.JoinHostPort(opts.localHost("localhost"), strconv.Itoa(port))
 	}
 	return u.String()
 }

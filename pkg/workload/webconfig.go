@@ -64,32 +64,9 @@ func webConfigFor(w *monitoringv1.WebConfigFileFields, dir, what string) ([]byte
 	var f webConfigFile
 	if w != nil {
 		if t := w.TLSConfig; t != nil {
-			if err := t.Validate(); err != nil {
-				return nil, fmt.Errorf("spec.web.tlsConfig: %w", err)
-			}
-			tls := &webTLSServerConfig{
-				CertFile:                 path.Join(dir, webCertFile),
-				KeyFile:                  path.Join(dir, webKeyFile),
-				MinVersion:               ptr.Deref(t.MinVersion, ""),
-				MaxVersion:               ptr.Deref(t.MaxVersion, ""),
-				CipherSuites:             t.CipherSuites,
-				PreferServerCipherSuites: t.PreferServerCipherSuites,
-				CurvePreferences:         t.CurvePreferences,
-			}
-			if f := ptr.Deref(t.CertFile, ""); f != "" {
-				tls.CertFile = f
-			}
-			if f := ptr.Deref(t.KeyFile, ""); f != "" {
-				tls.KeyFile = f
-			}
-			if t.ClientCA != (monitoringv1.SecretOrConfigMap{}) {
-				tls.ClientCAFile = path.Join(dir, webClientCAFile)
-			}
-			if f := ptr.Deref(t.ClientCAFile, ""); f != "" {
-				tls.ClientCAFile = f
-			}
-			if t.ClientAuthType != nil {
-				tls.ClientAuthType = string(*t.ClientAuthType)
+			tls, err := webTLSServer(t, dir, "spec.web.tlsConfig")
+			if err != nil {
+				return nil, err
 			}
 			f.TLSServerConfig = tls
 		}
@@ -142,6 +119,39 @@ func webConfigSources(p *monitoringv1.Prometheus) ([]corev1.VolumeProjection, er
 
 // webConfigSourcesFor are the projections of a web-config volume for w, the generated
 // file coming from the Secret secretName.
+// webTLSServer is the tls_server_config of t, whose Secret and ConfigMap files are
+// projected under dir (see addSecretOrConfigMap); field names t in errors.
+func webTLSServer(t *monitoringv1.WebTLSConfig, dir, field string) (*webTLSServerConfig, error) {
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	tls := &webTLSServerConfig{
+		CertFile:                 path.Join(dir, webCertFile),
+		KeyFile:                  path.Join(dir, webKeyFile),
+		MinVersion:               ptr.Deref(t.MinVersion, ""),
+		MaxVersion:               ptr.Deref(t.MaxVersion, ""),
+		CipherSuites:             t.CipherSuites,
+		PreferServerCipherSuites: t.PreferServerCipherSuites,
+		CurvePreferences:         t.CurvePreferences,
+	}
+	if f := ptr.Deref(t.CertFile, ""); f != "" {
+		tls.CertFile = f
+	}
+	if f := ptr.Deref(t.KeyFile, ""); f != "" {
+		tls.KeyFile = f
+	}
+	if t.ClientCA != (monitoringv1.SecretOrConfigMap{}) {
+		tls.ClientCAFile = path.Join(dir, webClientCAFile)
+	}
+	if f := ptr.Deref(t.ClientCAFile, ""); f != "" {
+		tls.ClientCAFile = f
+	}
+	if t.ClientAuthType != nil {
+		tls.ClientAuthType = string(*t.ClientAuthType)
+	}
+	return tls, nil
+}
+
 func webConfigSourcesFor(w *monitoringv1.WebConfigFileFields, secretName string) ([]corev1.VolumeProjection, error) {
 	sources := []corev1.VolumeProjection{{Secret: &corev1.SecretProjection{
 		LocalObjectReference: corev1.LocalObjectReference{Name: secretName},
@@ -150,37 +160,44 @@ func webConfigSourcesFor(w *monitoringv1.WebConfigFileFields, secretName string)
 	if w == nil || w.TLSConfig == nil {
 		return sources, nil
 	}
-	t := w.TLSConfig
+	return webTLSSources(sources, w.TLSConfig, "", "spec.web.tlsConfig")
+}
+
+// webTLSSources appends to sources the projections of t's certificate, key and client CA
+// (at prefix+tls/server.crt, ...); field names t in errors.
+func webTLSSources(sources []corev1.VolumeProjection, t *monitoringv1.WebTLSConfig, prefix, field string) ([]corev1.VolumeProjection, error) {
 	if err := t.Validate(); err != nil {
-		return nil, fmt.Errorf("spec.web.tlsConfig: %w", err)
+		return nil, fmt.Errorf("%s: %w", field, err)
 	}
-	add := func(field string, sc monitoringv1.SecretOrConfigMap, file string) error {
-		switch {
-		case sc.Secret != nil:
-			return addSecretKey(&sources, field+".secret", *sc.Secret, file)
-		case sc.ConfigMap != nil:
-			if sc.ConfigMap.Name == "" || sc.ConfigMap.Key == "" {
-				return fmt.Errorf("%s.configMap needs a name and a key", field)
-			}
-			sources = append(sources, corev1.VolumeProjection{ConfigMap: &corev1.ConfigMapProjection{
-				LocalObjectReference: corev1.LocalObjectReference{Name: sc.ConfigMap.Name},
-				Items:                []corev1.KeyToPath{{Key: sc.ConfigMap.Key, Path: file}},
-			}})
-		}
-		return nil
-	}
-	if err := add("spec.web.tlsConfig.cert", t.Cert, webCertFile); err != nil {
+	if err := addSecretOrConfigMap(&sources, field+".cert", t.Cert, prefix+webCertFile); err != nil {
 		return nil, err
 	}
 	if t.KeySecret != (corev1.SecretKeySelector{}) {
-		if err := addSecretKey(&sources, "spec.web.tlsConfig.keySecret", t.KeySecret, webKeyFile); err != nil {
+		if err := addSecretKey(&sources, field+".keySecret", t.KeySecret, prefix+webKeyFile); err != nil {
 			return nil, err
 		}
 	}
-	if err := add("spec.web.tlsConfig.client_ca", t.ClientCA, webClientCAFile); err != nil {
+	if err := addSecretOrConfigMap(&sources, field+".client_ca", t.ClientCA, prefix+webClientCAFile); err != nil {
 		return nil, err
 	}
 	return sources, nil
+}
+
+// addSecretOrConfigMap projects the key sc selects as file (nothing when sc is empty).
+func addSecretOrConfigMap(sources *[]corev1.VolumeProjection, field string, sc monitoringv1.SecretOrConfigMap, file string) error {
+	switch {
+	case sc.Secret != nil:
+		return addSecretKey(sources, field+".secret", *sc.Secret, file)
+	case sc.ConfigMap != nil:
+		if sc.ConfigMap.Name == "" || sc.ConfigMap.Key == "" {
+			return fmt.Errorf("%s.configMap needs a name and a key", field)
+		}
+		*sources = append(*sources, corev1.VolumeProjection{ConfigMap: &corev1.ConfigMapProjection{
+			LocalObjectReference: corev1.LocalObjectReference{Name: sc.ConfigMap.Name},
+			Items:                []corev1.KeyToPath{{Key: sc.ConfigMap.Key, Path: file}},
+		}})
+	}
+	return nil
 }
 
 func addSecretKey(sources *[]corev1.VolumeProjection, field string, s corev1.SecretKeySelector, file string) error {
