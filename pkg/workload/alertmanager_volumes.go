@@ -176,7 +176,7 @@ func clusterTLSSources(a *monitoringv1.Alertmanager) ([]corev1.VolumeProjection,
 
 // clusterTLSFile is Alertmanager's --cluster.tls-config file.
 type clusterTLSFile struct {
-	TLSServerConfig *webTLSServerConfig  `json:"tls_server_config"`
+	TLSServerConfig *webTLSServerConfig   `json:"tls_server_config"`
 	TLSClientConfig *clusterTLSClientConf `json:"tls_client_config"`
 }
 
