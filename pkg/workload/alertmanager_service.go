@@ -44,6 +44,14 @@ func AlertmanagerGoverningService(a *monitoringv1.Alertmanager) *corev1.Service 
 	}
 }
 
+// CheckAlertmanagerService checks the Service spec.serviceName names (nil when it does
+// not exist), which the user provides: like prometheus-operator, the controller refuses to
+// reconcile a unless it exists in a's namespace and its selector selects a's pods (a
+// Service without a selector is accepted).
+func CheckAlertmanagerService(a *monitoringv1.Alertmanager, svc *corev1.Service) error {
+	return checkCustomService("Alertmanager", a.Namespace, AlertmanagerServiceName(a), layout.AlertmanagerGoverningServiceName, svc, alertmanagerSelectorLabels(a.Name))
+}
+
 // AlertmanagerStatus computes the status of a from its live StatefulSet (nil when it
 // does not exist) and, when the controller has them, its pods (to explain which are not
 // ready): replicas counts, selector, paused and the Available condition. The controller

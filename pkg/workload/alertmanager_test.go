@@ -174,3 +174,24 @@ func TestParseByteSize(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckAlertmanagerService(t *testing.T) {
+	a := am(func(a *monitoringv1.Alertmanager) { a.Spec.ServiceName = ptr.To("mine") })
+	svc := func(sel map[string]string) *corev1.Service {
+		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "monitoring", Name: "mine"}, Spec: corev1.ServiceSpec{Selector: sel}}
+	}
+	for _, c := range []struct {
+		svc  *corev1.Service
+		want string
+	}{
+		{nil, "does not exist"},
+		{svc(map[string]string{"alertmanager": "other"}), "does not select the Alertmanager pods"},
+		{svc(map[string]string{"alertmanager": "main", "app.kubernetes.io/name": "alertmanager"}), ""},
+		{svc(nil), ""},
+	} {
+		err := CheckAlertmanagerService(a, c.svc)
+		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%v: got %v, want %q", c.svc, err, c.want)
+		}
+	}
+}

@@ -8,7 +8,9 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -139,6 +141,25 @@ func (r *Reconciler) applyGoverningService(ctx context.Context, a *monitoringv1.
 	sort.Slice(owners, func(i, j int) bool { return owners[i].Name < owners[j].Name })
 	svc.OwnerReferences = owners
 	return r.writer().EnsureHashed(ctx, serviceGVK, svc, []any{svc.Labels, svc.Spec, owners})
+}
+
+// checkGoverningService refuses an Alertmanager whose spec.serviceName names a Service
+// that does not exist or does not select its pods, as prometheus-operator does. The
+// Service is read from the API server (Services are not cached).
+func (r *Reconciler) checkGoverningService(ctx context.Context, a *monitoringv1.Alertmanager) error {
+	reader := r.APIReader
+	if reader == nil {
+		reader = r.Client
+	}
+	svc := &corev1.Service{}
+	err := reader.Get(ctx, types.NamespacedName{Namespace: a.Namespace, Name: workload.AlertmanagerServiceName(a)}, svc)
+	switch {
+	case apierrors.IsNotFound(err):
+		svc = nil
+	case err != nil:
+		return outcome.ApplyFailed(fmt.Errorf("reading the Service of spec.serviceName: %w", err))
+	}
+	return outcome.Invalid(workload.CheckAlertmanagerService(a, svc))
 }
 
 // deleteSurplusTLSAssets removes the TLS assets Secrets of a beyond the count written.

@@ -112,6 +112,8 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		if err := r.applyGoverningService(ctx, a); err != nil {
 			return err
 		}
+	} else if err := r.checkGoverningService(ctx, a); err != nil {
+		return err
 	}
 	in.TLSAssetSecrets = tlsCount
 	sts, err := workload.AlertmanagerStatefulSet(in, r.cfg.Workload)

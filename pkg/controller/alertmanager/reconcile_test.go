@@ -269,3 +269,26 @@ func TestSelectsAlertmanagerConfigs(t *testing.T) {
 type genFunc func(context.Context, GenInput) (GenResult, error)
 
 func (g genFunc) Generate(ctx context.Context, in GenInput) (GenResult, error) { return g(ctx, in) }
+
+func TestCustomServiceIsChecked(t *testing.T) {
+	a := alertmanager("main", func(a *monitoringv1.Alertmanager) { a.Spec.ServiceName = ptr.To("mine") })
+	f := newFixture(t, Config{}, nil, a)
+	if err := f.reconcile("main"); err == nil || !strings.Contains(err.Error(), "Service mon/mine does not exist") {
+		t.Fatalf("got %v", err)
+	}
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: "mine"}, Spec: corev1.ServiceSpec{Selector: map[string]string{"alertmanager": "main"}}}
+	if err := f.c.Create(context.Background(), svc); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("main"); err != nil {
+		t.Fatal(err)
+	}
+	sts := &appsv1.StatefulSet{}
+	f.get(sts, "alertmanager-main")
+	if sts.Spec.ServiceName != "mine" {
+		t.Errorf("serviceName %q", sts.Spec.ServiceName)
+	}
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "alertmanager-operated"}, &corev1.Service{}); err == nil {
+		t.Error("alertmanager-operated created although spec.serviceName is set")
+	}
+}
