@@ -202,12 +202,20 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	if err := pr.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Prometheus controller: %w", err)
 	}
+	amUpstream, err := opmetrics.NewController(reg, "alertmanager")
+	if err != nil {
+		return err
+	}
+	if err := mgr.Add(readiness{mgr: mgr, metrics: amUpstream}); err != nil {
+		return err
+	}
 	am := amctrl.New(amctrl.Deps{
 		Client:    cl,
 		APIReader: mgr.GetAPIReader(),
 		Applier:   applier,
 		Recorder:  recorder,
 		Generator: opts.AlertmanagerConfigGenerator,
+		Upstream:  amUpstream,
 	}, amctrl.Config{
 		Workload:                opts.Workload,
 		Scope:                   opts.AlertmanagerScope(),

@@ -12,6 +12,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/controller/generated"
+	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -56,6 +57,9 @@ type Deps struct {
 	Recorder events.EventRecorder
 	// Generator generates the configuration (nil: PassThrough).
 	Generator ConfigGenerator
+	// Upstream are prometheus-operator's metrics of this controller
+	// (controller="alertmanager"; nil: none).
+	Upstream *opmetrics.Controller
 	// Clock stamps status conditions (nil: the real clock).
 	Clock clock.PassiveClock
 }
@@ -112,6 +116,7 @@ func (r *Reconciler) forget(nn types.NamespacedName) {
 	r.mu.Lock()
 	delete(r.state, nn)
 	r.mu.Unlock()
+	r.Upstream.Forget(nn.String())
 }
 
 // writer is the shared write path with this operator's labels and annotations.

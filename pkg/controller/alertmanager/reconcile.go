@@ -46,6 +46,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	st.mu.Lock()
 	defer st.mu.Unlock()
 
+	start := r.Clock.Now()
 	var result error
 	if a.Spec.Paused {
 		result = &outcome.Note{Reason: outcome.ReasonPaused, Message: "spec.paused is set: the operator leaves the StatefulSet and configuration as they are"}
@@ -58,7 +59,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 			result = serr
 		}
 	}
-	if outcome.Succeeded(result) {
+	ok := outcome.Succeeded(result)
+	r.Upstream.Reconciled(req.String(), r.Clock.Since(start), !ok)
+	if ok {
 		return reconcile.Result{}, nil
 	}
 	if r.Recorder != nil {
@@ -121,7 +124,11 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		return outcome.Invalid(err)
 	}
 	sts.OwnerReferences = []metav1.OwnerReference{ownerRef(a)}
-	if _, err := r.writer().EnsureStatefulSet(ctx, r.Client, sts, a.UID, false); err != nil {
+	recreated, err := r.writer().EnsureStatefulSet(ctx, r.Client, sts, a.UID, false)
+	if recreated {
+		r.Upstream.StatefulSetRecreated()
+	}
+	if err != nil {
 		return err
 	}
 	return r.deleteSurplusTLSAssets(ctx, a, tlsCount)

@@ -34,17 +34,33 @@ import (
 // operator's RBAC (and prometheus-operator's) does not list or watch them.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	specOrLabels := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{})
+	// triggered counts the events of a kind, prometheus-operator's
+	// prometheus_operator_triggered_total, ahead of the filters.
+	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
+		return builder.WithPredicates(append([]predicate.Predicate{r.countEvents(kind)}, p...)...)
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("alertmanager").
-		For(&monitoringv1.Alertmanager{}, builder.WithPredicates(predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
-		Owns(&appsv1.StatefulSet{}).
-		WatchesMetadata(&corev1.Secret{}, r.mapSecret()).
-		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.mapConfig), builder.WithPredicates(specOrLabels)).
+		For(&monitoringv1.Alertmanager{}, triggered(monitoringv1.AlertmanagersKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
+		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
+		WatchesMetadata(&corev1.Secret{}, r.mapSecret(), triggered("Secret")).
+		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.mapConfig), triggered(monitoringv1alpha1.AlertmanagerConfigKind, specOrLabels)).
 		WithOptions(controller.Options{
 			MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
 			RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
 		}).
 		Complete(r)
+}
+
+// countEvents counts every event of kind in prometheus_operator_triggered_total and lets
+// it through.
+func (r *Reconciler) countEvents(kind string) predicate.Predicate {
+	return predicate.Funcs{
+		CreateFunc:  func(event.CreateEvent) bool { r.Upstream.Triggered(kind, "add"); return true },
+		UpdateFunc:  func(event.UpdateEvent) bool { r.Upstream.Triggered(kind, "update"); return true },
+		DeleteFunc:  func(event.DeleteEvent) bool { r.Upstream.Triggered(kind, "delete"); return true },
+		GenericFunc: func(event.GenericEvent) bool { return true },
+	}
 }
 
 // alertmanagers lists the managed Alertmanager objects from the cache.

@@ -40,6 +40,7 @@ func (r *Reconciler) updateStatus(ctx context.Context, a *monitoringv1.Alertmana
 		return nil
 	}
 	applied, err := resourcestatus.ApplyStatus(ctx, r.Client, monitoringv1.SchemeGroupVersion.String(), monitoringv1.AlertmanagersKind, a.Namespace, a.Name, status)
+	r.Upstream.StatusUpdated(err)
 	if err != nil || !applied {
 		return err
 	}
