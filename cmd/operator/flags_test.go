@@ -72,7 +72,7 @@ func TestUpstreamDefaults(t *testing.T) {
 		{"prometheus-instance-selector", o.PrometheusInstanceSelector.Empty(), true},
 		{"secret-field-selector", o.SecretFieldSelector.Empty(), true},
 		{"prometheus-default-base-image", o.Workload.PrometheusBaseImage, "quay.io/prometheus/prometheus"},
-		{"alertmanager-default-base-image", o.AlertmanagerBaseImage, "quay.io/prometheus/alertmanager"},
+		{"alertmanager-default-base-image", o.Workload.AlertmanagerBaseImage, "quay.io/prometheus/alertmanager"},
 		{"thanos-default-base-image", o.ThanosBaseImage, "quay.io/thanos/thanos"},
 		{"kubelet-service", o.Kubelet.Service, types.NamespacedName{}},
 		{"kubelet-endpoints", o.Kubelet.Endpoints, true},
@@ -125,7 +125,9 @@ func TestParseFlagGroups(t *testing.T) {
 			eq(t, "thanos-ruler-instance-namespaces", o.ThanosRulerInstanceNamespaces, []string{"tr"})
 			eq(t, "prometheus scope", o.PrometheusScope().String(), "monitoring")
 			eq(t, "monitor scope", o.MonitorScope().String(), "a,b,c")
-			eq(t, "watch scope", o.WatchScope().String(), "a,b,c,monitoring")
+			eq(t, "alertmanager scope", o.AlertmanagerScope().String(), "am")
+			eq(t, "alertmanager config scope", o.AlertmanagerConfigScope().String(), "amc1,amc2")
+			eq(t, "watch scope", o.WatchScope().String(), "a,am,amc1,amc2,b,c,monitoring")
 		}},
 		{"deny namespaces", []string{"--deny-namespaces=kube-system, kube-public", "--watch-referenced-objects-in-all-namespaces=true"}, func(t *testing.T, o operator.Options) {
 			eq(t, "deny-namespaces", o.DenyNamespaces, []string{"kube-system", "kube-public"})
@@ -145,7 +147,7 @@ func TestParseFlagGroups(t *testing.T) {
 		}},
 		{"images and reloader", []string{"--prometheus-default-base-image=registry.example/prometheus", "--alertmanager-default-base-image=registry.example/am", "--thanos-default-base-image=registry.example/thanos", "--prometheus-config-reloader=registry.example/reloader:v1", "--config-reloader-cpu-request=20m", "--config-reloader-cpu-limit=100m", "--config-reloader-memory-request=30Mi", "--config-reloader-memory-limit=0", "--enable-config-reloader-probes"}, func(t *testing.T, o operator.Options) {
 			eq(t, "prometheus-default-base-image", o.Workload.PrometheusBaseImage, "registry.example/prometheus")
-			eq(t, "alertmanager-default-base-image", o.AlertmanagerBaseImage, "registry.example/am")
+			eq(t, "alertmanager-default-base-image", o.Workload.AlertmanagerBaseImage, "registry.example/am")
 			eq(t, "thanos-default-base-image", o.ThanosBaseImage, "registry.example/thanos")
 			eq(t, "prometheus-config-reloader", o.Workload.ConfigReloaderImage, "registry.example/reloader:v1")
 			eq(t, "reloader resources", o.Workload.ConfigReloaderResources, corev1.ResourceRequirements{
@@ -204,6 +206,7 @@ func TestParseFlagGroups(t *testing.T) {
 		{"the rest", []string{"--controller-id=blue", "--cluster-domain=cluster.local", "--localhost=127.0.0.1", "--repair-policy-for-statefulsets=evict", "--disable-unmanaged-prometheus-configuration", "--auto-gomemlimit-ratio=0.8", "--leader-elect=true"}, func(t *testing.T, o operator.Options) {
 			eq(t, "controller-id", o.ControllerID, "blue")
 			eq(t, "cluster-domain", o.ClusterDomain, "cluster.local")
+			eq(t, "cluster-domain reaches the Alertmanager peers", o.Workload.ClusterDomain, "cluster.local")
 			eq(t, "localhost", o.LocalHost, "127.0.0.1")
 			eq(t, "repair-policy-for-statefulsets", o.RepairPolicy, operator.RepairEvict)
 			eq(t, "disable-unmanaged-prometheus-configuration", o.DisableUnmanagedPrometheusConfiguration, true)
@@ -259,8 +262,9 @@ func TestNotApplied(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--controller-id=x", "--labels=a=b", "--annotations=c=d", "--cluster-domain=x", "--repair-policy-for-statefulsets=delete", "--alertmanager-instance-selector=a=b", "--kubelet-sync-period=1m", "--enable-config-reloader-probes"},
-			[]string{"--alertmanager-instance-selector", "--cluster-domain"}},
+		{[]string{"--controller-id=x", "--labels=a=b", "--annotations=c=d", "--cluster-domain=x", "--repair-policy-for-statefulsets=delete", "--alertmanager-instance-selector=a=b", "--kubelet-sync-period=1m", "--enable-config-reloader-probes"}, nil},
+		{[]string{"--alertmanager-instance-namespaces=a", "--alertmanager-config-namespaces=b", "--alertmanager-default-base-image=x", "--thanos-ruler-instance-selector=a=b", "--thanos-default-base-image=y"},
+			[]string{"--thanos-default-base-image", "--thanos-ruler-instance-selector"}},
 		{[]string{"--feature-gates=PrometheusTopologySharding=false,StatusForConfigurationResources=true"}, []string{"--feature-gates (PrometheusTopologySharding=false)"}},
 		{[]string{"--feature-gates=StatusForConfigurationResources=true"}, nil},
 		{[]string{"--watch-referenced-objects-in-all-namespaces=false", "--disable-unmanaged-prometheus-configuration=false"}, []string{
@@ -282,7 +286,7 @@ func TestNotAppliedLogLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reportNotApplied(log, parse(t, append(kubePrometheusArgs, "--alertmanager-instance-selector=a=b", "--cluster-domain=x")...))
+	reportNotApplied(log, parse(t, append(kubePrometheusArgs, "--alertmanager-instance-selector=a=b", "--cluster-domain=x", "--thanos-ruler-instance-selector=a=b", "--thanos-default-base-image=y")...))
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 1 {
 		t.Fatalf("want one log line, got %d:\n%s", len(lines), buf.String())
@@ -297,7 +301,7 @@ func TestNotAppliedLogLine(t *testing.T) {
 	}
 	eq(t, "level", entry.Level, "INFO")
 	eq(t, "message", entry.Msg, "accepted flags Lookout does not act on yet")
-	eq(t, "flags", entry.Flags, []string{"--alertmanager-instance-selector", "--cluster-domain"})
+	eq(t, "flags", entry.Flags, []string{"--thanos-default-base-image", "--thanos-ruler-instance-selector"})
 
 	buf.Reset()
 	reportNotApplied(log, parse(t, "--namespaces=a"))

@@ -12,17 +12,18 @@ local k = import 'k.libsonnet';
     },
     // The kinds it reconciles or selects (the same least-privilege rules as
     // example/install/20-rbac.yaml, which explains each one).
-    local monitoringResources = ['prometheuses', 'servicemonitors', 'podmonitors', 'probes', 'scrapeconfigs', 'prometheusrules'],
+    local monitoringResources = ['prometheuses', 'servicemonitors', 'podmonitors', 'probes', 'scrapeconfigs', 'prometheusrules', 'alertmanagers'],
     local read = ['get', 'list', 'watch'],
 
     serviceAccount: k.serviceAccount(v.name, v.namespace, labels),
 
     clusterRole: k.clusterRole(v.name, labels, [
       k.rule(['monitoring.coreos.com'], monitoringResources, read),
+      k.rule(['monitoring.coreos.com'], ['alertmanagerconfigs'], read),
       k.rule(['monitoring.coreos.com'], [r + '/status' for r in monitoringResources], ['get', 'update', 'patch']),
       // Owner references that block the deletion of their Prometheus, on clusters with
       // the OwnerReferencesPermissionEnforcement admission plugin.
-      k.rule(['monitoring.coreos.com'], ['prometheuses/finalizers'], ['update']),
+      k.rule(['monitoring.coreos.com'], ['prometheuses/finalizers', 'alertmanagers/finalizers'], ['update']),
       k.rule(['apps'], ['statefulsets'], read + ['create', 'update', 'delete']),
       k.rule([''], ['secrets', 'configmaps'], read + ['create', 'update', 'delete']),
       k.rule([''], ['services'], read + ['create', 'update']),

@@ -13,7 +13,8 @@ import (
 // cacheOptions turns the namespace flags into the informer cache's namespaces, with
 // prometheus-operator's semantics:
 //   - Prometheus objects are watched in PrometheusScope (--prometheus-instance-namespaces,
-//     or else --namespaces / --deny-namespaces);
+//     or else --namespaces / --deny-namespaces), Alertmanager objects in
+//     AlertmanagerScope and AlertmanagerConfigs in AlertmanagerConfigScope, likewise;
 //   - monitors and rules in MonitorScope (--namespaces, or every namespace but
 //     --deny-namespaces);
 //   - everything else (the generated StatefulSets, Services, Secrets and ConfigMaps, and
@@ -29,6 +30,12 @@ func cacheOptions(o Options) cache.Options {
 	byObject := map[client.Object]cache.ByObject{}
 	if s := o.PrometheusScope(); !s.Equal(watch) {
 		byObject[&monitoringv1.Prometheus{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
+	}
+	if s := o.AlertmanagerScope(); !s.Equal(watch) {
+		byObject[&monitoringv1.Alertmanager{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
+	}
+	if s := o.AlertmanagerConfigScope(); !s.Equal(watch) {
+		byObject[&monitoringv1alpha1.AlertmanagerConfig{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
 	}
 	if s := o.MonitorScope(); !s.Equal(watch) {
 		for _, obj := range []client.Object{

@@ -29,11 +29,6 @@ var UpstreamFlags = []string{
 // notAppliedFlags are accepted and parsed into Options, but nothing in Lookout acts on
 // them yet: they belong to kinds or controllers Lookout does not have.
 var notAppliedFlags = map[string]bool{
-	"alertmanager-config-namespaces":   true,
-	"alertmanager-default-base-image":  true,
-	"alertmanager-instance-namespaces": true,
-	"alertmanager-instance-selector":   true,
-	"cluster-domain":                   true,
 	"thanos-default-base-image":        true,
 	"thanos-ruler-instance-namespaces": true,
 	"thanos-ruler-instance-selector":   true,

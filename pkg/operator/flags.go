@@ -123,24 +123,24 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(listValue{&o.Namespaces}, "namespaces", "comma-separated namespaces whose objects are watched (default: all); mutually exclusive with --deny-namespaces")
 	fs.Var(listValue{&o.DenyNamespaces}, "deny-namespaces", "comma-separated namespaces left out when --namespaces is empty")
 	fs.Var(listValue{&o.PrometheusInstanceNamespaces}, "prometheus-instance-namespaces", "comma-separated namespaces whose Prometheus objects are reconciled, whatever --namespaces and --deny-namespaces say (default: those)")
-	fs.Var(listValue{&o.AlertmanagerInstanceNamespaces}, "alertmanager-instance-namespaces", "namespaces of the Alertmanager objects (accepted; Lookout does not reconcile Alertmanagers yet)")
-	fs.Var(listValue{&o.AlertmanagerConfigNamespaces}, "alertmanager-config-namespaces", "namespaces of the AlertmanagerConfig objects (accepted; not used yet)")
+	fs.Var(listValue{&o.AlertmanagerInstanceNamespaces}, "alertmanager-instance-namespaces", "comma-separated namespaces whose Alertmanager objects are reconciled, whatever --namespaces and --deny-namespaces say (default: those)")
+	fs.Var(listValue{&o.AlertmanagerConfigNamespaces}, "alertmanager-config-namespaces", "comma-separated namespaces whose AlertmanagerConfig objects an Alertmanager may select (default: --namespaces/--deny-namespaces)")
 	fs.Var(listValue{&o.ThanosRulerInstanceNamespaces}, "thanos-ruler-instance-namespaces", "namespaces of the ThanosRuler objects (accepted; not reconciled yet)")
 	fs.BoolVar(&o.WatchReferencedObjectsInAllNamespaces, "watch-referenced-objects-in-all-namespaces", false, "watch Secrets and ConfigMaps in the namespaces of the monitors too (Lookout always does)")
 	fs.Var(&labelSelectorValue{p: &o.PrometheusInstanceSelector}, "prometheus-instance-selector", "label selector of the Prometheus objects this operator reconciles (default: all)")
-	fs.Var(&labelSelectorValue{p: &o.AlertmanagerInstanceSelector}, "alertmanager-instance-selector", "label selector of the Alertmanager objects (accepted; not reconciled yet)")
+	fs.Var(&labelSelectorValue{p: &o.AlertmanagerInstanceSelector}, "alertmanager-instance-selector", "label selector of the Alertmanager objects this operator reconciles (default: all)")
 	fs.Var(&labelSelectorValue{p: &o.ThanosRulerInstanceSelector}, "thanos-ruler-instance-selector", "label selector of the ThanosRuler objects (accepted; not reconciled yet)")
 	fs.Var(&fieldSelectorValue{p: &o.SecretFieldSelector}, "secret-field-selector", "field selector of the Secrets whose metadata is cached (referenced and generated Secrets outside it are read from the API server)")
 	fs.Var(&labelSelectorValue{p: &o.SecretLabelSelector}, "secret-label-selector", "label selector of the Secrets whose metadata is cached (referenced and generated Secrets outside it are read from the API server)")
 	fs.Var(&fieldSelectorValue{p: &o.ConfigMapFieldSelector}, "configmap-field-selector", "field selector of the ConfigMaps whose metadata is cached (as for Secrets)")
 	fs.Var(&labelSelectorValue{p: &o.ConfigMapLabelSelector}, "configmap-label-selector", "label selector of the ConfigMaps whose metadata is cached (as for Secrets)")
-	fs.StringVar(&o.ControllerID, "controller-id", "", "reconcile only objects whose operator.prometheus.io/controller-id annotation has this value (accepted; not applied yet)")
+	fs.StringVar(&o.ControllerID, "controller-id", "", "reconcile only Prometheus and Alertmanager objects whose operator.prometheus.io/controller-id annotation has this value (empty: only objects without it)")
 	fs.BoolVar(&o.DisableUnmanagedPrometheusConfiguration, "disable-unmanaged-prometheus-configuration", false, "generate the configuration even for a Prometheus whose monitor selectors are all nil (Lookout always does)")
 	fs.Var(f.gates, "feature-gates", "prometheus-operator feature gates, name=bool,... ("+DefaultFeatureGates().String()+"); StatusForConfigurationResources sets --resource-status, PrometheusShardRetentionPolicy honours spec.shardRetentionPolicy, the others are accepted")
 
 	// The generated objects and pods.
 	fs.StringVar(&o.Workload.PrometheusBaseImage, "prometheus-default-base-image", o.Workload.PrometheusBaseImage, "Prometheus image (without tag) used when spec.image is empty; the tag comes from spec.version")
-	fs.StringVar(&o.AlertmanagerBaseImage, "alertmanager-default-base-image", o.AlertmanagerBaseImage, "Alertmanager image without tag (accepted; not used yet)")
+	fs.StringVar(&o.Workload.AlertmanagerBaseImage, "alertmanager-default-base-image", o.Workload.AlertmanagerBaseImage, "Alertmanager image (without tag) used when spec.image is empty; the tag comes from spec.version")
 	fs.StringVar(&o.ThanosBaseImage, "thanos-default-base-image", o.ThanosBaseImage, "Thanos image without tag (accepted; not used yet)")
 	for _, n := range []string{"prometheus-config-reloader", "config-reloader-image"} {
 		fs.StringVar(&o.Workload.ConfigReloaderImage, n, o.Workload.ConfigReloaderImage, "image of the config-reloader sidecar and init container; --prometheus-config-reloader and --config-reloader-image are the same flag")
@@ -155,7 +155,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Workload.ReloaderWatchAPI, "reloader-watch-api", false, "make the config-reloader read the config Secret and rule ConfigMaps through the API (seconds) instead of the kubelet volume (minutes); needs Lookout's config-reloader image")
 	fs.Var(mapValue{p: &o.Labels, labels: true}, "labels", "labels added to every object the operator creates, key=value,... (accepted; not applied yet)")
 	fs.Var(mapValue{p: &o.Annotations}, "annotations", "annotations added to every object the operator creates, key=value,... (accepted; not applied yet)")
-	fs.StringVar(&o.ClusterDomain, "cluster-domain", "", "cluster DNS domain for service FQDNs (accepted; not used yet)")
+	fs.StringVar(&o.ClusterDomain, "cluster-domain", "", "cluster DNS domain: when set, Alertmanager --cluster.peer addresses are fully qualified (<pod>.alertmanager-operated.<namespace>.svc.<domain>.)")
 	fs.StringVar(&o.LocalHost, "localhost", o.LocalHost, "host the config-reloader uses to reach Prometheus in the pod, and listens on with spec.listenLocal (when not given: 127.0.0.1, or localhost when Prometheus serves TLS)")
 	fs.Var(oneOfValue{p: (*string)(&o.RepairPolicy), allowed: []string{"none", "evict", "delete"}}, "repair-policy-for-statefulsets", "what to do with a Prometheus StatefulSet whose rollout is stuck (a pod of an old revision not ready): none, evict or delete that pod")
 
@@ -217,6 +217,7 @@ func (f *runFlags) finish(fs *flag.FlagSet) (*Parsed, error) {
 	if p.IsGiven("localhost") {
 		o.Workload.LocalHost = o.LocalHost
 	}
+	o.Workload.ClusterDomain = o.ClusterDomain
 
 	if f.kubeletService != "" {
 		ns, name, ok := strings.Cut(f.kubeletService, "/")

@@ -17,6 +17,7 @@ import (
 	ctrlwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
+	amctrl "github.com/lookout-operator/lookout/pkg/controller/alertmanager"
 	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/crds"
@@ -170,8 +171,9 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	return mgr, nil
 }
 
-// setupControllers registers the Prometheus controller and the status controllers, with
-// their dependencies built here: one Applier and one set of metrics for the instance.
+// setupControllers registers the Prometheus and Alertmanager controllers and the status
+// controllers, with their dependencies built here: one Applier and one set of metrics for
+// the instance.
 func setupControllers(mgr manager.Manager, opts Options) error {
 	reg := opts.Registry
 	upstream, err := opmetrics.NewController(reg, "prometheus")
@@ -221,6 +223,33 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	})
 	if err := pr.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Prometheus controller: %w", err)
+	}
+	amUpstream, err := opmetrics.NewController(reg, "alertmanager")
+	if err != nil {
+		return err
+	}
+	if err := mgr.Add(readiness{mgr: mgr, metrics: amUpstream}); err != nil {
+		return err
+	}
+	am := amctrl.New(amctrl.Deps{
+		Client:    cl,
+		APIReader: mgr.GetAPIReader(),
+		Applier:   applier,
+		Recorder:  recorder,
+		Generator: opts.AlertmanagerConfigGenerator,
+		Upstream:  amUpstream,
+	}, amctrl.Config{
+		Workload:                opts.Workload,
+		Scope:                   opts.AlertmanagerScope(),
+		ConfigScope:             opts.AlertmanagerConfigScope(),
+		InstanceSelector:        opts.AlertmanagerInstanceSelector,
+		ControllerID:            opts.ControllerID,
+		Labels:                  opts.Labels,
+		Annotations:             opts.Annotations,
+		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
+	})
+	if err := am.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the Alertmanager controller: %w", err)
 	}
 	if err := setupKubelet(mgr, opts, writeMetrics, recorder); err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
+	amctrl "github.com/lookout-operator/lookout/pkg/controller/alertmanager"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -64,13 +65,15 @@ type Options struct {
 	// are reconciled, whatever Namespaces and DenyNamespaces say
 	// (--prometheus-instance-namespaces).
 	PrometheusInstanceNamespaces []string
-	// AlertmanagerInstanceNamespaces, AlertmanagerConfigNamespaces and
-	// ThanosRulerInstanceNamespaces are the same for the kinds Lookout does not reconcile
-	// yet (--alertmanager-instance-namespaces, --alertmanager-config-namespaces,
-	// --thanos-ruler-instance-namespaces); empty means Namespaces/DenyNamespaces.
+	// AlertmanagerInstanceNamespaces, when set, are the namespaces whose Alertmanager
+	// objects are reconciled (--alertmanager-instance-namespaces), and
+	// AlertmanagerConfigNamespaces those whose AlertmanagerConfigs may be selected
+	// (--alertmanager-config-namespaces); empty means Namespaces/DenyNamespaces.
 	AlertmanagerInstanceNamespaces []string
 	AlertmanagerConfigNamespaces   []string
-	ThanosRulerInstanceNamespaces  []string
+	// ThanosRulerInstanceNamespaces is the same for ThanosRulers, which Lookout does not
+	// reconcile yet (--thanos-ruler-instance-namespaces).
+	ThanosRulerInstanceNamespaces []string
 	// WatchReferencedObjectsInAllNamespaces is --watch-referenced-objects-in-all-namespaces.
 	// Lookout always watches the metadata of Secrets and ConfigMaps in the namespaces of
 	// both the Prometheus objects and their monitors, because it reads referenced ones
@@ -80,10 +83,12 @@ type Options struct {
 	// PrometheusInstanceSelector limits the Prometheus objects this operator manages
 	// (--prometheus-instance-selector; never nil).
 	PrometheusInstanceSelector labels.Selector
-	// AlertmanagerInstanceSelector and ThanosRulerInstanceSelector are the same for kinds
-	// Lookout does not reconcile yet (never nil).
+	// AlertmanagerInstanceSelector limits the Alertmanager objects this operator manages
+	// (--alertmanager-instance-selector; never nil).
 	AlertmanagerInstanceSelector labels.Selector
-	ThanosRulerInstanceSelector  labels.Selector
+	// ThanosRulerInstanceSelector is the same for ThanosRulers, which Lookout does not
+	// reconcile yet (never nil).
+	ThanosRulerInstanceSelector labels.Selector
 	// SecretFieldSelector, SecretLabelSelector, ConfigMapFieldSelector and
 	// ConfigMapLabelSelector limit the Secrets and ConfigMaps prometheus-operator watches
 	// (--secret-field-selector, ...; never nil). They narrow Lookout's metadata cache;
@@ -103,7 +108,8 @@ type Options struct {
 	Labels      map[string]string
 	Annotations map[string]string
 	// ClusterDomain is --cluster-domain: the DNS domain used to build service FQDNs
-	// (empty: rely on the DNS search path).
+	// (empty: rely on the DNS search path); copied to Workload.ClusterDomain for the
+	// Alertmanager peers.
 	ClusterDomain string
 	// LocalHost is --localhost, the host name prometheus-operator's sidecars use to reach
 	// Prometheus in the pod. Lookout's reloader always uses 127.0.0.1 (localhost over TLS).
@@ -119,11 +125,10 @@ type Options struct {
 	// FeatureGates holds every prometheus-operator feature gate with its value, defaults
 	// included (--feature-gates).
 	FeatureGates FeatureGates
-	// AlertmanagerBaseImage and ThanosBaseImage are the images (without tag) used when an
-	// Alertmanager or ThanosRuler (or Prometheus's Thanos sidecar) sets none
-	// (--alertmanager-default-base-image, --thanos-default-base-image).
-	AlertmanagerBaseImage string
-	ThanosBaseImage       string
+	// ThanosBaseImage is the image (without tag) used when a ThanosRuler (or Prometheus's
+	// Thanos sidecar) sets none (--thanos-default-base-image); the Alertmanager one is
+	// Workload.AlertmanagerBaseImage.
+	ThanosBaseImage string
 	// ConfigReloaderProbes is --enable-config-reloader-probes: liveness, readiness and
 	// startup probes on the config-reloader container.
 	ConfigReloaderProbes bool
@@ -143,6 +148,10 @@ type Options struct {
 	// (--prometheus-default-base-image, --prometheus-config-reloader, the
 	// --config-reloader-* resources, ...).
 	Workload workload.Options
+
+	// AlertmanagerConfigGenerator generates the Alertmanager configurations (nil:
+	// alertmanager.PassThrough, the user's config Secret as it is).
+	AlertmanagerConfigGenerator amctrl.ConfigGenerator
 
 	// GracefulShutdown bounds how long runnables get to stop.
 	GracefulShutdown time.Duration
@@ -339,7 +348,6 @@ func DefaultOptions() Options {
 		LocalHost:                    "localhost",
 		RepairPolicy:                 RepairNone,
 		FeatureGates:                 DefaultFeatureGates(),
-		AlertmanagerBaseImage:        "quay.io/prometheus/alertmanager",
 		ThanosBaseImage:              "quay.io/thanos/thanos",
 		Kubelet: KubeletOptions{
 			Selector:            labels.Everything(),
@@ -417,7 +425,25 @@ func (o Options) PrometheusScope() selection.Scope {
 	return o.MonitorScope()
 }
 
-// WatchScope is every namespace the operator reads anything in: both scopes together.
+// AlertmanagerScope is the set of namespaces whose Alertmanager objects are reconciled:
+// AlertmanagerInstanceNamespaces when set, otherwise MonitorScope.
+func (o Options) AlertmanagerScope() selection.Scope {
+	if len(o.AlertmanagerInstanceNamespaces) > 0 {
+		return selection.NewScope(o.AlertmanagerInstanceNamespaces)
+	}
+	return o.MonitorScope()
+}
+
+// AlertmanagerConfigScope is the set of namespaces whose AlertmanagerConfigs may be
+// selected: AlertmanagerConfigNamespaces when set, otherwise MonitorScope.
+func (o Options) AlertmanagerConfigScope() selection.Scope {
+	if len(o.AlertmanagerConfigNamespaces) > 0 {
+		return selection.NewScope(o.AlertmanagerConfigNamespaces)
+	}
+	return o.MonitorScope()
+}
+
+// WatchScope is every namespace the operator reads anything in: all scopes together.
 func (o Options) WatchScope() selection.Scope {
-	return o.PrometheusScope().Union(o.MonitorScope())
+	return o.PrometheusScope().Union(o.MonitorScope()).Union(o.AlertmanagerScope()).Union(o.AlertmanagerConfigScope())
 }

@@ -37,6 +37,14 @@ func TestAPIServerAcceptsGeneratedObjects(t *testing.T) {
 		}
 		objects["statefulset "+bc.Name] = sts
 	}
+	for _, ac := range workload.AlertmanagerCasesForTest() {
+		sts, err := workload.AlertmanagerStatefulSet(ac.Input, ac.Options)
+		if err != nil {
+			t.Fatalf("alertmanager %s: %v", ac.Name, err)
+		}
+		objects["alertmanager statefulset "+ac.Name] = sts
+	}
+	objects["alertmanager service"] = workload.AlertmanagerGoverningService(workload.AlertmanagerCasesForTest()[0].Input.Alertmanager)
 	p := workload.BuildCasesForTest()[0].Input.Prometheus
 	objects["service"] = workload.GoverningService(p)
 	role, err := workload.ReloaderRole(workload.Input{Prometheus: p, RuleConfigMaps: 9})

@@ -17,3 +17,20 @@ func BuildCasesForTest() []BuildCase {
 	}
 	return out
 }
+
+// AlertmanagerCase is one Alertmanager golden case, exported for the API-server test.
+type AlertmanagerCase struct {
+	Name    string
+	Input   AlertmanagerInput
+	Options Options
+}
+
+// AlertmanagerCasesForTest returns the Alertmanager golden cases with their inputs.
+func AlertmanagerCasesForTest() []AlertmanagerCase {
+	var out []AlertmanagerCase
+	for _, c := range amCases() {
+		in, opts := c.input()
+		out = append(out, AlertmanagerCase{Name: c.name, Input: in, Options: opts})
+	}
+	return out
+}

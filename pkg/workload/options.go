@@ -10,6 +10,10 @@ import (
 // DefaultPrometheusVersion is the Prometheus version assumed when spec.version is empty.
 const DefaultPrometheusVersion = "v3.16.0"
 
+// DefaultAlertmanagerVersion is the Alertmanager version assumed when spec.version is
+// empty (prometheus-operator's default).
+const DefaultAlertmanagerVersion = "v0.33.1"
+
 // DefaultReloaderWatchInterval is how often the config-reloader re-reads its inputs even
 // without a change notification.
 const DefaultReloaderWatchInterval = 3 * time.Minute
@@ -20,6 +24,12 @@ type Options struct {
 	// PrometheusBaseImage is the Prometheus image without tag, used when neither
 	// spec.image nor spec.baseImage is set ("quay.io/prometheus/prometheus").
 	PrometheusBaseImage string
+	// AlertmanagerBaseImage is the Alertmanager image without tag, used when neither
+	// spec.image nor spec.baseImage is set (--alertmanager-default-base-image).
+	AlertmanagerBaseImage string
+	// ClusterDomain, when set, makes Alertmanager peers fully qualified
+	// (<pod>.<service>.<namespace>.svc.<ClusterDomain>.); --cluster-domain.
+	ClusterDomain string
 	// ConfigReloaderImage is the full image of the config-reloader sidecar and init
 	// container.
 	ConfigReloaderImage string
@@ -43,8 +53,9 @@ type Options struct {
 // DefaultOptions returns the options the operator uses when no flag overrides them.
 func DefaultOptions() Options {
 	return Options{
-		PrometheusBaseImage: "quay.io/prometheus/prometheus",
-		ConfigReloaderImage: "ghcr.io/lookout-operator/config-reloader:latest",
+		PrometheusBaseImage:   "quay.io/prometheus/prometheus",
+		AlertmanagerBaseImage: "quay.io/prometheus/alertmanager",
+		ConfigReloaderImage:   "ghcr.io/lookout-operator/config-reloader:latest",
 		ConfigReloaderResources: corev1.ResourceRequirements{
 			Requests: corev1.ResourceList{
 				corev1.ResourceCPU:    resource.MustParse("10m"),

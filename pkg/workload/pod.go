@@ -16,8 +16,13 @@ const defaultUID = 1000
 
 // podSecurityContext is spec.securityContext, or a non-root default.
 func podSecurityContext(p *monitoringv1.Prometheus) *corev1.PodSecurityContext {
-	if p.Spec.SecurityContext != nil {
-		return p.Spec.SecurityContext.DeepCopy()
+	return podSecurityContextOr(p.Spec.SecurityContext)
+}
+
+// podSecurityContextOr is sc, or the non-root default when sc is nil.
+func podSecurityContextOr(sc *corev1.PodSecurityContext) *corev1.PodSecurityContext {
+	if sc != nil {
+		return sc.DeepCopy()
 	}
 	return &corev1.PodSecurityContext{
 		RunAsUser:      ptr.To[int64](defaultUID),
@@ -104,10 +109,15 @@ func hostAliases(in []monitoringv1.HostAlias) []corev1.HostAlias {
 
 // dnsPolicy is spec.dnsPolicy, or ClusterFirstWithHostNet on the host network.
 func dnsPolicy(p *monitoringv1.Prometheus) corev1.DNSPolicy {
-	if p.Spec.DNSPolicy != nil && *p.Spec.DNSPolicy != "" {
-		return corev1.DNSPolicy(*p.Spec.DNSPolicy)
+	return dnsPolicyFor(p.Spec.DNSPolicy, p.Spec.HostNetwork)
+}
+
+// dnsPolicyFor is policy, or ClusterFirstWithHostNet on the host network.
+func dnsPolicyFor(policy *monitoringv1.DNSPolicy, hostNetwork bool) corev1.DNSPolicy {
+	if policy != nil && *policy != "" {
+		return corev1.DNSPolicy(*policy)
 	}
-	if p.Spec.HostNetwork {
+	if hostNetwork {
 		return corev1.DNSClusterFirstWithHostNet
 	}
 	return ""

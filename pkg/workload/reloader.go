@@ -24,14 +24,16 @@ const (
 // prometheusLocalURL is endpoint on Prometheus as the sidecar reaches it: 127.0.0.1 over HTTP, localhost over
 // HTTPS (server certificates name hosts, rarely loopback addresses), or Options.LocalHost.
 func prometheusLocalURL(p *monitoringv1.Prometheus, opts Options, endpoint string) string {
-	u := url.URL{
-		Scheme: "http",
-		Host:   net.JoinHostPort(opts.localHost("127.0.0.1"), strconv.Itoa(layout.PrometheusWebPort)),
-		Path:   webPath(p, endpoint),
-	}
-	if webTLS(p) {
+	return localURL(opts, webTLS(p), layout.PrometheusWebPort, webPath(p, endpoint))
+}
+
+// localURL is the URL of path on port of a server in the pod, as its sidecar reaches it:
+// 127.0.0.1 over HTTP, localhost over HTTPS, or Options.LocalHost.
+func localURL(opts Options, tls bool, port int, path string) string {
+	u := url.URL{Scheme: "http", Host: net.JoinHostPort(opts.localHost("127.0.0.1"), strconv.Itoa(port)), Path: path}
+	if tls {
 		u.Scheme = "https"
-		u.Host = net.JoinHostPort(opts.localHost("localhost"), strconv.Itoa(layout.PrometheusWebPort))
+		u.Host = net.JoinHostPort(opts.localHost("localhost"), strconv.Itoa(port))
 	}
 	return u.String()
 }
@@ -45,11 +47,11 @@ func (o Options) localHost(def string) string {
 }
 
 // reloaderProbes are the probes --enable-config-reloader-probes adds to the sidecar:
-// /healthz on its port, or, when it listens on loopback only (spec.listenLocal), the same
+// /healthz on its port, or, when it listens on loopback only (listenLocal), the same
 // request made inside the container with whichever HTTP client the image has.
-func reloaderProbes(p *monitoringv1.Prometheus, opts Options) *corev1.Probe {
+func reloaderProbes(listenLocal bool, opts Options) *corev1.Probe {
 	handler := corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/healthz", Port: intstr.FromString(reloaderPortName)}}
-	if p.Spec.ListenLocal {
+	if listenLocal {
 		u := url.URL{Scheme: "http", Host: net.JoinHostPort(opts.localHost("127.0.0.1"), strconv.Itoa(reloaderPort)), Path: "/healthz"}
 		script := fmt.Sprintf(`if command -v wget >/dev/null 2>&1; then exec wget -q -O /dev/null %[1]q; `+
 			`elif command -v curl >/dev/null 2>&1; then exec curl -fs -o /dev/null %[1]q; else exit 1; fi`, u.String())
@@ -63,53 +65,134 @@ func reloadSignal(p *monitoringv1.Prometheus) bool {
 	return ptr.Deref(p.Spec.ReloadStrategy, monitoringv1.HTTPReloadStrategyType) == monitoringv1.ProcessSignalReloadStrategyType
 }
 
-// reloaderArgs are the flags of the config-reloader; init renders once and exits.
+// reloaderSpec is what the config-reloader of one kind's pod does; the sidecar and its
+// init container are built from it the same way for every kind.
+type reloaderSpec struct {
+	// configFile is the compressed config the reloader reads, envsubstFile where it
+	// writes it expanded.
+	configFile, envsubstFile string
+	// watchedDirs are watched for changes (--watched-dir), in order.
+	watchedDirs []string
+	// extraArgs follow the watched directories (API-watch mode).
+	extraArgs []string
+	// reloadURL is the server's reload endpoint; runtimeInfoURL, when set, confirms a
+	// reload (Lookout's reloader reads it, upstream's ignores it).
+	reloadURL, runtimeInfoURL string
+	// signal reloads with a process signal instead of HTTP.
+	signal bool
+	// listenLocal makes the sidecar listen on loopback only.
+	listenLocal         bool
+	logLevel, logFormat string
+	pullPolicy          corev1.PullPolicy
+	env                 []corev1.EnvVar
+	mounts              []corev1.VolumeMount
+}
+
+// args are the flags of the config-reloader; init renders once and exits.
 //
 // They are flags prometheus-operator's prometheus-config-reloader v0.93 accepts, with
 // the same meaning, so the pod also runs with that image as ConfigReloaderImage: only a
 // Lookout-only feature switched on in Options adds others (apiWatchArgs). The
 // --runtimeinfo-url given with the http method is read by Lookout's reloader to confirm
 // reloads and ignored by upstream's. TestReloaderArgsUpstreamCompatible holds this.
-func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init bool) ([]string, error) {
-	args := []string{
-		"--config-file=" + path.Join(layout.ConfigDir, layout.ConfigCompressedKey),
-		"--config-envsubst-file=" + path.Join(layout.ConfigOutDir, layout.ConfigOutFile),
+func (r reloaderSpec) args(opts Options, init bool) ([]string, error) {
+	args := []string{"--config-file=" + r.configFile, "--config-envsubst-file=" + r.envsubstFile}
+	for _, d := range r.watchedDirs {
+		args = append(args, "--watched-dir="+d)
 	}
+	args = append(args, r.extraArgs...)
+	if init {
+		args = append(args, "--watch-interval=0")
+	} else {
+		method := "http"
+		if r.signal {
+			method = "signal"
+		}
+		listen := ":" + strconv.Itoa(reloaderPort)
+		if r.listenLocal {
+			listen = opts.localHost("127.0.0.1") + listen
+		}
+		args = append(args, "--watch-interval="+opts.watchInterval().String(), "--reload-url="+r.reloadURL)
+		if r.runtimeInfoURL != "" {
+			args = append(args, "--runtimeinfo-url="+r.runtimeInfoURL)
+		}
+		args = append(args, "--reload-method="+method, "--listen-address="+listen)
+	}
+	if err := logArgs(r.logLevel, r.logFormat, func(n, v string) { args = append(args, "--log-"+n+"="+v) }); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
+// container builds the sidecar (init false) or the init container (init true).
+func (r reloaderSpec) container(opts Options, init bool) (corev1.Container, error) {
+	if opts.ConfigReloaderImage == "" {
+		return corev1.Container{}, fmt.Errorf("the operator has no config-reloader image")
+	}
+	args, err := r.args(opts, init)
+	if err != nil {
+		return corev1.Container{}, err
+	}
+	c := corev1.Container{
+		Name:                     ReloaderContainerName,
+		Image:                    opts.ConfigReloaderImage,
+		ImagePullPolicy:          r.pullPolicy,
+		Args:                     args,
+		Env:                      r.env,
+		Resources:                *opts.ConfigReloaderResources.DeepCopy(),
+		VolumeMounts:             r.mounts,
+		TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError,
+		SecurityContext:          containerSecurityContext(),
+	}
+	if init {
+		c.Name = ReloaderInitName
+		return c, nil
+	}
+	if !r.listenLocal {
+		c.Ports = []corev1.ContainerPort{{Name: reloaderPortName, ContainerPort: reloaderPort, Protocol: corev1.ProtocolTCP}}
+	}
+	if opts.ReloaderProbes {
+		probe := reloaderProbes(r.listenLocal, opts)
+		c.StartupProbe, c.ReadinessProbe, c.LivenessProbe = probe, probe.DeepCopy(), probe.DeepCopy()
+	}
+	return c, nil
+}
+
+// prometheusReloader is the reloader of one Prometheus shard.
+func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, ruleSlots int) reloaderSpec {
+	dirs := make([]string, 0, ruleSlots+1)
 	for n := range ruleSlots {
-		args = append(args, "--watched-dir="+ruleSlotDir(p.Name, n))
+		dirs = append(dirs, ruleSlotDir(p.Name, n))
 	}
 	// The config's own directory too, as prometheus-operator passes it: upstream's
 	// reloader watches --config-file itself, and the kubelet's "..data" swap replaces
 	// that file without an event the watch sees, so it would notice a config change only
 	// at its next --watch-interval. Lookout's reloader watches the directory anyway and
 	// does not count the config file twice.
-	args = append(args, "--watched-dir="+layout.ConfigDir)
+	dirs = append(dirs, layout.ConfigDir)
+	r := reloaderSpec{
+		configFile:     path.Join(layout.ConfigDir, layout.ConfigCompressedKey),
+		envsubstFile:   path.Join(layout.ConfigOutDir, layout.ConfigOutFile),
+		watchedDirs:    dirs,
+		reloadURL:      prometheusLocalURL(p, opts, "/-/reload"),
+		runtimeInfoURL: prometheusLocalURL(p, opts, "/api/v1/status/runtimeinfo"),
+		signal:         reloadSignal(p),
+		listenLocal:    p.Spec.ListenLocal,
+		logLevel:       p.Spec.LogLevel,
+		logFormat:      p.Spec.LogFormat,
+		pullPolicy:     p.Spec.ImagePullPolicy,
+		env:            reloaderEnv(shard),
+		mounts:         reloaderMounts(p, opts, ruleSlots),
+	}
 	if opts.ReloaderWatchAPI {
-		args = append(args, apiWatchArgs(p, ruleSlots)...)
+		r.extraArgs = apiWatchArgs(p, ruleSlots)
 	}
-	if init {
-		args = append(args, "--watch-interval=0")
-	} else {
-		method := "http"
-		if reloadSignal(p) {
-			method = "signal"
-		}
-		listen := ":" + strconv.Itoa(reloaderPort)
-		if p.Spec.ListenLocal {
-			listen = opts.localHost("127.0.0.1") + listen
-		}
-		args = append(args,
-			"--watch-interval="+opts.watchInterval().String(),
-			"--reload-url="+prometheusLocalURL(p, opts, "/-/reload"),
-			"--runtimeinfo-url="+prometheusLocalURL(p, opts, "/api/v1/status/runtimeinfo"),
-			"--reload-method="+method,
-			"--listen-address="+listen,
-		)
-	}
-	if err := logArgs(p.Spec.LogLevel, p.Spec.LogFormat, func(n, v string) { args = append(args, "--log-"+n+"="+v) }); err != nil {
-		return nil, err
-	}
-	return args, nil
+	return r
+}
+
+// reloaderArgs are the flags of a Prometheus shard's config-reloader.
+func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init bool) ([]string, error) {
+	return prometheusReloader(p, opts, 0, ruleSlots).args(opts, init)
 }
 
 // apiWatchArgs are the flags of API-watch mode (Options.ReloaderWatchAPI), which only
@@ -149,36 +232,8 @@ func reloaderMounts(p *monitoringv1.Prometheus, opts Options, ruleSlots int) []c
 	return mounts
 }
 
-// reloaderContainer builds the sidecar (init false) or the init container (init true).
+// reloaderContainer builds the sidecar (init false) or the init container (init true)
+// of a Prometheus shard.
 func reloaderContainer(p *monitoringv1.Prometheus, opts Options, shard int32, ruleSlots int, init bool) (corev1.Container, error) {
-	if opts.ConfigReloaderImage == "" {
-		return corev1.Container{}, fmt.Errorf("the operator has no config-reloader image")
-	}
-	args, err := reloaderArgs(p, opts, ruleSlots, init)
-	if err != nil {
-		return corev1.Container{}, err
-	}
-	c := corev1.Container{
-		Name:                     ReloaderContainerName,
-		Image:                    opts.ConfigReloaderImage,
-		ImagePullPolicy:          p.Spec.ImagePullPolicy,
-		Args:                     args,
-		Env:                      reloaderEnv(shard),
-		Resources:                *opts.ConfigReloaderResources.DeepCopy(),
-		VolumeMounts:             reloaderMounts(p, opts, ruleSlots),
-		TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError,
-		SecurityContext:          containerSecurityContext(),
-	}
-	if init {
-		c.Name = ReloaderInitName
-		return c, nil
-	}
-	if !p.Spec.ListenLocal {
-		c.Ports = []corev1.ContainerPort{{Name: reloaderPortName, ContainerPort: reloaderPort, Protocol: corev1.ProtocolTCP}}
-	}
-	if opts.ReloaderProbes {
-		probe := reloaderProbes(p, opts)
-		c.StartupProbe, c.ReadinessProbe, c.LivenessProbe = probe, probe.DeepCopy(), probe.DeepCopy()
-	}
-	return c, nil
+	return prometheusReloader(p, opts, shard, ruleSlots).container(opts, init)
 }

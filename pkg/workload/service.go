@@ -51,18 +51,24 @@ func GoverningService(p *monitoringv1.Prometheus) *corev1.Service {
 // pods of every shard of p. A Service without a selector is accepted, as upstream accepts
 // it (its endpoints are then the user's to manage).
 func CheckGoverningService(p *monitoringv1.Prometheus, svc *corev1.Service) error {
-	name := ServiceName(p)
-	if svc == nil {
-		return fmt.Errorf("spec.serviceName: Service %s/%s does not exist; create it before the Prometheus (or leave spec.serviceName empty for prometheus-operated)", p.Namespace, name)
-	}
-	if svc.Namespace != p.Namespace || svc.Name != name {
-		return fmt.Errorf("spec.serviceName: got Service %s/%s to check, want %s/%s", svc.Namespace, svc.Name, p.Namespace, name)
-	}
 	pods := objectLabels(p.Name, 0)
 	delete(pods, layout.ShardLabel)
+	return checkCustomService("Prometheus", p.Namespace, ServiceName(p), layout.GoverningServiceName, svc, pods)
+}
+
+// checkCustomService checks that svc, the user's Service ns/name given as spec.serviceName
+// of a kind (nil when it does not exist), selects pods labelled pods; def is the Service
+// the operator would create instead.
+func checkCustomService(kind, ns, name, def string, svc *corev1.Service, pods map[string]string) error {
+	if svc == nil {
+		return fmt.Errorf("spec.serviceName: Service %s/%s does not exist; create it before the %s (or leave spec.serviceName empty for %s)", ns, name, kind, def)
+	}
+	if svc.Namespace != ns || svc.Name != name {
+		return fmt.Errorf("spec.serviceName: got Service %s/%s to check, want %s/%s", svc.Namespace, svc.Name, ns, name)
+	}
 	if !labels.SelectorFromSet(svc.Spec.Selector).Matches(labels.Set(pods)) {
-		return fmt.Errorf("spec.serviceName: Service %s/%s with selector %q does not select the Prometheus pods, labelled %q", p.Namespace, name,
-			labels.SelectorFromSet(svc.Spec.Selector).String(), labels.Set(pods).String())
+		return fmt.Errorf("spec.serviceName: Service %s/%s with selector %q does not select the %s pods, labelled %q", ns, name,
+			labels.SelectorFromSet(svc.Spec.Selector).String(), kind, labels.Set(pods).String())
 	}
 	return nil
 }

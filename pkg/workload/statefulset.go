@@ -152,15 +152,10 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 			MinReadySeconds:     ptr.Deref(p.Spec.MinReadySeconds, 0),
 		},
 	}
-	if pmp := p.Spec.PodManagementPolicy; pmp != nil && *pmp != "" {
-		switch *pmp {
-		case monitoringv1.ParallelPodManagement, monitoringv1.OrderedReadyPodManagement:
-			sts.Spec.PodManagementPolicy = appsv1.PodManagementPolicyType(*pmp)
-		default:
-			return nil, fmt.Errorf("spec.podManagementPolicy %q: must be Parallel or OrderedReady", *pmp)
-		}
+	if err := podManagementPolicy(p.Spec.PodManagementPolicy, &sts.Spec); err != nil {
+		return nil, err
 	}
-	if err := updateStrategy(p, &sts.Spec); err != nil {
+	if err := updateStrategy(p.Spec.UpdateStrategy, &sts.Spec); err != nil {
 		return nil, err
 	}
 	if r := p.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
@@ -193,9 +188,22 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 	return sts, nil
 }
 
+// podManagementPolicy converts spec.podManagementPolicy (Parallel by default).
+func podManagementPolicy(pmp *monitoringv1.PodManagementPolicyType, spec *appsv1.StatefulSetSpec) error {
+	if pmp == nil || *pmp == "" {
+		return nil
+	}
+	switch *pmp {
+	case monitoringv1.ParallelPodManagement, monitoringv1.OrderedReadyPodManagement:
+		spec.PodManagementPolicy = appsv1.PodManagementPolicyType(*pmp)
+	default:
+		return fmt.Errorf("spec.podManagementPolicy %q: must be Parallel or OrderedReady", *pmp)
+	}
+	return nil
+}
+
 // updateStrategy converts spec.updateStrategy (RollingUpdate by default).
-func updateStrategy(p *monitoringv1.Prometheus, spec *appsv1.StatefulSetSpec) error {
-	u := p.Spec.UpdateStrategy
+func updateStrategy(u *monitoringv1.StatefulSetUpdateStrategy, spec *appsv1.StatefulSetSpec) error {
 	if u == nil {
 		return nil
 	}

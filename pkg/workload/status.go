@@ -99,10 +99,19 @@ func Status(p *monitoringv1.Prometheus, sets []appsv1.StatefulSet, pods []corev1
 		}
 	}
 
-	expected := replicas * shards
+	cond := availableCondition(replicas*shards, available, problems, p.Generation, p.Status.Conditions, now)
+	st.Conditions = []monitoringv1.Condition{cond}
+	return st
+}
+
+// availableCondition is the Available condition of a workload expecting expected
+// replicas of which available are: True when all are, Degraded when some are, False when
+// none is; problems explain the missing ones. The transition time of prev's Available
+// condition is kept while its status does not change.
+func availableCondition(expected, available int32, problems []string, generation int64, prev []monitoringv1.Condition, now metav1.Time) monitoringv1.Condition {
 	cond := monitoringv1.Condition{
 		Type:               monitoringv1.Available,
-		ObservedGeneration: p.Generation,
+		ObservedGeneration: generation,
 	}
 	switch {
 	case expected == 0:
@@ -118,13 +127,12 @@ func Status(p *monitoringv1.Prometheus, sets []appsv1.StatefulSet, pods []corev1
 		cond.Message = fmt.Sprintf("%d/%d replicas available: %s", available, expected, strings.Join(problems, "; "))
 	}
 	cond.LastTransitionTime = now
-	for _, c := range p.Status.Conditions {
+	for _, c := range prev {
 		if c.Type == monitoringv1.Available && c.Status == cond.Status && !c.LastTransitionTime.IsZero() {
 			cond.LastTransitionTime = c.LastTransitionTime
 		}
 	}
-	st.Conditions = []monitoringv1.Condition{cond}
-	return st
+	return cond
 }
 
 // shardOf returns the shard of a StatefulSet of p from its name, or, for names this
@@ -152,6 +160,16 @@ func shardOf(p *monitoringv1.Prometheus, s *appsv1.StatefulSet) (shard int32, by
 // unreadyPods names up to maxPodsInMessage pods of the shard that are not ready, with the
 // reason their first waiting or failing container gives.
 func unreadyPods(p *monitoringv1.Prometheus, shard int32, pods []corev1.Pod) string {
+	return unreadyPodsOf(pods, func(pod *corev1.Pod) bool {
+		if pod.Labels[layout.OperatorNameLabel] != p.Name || pod.Labels[layout.ShardLabel] != strconv.Itoa(int(shard)) {
+			return false
+		}
+		return p.Namespace == "" || pod.Namespace == "" || pod.Namespace == p.Namespace
+	})
+}
+
+// unreadyPodsOf names up to maxPodsInMessage pods that mine accepts and are not ready.
+func unreadyPodsOf(pods []corev1.Pod, mine func(*corev1.Pod) bool) string {
 	var out []string
 	more := 0
 	names := make([]int, 0, len(pods))
@@ -161,13 +179,7 @@ func unreadyPods(p *monitoringv1.Prometheus, shard int32, pods []corev1.Pod) str
 	sort.Slice(names, func(a, b int) bool { return pods[names[a]].Name < pods[names[b]].Name })
 	for _, i := range names {
 		pod := &pods[i]
-		if pod.Labels[layout.OperatorNameLabel] != p.Name || pod.Labels[layout.ShardLabel] != strconv.Itoa(int(shard)) {
-			continue
-		}
-		if p.Namespace != "" && pod.Namespace != "" && pod.Namespace != p.Namespace {
-			continue
-		}
-		if podReady(pod) {
+		if !mine(pod) || podReady(pod) {
 			continue
 		}
 		if len(out) == maxPodsInMessage {

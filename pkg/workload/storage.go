@@ -14,9 +14,13 @@ import (
 // its mount in the prometheus container. Like prometheus-operator, spec.storage.emptyDir
 // wins over ephemeral, which wins over volumeClaimTemplate; no storage is an emptyDir.
 func storage(p *monitoringv1.Prometheus) (*corev1.Volume, *corev1.PersistentVolumeClaim, corev1.VolumeMount, error) {
-	s := p.Spec.Storage
-	name := storageVolumeName(p)
-	mount := corev1.VolumeMount{Name: name, MountPath: layout.StorageDir, SubPath: storageSubPath}
+	return storageFor(p.Spec.Storage, storageVolumeName(p), layout.StorageDir, storageSubPath)
+}
+
+// storageFor is storage for any kind: s is its spec.storage, name the volume (or claim
+// template) name, mountPath and subPath where the data directory is mounted.
+func storageFor(s *monitoringv1.StorageSpec, name, mountPath, subPath string) (*corev1.Volume, *corev1.PersistentVolumeClaim, corev1.VolumeMount, error) {
+	mount := corev1.VolumeMount{Name: name, MountPath: mountPath, SubPath: subPath}
 	if s != nil && s.DisableMountSubPath { //nolint:staticcheck // honoured like upstream
 		mount.SubPath = ""
 	}

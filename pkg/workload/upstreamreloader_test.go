@@ -74,6 +74,35 @@ func reloaderCases(t *testing.T) []reloaderCase {
 	return out
 }
 
+// alertmanagerReloaderCases collects the reloader containers of the Alertmanager golden
+// cases.
+func alertmanagerReloaderCases(t *testing.T) []reloaderCase {
+	t.Helper()
+	var out []reloaderCase
+	for _, c := range workload.AlertmanagerCasesForTest() {
+		sts, err := workload.AlertmanagerStatefulSet(c.Input, c.Options)
+		if err != nil {
+			t.Fatalf("alertmanager %s: %v", c.Name, err)
+		}
+		rc := reloaderCase{name: "alertmanager-" + c.Name, podName: sts.Name + "-0"}
+		for _, ic := range sts.Spec.Template.Spec.InitContainers {
+			if ic.Name == workload.ReloaderInitName {
+				rc.initC = ic
+			}
+		}
+		for _, sc := range sts.Spec.Template.Spec.Containers {
+			if sc.Name == workload.ReloaderContainerName {
+				rc.sidecar = sc
+			}
+		}
+		if rc.initC.Name == "" || rc.sidecar.Name == "" {
+			t.Fatalf("alertmanager %s: no reloader containers", c.Name)
+		}
+		out = append(out, rc)
+	}
+	return out
+}
+
 // flagName returns the name of "--name=value" or "--name".
 func flagName(arg string) string {
 	name, _, _ := strings.Cut(strings.TrimPrefix(arg, "--"), "=")
@@ -85,7 +114,7 @@ func flagName(arg string) string {
 // own and nothing else.
 func TestReloaderArgsUpstreamCompatible(t *testing.T) {
 	t.Parallel()
-	for _, rc := range reloaderCases(t) {
+	for _, rc := range append(reloaderCases(t), alertmanagerReloaderCases(t)...) {
 		for _, c := range []corev1.Container{rc.initC, rc.sidecar} {
 			apiFlags := 0
 			for _, a := range c.Args {

@@ -39,25 +39,39 @@ func atLeast(v *version.Version, min string) bool {
 // operator's default) with spec.sha (deprecated) as digest, or spec.tag (deprecated), or
 // spec.version (DefaultPrometheusVersion when empty) as tag.
 func Image(p *monitoringv1.Prometheus, opts Options) (string, error) {
-	if img := strings.TrimSpace(ptr.Deref(p.Spec.Image, "")); img != "" {
+	s := &p.Spec
+	return imageFor("Prometheus", imageSpec{s.Image, s.BaseImage, s.SHA, s.Tag, s.Version}, opts.PrometheusBaseImage, DefaultPrometheusVersion)
+}
+
+// imageSpec are the image fields every workload kind has.
+type imageSpec struct {
+	image                        *string
+	baseImage, sha, tag, version string
+}
+
+// imageFor resolves the image of a kind as prometheus-operator does: spec.image, or the
+// base image (spec.baseImage or defBase) with spec.sha as digest, or spec.tag, or
+// spec.version (defVersion when empty) as tag.
+func imageFor(kind string, s imageSpec, defBase, defVersion string) (string, error) {
+	if img := strings.TrimSpace(ptr.Deref(s.image, "")); img != "" {
 		return img, nil
 	}
-	base := p.Spec.BaseImage
+	base := s.baseImage
 	if base == "" {
-		base = opts.PrometheusBaseImage
+		base = defBase
 	}
 	if base == "" {
-		return "", fmt.Errorf("no Prometheus image: spec.image is empty and the operator has no default base image")
+		return "", fmt.Errorf("no %s image: spec.image is empty and the operator has no default base image", kind)
 	}
-	if p.Spec.SHA != "" {
-		return base + "@sha256:" + strings.TrimPrefix(p.Spec.SHA, "sha256:"), nil
+	if s.sha != "" {
+		return base + "@sha256:" + strings.TrimPrefix(s.sha, "sha256:"), nil
 	}
-	if p.Spec.Tag != "" {
-		return base + ":" + p.Spec.Tag, nil
+	if s.tag != "" {
+		return base + ":" + s.tag, nil
 	}
-	v := p.Spec.Version
+	v := s.version
 	if v == "" {
-		v = DefaultPrometheusVersion
+		v = defVersion
 	}
 	return base + ":" + v, nil
 }

@@ -51,35 +51,22 @@ type webHTTPServerConfig struct {
 // always mounts that Secret, so the controller writes it even when spec.web is empty (the
 // content is then "{}"). The result is checked with Prometheus's own web config parser.
 func WebConfig(p *monitoringv1.Prometheus) ([]byte, error) {
+	var w *monitoringv1.WebConfigFileFields
+	if p.Spec.Web != nil {
+		w = &p.Spec.Web.WebConfigFileFields
+	}
+	return webConfigFor(w, layout.WebConfigDir, "Prometheus")
+}
+
+// webConfigFor is the exporter-toolkit web config file of w for a pod mounting the
+// web-config volume at dir; what names the server in errors.
+func webConfigFor(w *monitoringv1.WebConfigFileFields, dir, what string) ([]byte, error) {
 	var f webConfigFile
-	if w := p.Spec.Web; w != nil {
+	if w != nil {
 		if t := w.TLSConfig; t != nil {
-			if err := t.Validate(); err != nil {
-				return nil, fmt.Errorf("spec.web.tlsConfig: %w", err)
-			}
-			tls := &webTLSServerConfig{
-				CertFile:                 inWebConfigDir(webCertFile),
-				KeyFile:                  inWebConfigDir(webKeyFile),
-				MinVersion:               ptr.Deref(t.MinVersion, ""),
-				MaxVersion:               ptr.Deref(t.MaxVersion, ""),
-				CipherSuites:             t.CipherSuites,
-				PreferServerCipherSuites: t.PreferServerCipherSuites,
-				CurvePreferences:         t.CurvePreferences,
-			}
-			if f := ptr.Deref(t.CertFile, ""); f != "" {
-				tls.CertFile = f
-			}
-			if f := ptr.Deref(t.KeyFile, ""); f != "" {
-				tls.KeyFile = f
-			}
-			if t.ClientCA != (monitoringv1.SecretOrConfigMap{}) {
-				tls.ClientCAFile = inWebConfigDir(webClientCAFile)
-			}
-			if f := ptr.Deref(t.ClientCAFile, ""); f != "" {
-				tls.ClientCAFile = f
-			}
-			if t.ClientAuthType != nil {
-				tls.ClientAuthType = string(*t.ClientAuthType)
+			tls, err := webTLSServer(t, dir, "spec.web.tlsConfig")
+			if err != nil {
+				return nil, err
 			}
 			f.TLSServerConfig = tls
 		}
@@ -114,55 +101,103 @@ func WebConfig(p *monitoringv1.Prometheus) ([]byte, error) {
 	}
 	var check web.Config
 	if err := yamlv2.UnmarshalStrict(out, &check); err != nil {
-		return nil, fmt.Errorf("spec.web: Prometheus would reject the web config: %w", err)
+		return nil, fmt.Errorf("spec.web: %s would reject the web config: %w", what, err)
 	}
 	return out, nil
 }
-
-func inWebConfigDir(file string) string { return path.Join(layout.WebConfigDir, file) }
 
 // webConfigSources are the projections of the web-config volume: the generated file, and
 // the TLS certificate, key and client CA spec.web.tlsConfig takes from Secrets or
 // ConfigMaps.
 func webConfigSources(p *monitoringv1.Prometheus) ([]corev1.VolumeProjection, error) {
+	var w *monitoringv1.WebConfigFileFields
+	if p.Spec.Web != nil {
+		w = &p.Spec.Web.WebConfigFileFields
+	}
+	return webConfigSourcesFor(w, layout.WebConfigSecretName(p.Name))
+}
+
+// webConfigSourcesFor are the projections of a web-config volume for w, the generated
+// file coming from the Secret secretName.
+// webTLSServer is the tls_server_config of t, whose Secret and ConfigMap files are
+// projected under dir (see addSecretOrConfigMap); field names t in errors.
+func webTLSServer(t *monitoringv1.WebTLSConfig, dir, field string) (*webTLSServerConfig, error) {
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	tls := &webTLSServerConfig{
+		CertFile:                 path.Join(dir, webCertFile),
+		KeyFile:                  path.Join(dir, webKeyFile),
+		MinVersion:               ptr.Deref(t.MinVersion, ""),
+		MaxVersion:               ptr.Deref(t.MaxVersion, ""),
+		CipherSuites:             t.CipherSuites,
+		PreferServerCipherSuites: t.PreferServerCipherSuites,
+		CurvePreferences:         t.CurvePreferences,
+	}
+	if f := ptr.Deref(t.CertFile, ""); f != "" {
+		tls.CertFile = f
+	}
+	if f := ptr.Deref(t.KeyFile, ""); f != "" {
+		tls.KeyFile = f
+	}
+	if t.ClientCA != (monitoringv1.SecretOrConfigMap{}) {
+		tls.ClientCAFile = path.Join(dir, webClientCAFile)
+	}
+	if f := ptr.Deref(t.ClientCAFile, ""); f != "" {
+		tls.ClientCAFile = f
+	}
+	if t.ClientAuthType != nil {
+		tls.ClientAuthType = string(*t.ClientAuthType)
+	}
+	return tls, nil
+}
+
+func webConfigSourcesFor(w *monitoringv1.WebConfigFileFields, secretName string) ([]corev1.VolumeProjection, error) {
 	sources := []corev1.VolumeProjection{{Secret: &corev1.SecretProjection{
-		LocalObjectReference: corev1.LocalObjectReference{Name: layout.WebConfigSecretName(p.Name)},
+		LocalObjectReference: corev1.LocalObjectReference{Name: secretName},
 		Items:                []corev1.KeyToPath{{Key: layout.WebConfigFile, Path: layout.WebConfigFile}},
 	}}}
-	if !webTLS(p) {
+	if w == nil || w.TLSConfig == nil {
 		return sources, nil
 	}
-	t := p.Spec.Web.TLSConfig
+	return webTLSSources(sources, w.TLSConfig, "", "spec.web.tlsConfig")
+}
+
+// webTLSSources appends to sources the projections of t's certificate, key and client CA
+// (at prefix+tls/server.crt, ...); field names t in errors.
+func webTLSSources(sources []corev1.VolumeProjection, t *monitoringv1.WebTLSConfig, prefix, field string) ([]corev1.VolumeProjection, error) {
 	if err := t.Validate(); err != nil {
-		return nil, fmt.Errorf("spec.web.tlsConfig: %w", err)
+		return nil, fmt.Errorf("%s: %w", field, err)
 	}
-	add := func(field string, sc monitoringv1.SecretOrConfigMap, file string) error {
-		switch {
-		case sc.Secret != nil:
-			return addSecretKey(&sources, field+".secret", *sc.Secret, file)
-		case sc.ConfigMap != nil:
-			if sc.ConfigMap.Name == "" || sc.ConfigMap.Key == "" {
-				return fmt.Errorf("%s.configMap needs a name and a key", field)
-			}
-			sources = append(sources, corev1.VolumeProjection{ConfigMap: &corev1.ConfigMapProjection{
-				LocalObjectReference: corev1.LocalObjectReference{Name: sc.ConfigMap.Name},
-				Items:                []corev1.KeyToPath{{Key: sc.ConfigMap.Key, Path: file}},
-			}})
-		}
-		return nil
-	}
-	if err := add("spec.web.tlsConfig.cert", t.Cert, webCertFile); err != nil {
+	if err := addSecretOrConfigMap(&sources, field+".cert", t.Cert, prefix+webCertFile); err != nil {
 		return nil, err
 	}
 	if t.KeySecret != (corev1.SecretKeySelector{}) {
-		if err := addSecretKey(&sources, "spec.web.tlsConfig.keySecret", t.KeySecret, webKeyFile); err != nil {
+		if err := addSecretKey(&sources, field+".keySecret", t.KeySecret, prefix+webKeyFile); err != nil {
 			return nil, err
 		}
 	}
-	if err := add("spec.web.tlsConfig.client_ca", t.ClientCA, webClientCAFile); err != nil {
+	if err := addSecretOrConfigMap(&sources, field+".client_ca", t.ClientCA, prefix+webClientCAFile); err != nil {
 		return nil, err
 	}
 	return sources, nil
+}
+
+// addSecretOrConfigMap projects the key sc selects as file (nothing when sc is empty).
+func addSecretOrConfigMap(sources *[]corev1.VolumeProjection, field string, sc monitoringv1.SecretOrConfigMap, file string) error {
+	switch {
+	case sc.Secret != nil:
+		return addSecretKey(sources, field+".secret", *sc.Secret, file)
+	case sc.ConfigMap != nil:
+		if sc.ConfigMap.Name == "" || sc.ConfigMap.Key == "" {
+			return fmt.Errorf("%s.configMap needs a name and a key", field)
+		}
+		*sources = append(*sources, corev1.VolumeProjection{ConfigMap: &corev1.ConfigMapProjection{
+			LocalObjectReference: corev1.LocalObjectReference{Name: sc.ConfigMap.Name},
+			Items:                []corev1.KeyToPath{{Key: sc.ConfigMap.Key, Path: file}},
+		}})
+	}
+	return nil
 }
 
 func addSecretKey(sources *[]corev1.VolumeProjection, field string, s corev1.SecretKeySelector, file string) error {

@@ -46,6 +46,7 @@ func TestUpstreamOperatorMetrics(t *testing.T) {
 			"prometheus_operator_managed_resources,controller=prometheus,resource=ServiceMonitor,state=selected": 1,
 			"prometheus_operator_triggered_total,action=add,controller=prometheus,triggered_by=Prometheus":       1,
 			"prometheus_operator_watch_operations_total":                                                         1,
+			"prometheus_operator_ready,controller=alertmanager":                                                  1,
 		} {
 			if values[key] < min {
 				return fmt.Errorf("%s = %v, want at least %v", key, values[key], min)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/assets"
+	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
@@ -123,7 +124,7 @@ func New(d Deps, cfg Config) *Reconciler {
 type promState struct {
 	mu        sync.Mutex
 	generator *promcfg.Generator
-	gz        compressor
+	gz        generated.Compressor
 	// selectors compiled for the observed generation, guarded by selMu (map functions
 	// read them while a reconcile holds mu).
 	selMu         sync.Mutex

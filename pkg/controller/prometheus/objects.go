@@ -2,8 +2,6 @@ package prometheus
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"sort"
 	"time"
@@ -20,14 +18,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
-// maxSecretData is what one Secret may hold: the API server's 1 MiB object limit minus
-// room for metadata.
-const maxSecretData = 1024*1024 - 16*1024
+// maxSecretData is what one Secret may hold.
+const maxSecretData = generated.MaxSecretData
 
 var (
 	secretGVK      = corev1.SchemeGroupVersion.WithKind("Secret")
@@ -66,84 +64,31 @@ func (r *Reconciler) objectMeta(p *monitoringv1.Prometheus, name, hash string) m
 	}
 }
 
-// decorate adds the operator-wide labels and annotations (--labels, --annotations) to a
-// generated object, without overriding its own, and folds them into its input hash so a
-// change of the flags rewrites the object.
-func (r *Reconciler) decorate(obj client.Object) {
-	if len(r.cfg.Labels) == 0 && len(r.cfg.Annotations) == 0 {
-		return
-	}
-	lbls, ann := obj.GetLabels(), obj.GetAnnotations()
-	if lbls == nil {
-		lbls = map[string]string{}
-	}
-	if ann == nil {
-		ann = map[string]string{}
-	}
-	for k, v := range r.cfg.Labels {
-		if _, own := lbls[k]; !own {
-			lbls[k] = v
-		}
-	}
-	for k, v := range r.cfg.Annotations {
-		if _, own := ann[k]; !own {
-			ann[k] = v
-		}
-	}
-	if h, err := hashJSON([]any{ann[layout.InputHashAnnotation], r.cfg.Labels, r.cfg.Annotations}); err == nil {
-		ann[layout.InputHashAnnotation] = h
-	}
-	obj.SetLabels(lbls)
-	obj.SetAnnotations(ann)
+// writer is the shared write path with this operator's labels and annotations.
+func (r *Reconciler) writer() *generated.Writer {
+	return &generated.Writer{Applier: r.Applier, APIReader: r.APIReader, Labels: r.cfg.Labels, Annotations: r.cfg.Annotations}
 }
 
 // dataHash hashes Secret/ConfigMap data deterministically.
-func dataHash(data map[string][]byte) string {
-	keys := make([]string, 0, len(data))
-	for k := range data {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	h := sha256.New()
-	for _, k := range keys {
-		fmt.Fprintf(h, "%d:%s%d:", len(k), k, len(data[k]))
-		h.Write(data[k])
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
+func dataHash(data map[string][]byte) string { return generated.DataHash(data) }
 
 // ensure decorates obj, which carries its content hash, and hands it to the Applier,
 // which may read it through the APIReader to tell an edit of a Secret's or ConfigMap's
 // data (or a deletion its cache has not seen) from its cache's lag.
 func (r *Reconciler) ensure(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, opts ...apply.Option) error {
-	r.decorate(obj)
-	if r.APIReader != nil {
-		opts = append(opts, apply.LiveReader(r.APIReader))
-	}
-	_, err := r.Applier.Ensure(ctx, gvk, obj, opts...)
-	return applyFailed(err)
+	return r.writer().Ensure(ctx, gvk, obj, opts...)
 }
 
 // ensureHashed sets the hash of content on obj and ensures it.
 func (r *Reconciler) ensureHashed(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, content any, opts ...apply.Option) error {
-	h, err := hashJSON(content)
-	if err != nil {
-		return applyFailed(err)
-	}
-	ann := obj.GetAnnotations()
-	if ann == nil {
-		ann = map[string]string{}
-	}
-	ann[layout.InputHashAnnotation] = h
-	obj.SetAnnotations(ann)
-	return r.ensure(ctx, gvk, obj, opts...)
+	return r.writer().EnsureHashed(ctx, gvk, obj, content, opts...)
 }
 
 // applyConfig writes the config Secret prometheus-<name> (key prometheus.yaml.gz). Its
 // hash annotation is the hash of the uncompressed config, which the config-reloader and
 // lookout_prometheus_config_info also report.
 func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus, st *promState, res *promcfg.Result) error {
-	gz, err := st.gz.compress(res.Hash, res.Config)
+	gz, err := st.gz.Compress(res.Hash, res.Config)
 	if err != nil {
 		return applyFailed(err)
 	}
@@ -168,8 +113,8 @@ func (r *Reconciler) ensureUnmanagedConfig(ctx context.Context, p *monitoringv1.
 	if err == nil || !apierrors.IsNotFound(err) {
 		return applyFailed(err)
 	}
-	var c compressor
-	gz, err := c.compress("", nil)
+	var c generated.Compressor
+	gz, err := c.Compress("", nil)
 	if err != nil {
 		return applyFailed(err)
 	}
@@ -213,7 +158,7 @@ func (r *Reconciler) workloadOptions(p *monitoringv1.Prometheus) (workload.Optio
 	opts := r.cfg.Workload
 	if opts.ReloaderWatchAPI && p.Spec.ServiceAccountName == "" {
 		opts.ReloaderWatchAPI = false
-		return opts, &note{ReasonAPIWatchNeedsServiceAccount, "the operator runs with --reloader-watch-api, but this Prometheus has no spec.serviceAccountName: " +
+		return opts, &note{Reason: ReasonAPIWatchNeedsServiceAccount, Message: "the operator runs with --reloader-watch-api, but this Prometheus has no spec.serviceAccountName: " +
 			"the config-reloader reads the mounted volume instead, so that the namespace's default service account is not granted the configuration Secret"}
 	}
 	return opts, nil
@@ -311,25 +256,15 @@ func (r *Reconciler) deleteReloaderRBAC(ctx context.Context, p *monitoringv1.Pro
 // are adopted) and create it on the next reconcile; a replica count changed by hand is
 // put back even though the hash did not change.
 func (r *Reconciler) applyStatefulSet(ctx context.Context, p *monitoringv1.Prometheus, desired *appsv1.StatefulSet) error {
-	live := &appsv1.StatefulSet{}
-	err := r.Client.Get(ctx, nnOf(desired), live)
-	switch {
-	case apierrors.IsNotFound(err):
-		return r.ensure(ctx, statefulSetGVK, desired)
-	case err != nil:
-		return applyFailed(fmt.Errorf("reading StatefulSet %s/%s: %w", desired.Namespace, desired.Name, err))
-	}
-	if recreate, why := workload.NeedsRecreate(live, desired); recreate {
-		if err := r.Applier.Delete(ctx, "StatefulSet", live, p.UID, client.PropagationPolicy(metav1.DeletePropagationOrphan)); err != nil {
-			return applyFailed(err)
-		}
-		r.Upstream.StatefulSetRecreated()
-		return applyFailed(fmt.Errorf("StatefulSet %s/%s is being recreated (orphaning its pods) because %s changed; it is created again on the next reconcile", live.Namespace, live.Name, why))
-	}
 	// A shard scaled back up still carries the deadline set when it was retained:
 	// rewriting it drops the annotation even when its hash is current.
-	drifted := ptr.Deref(live.Spec.Replicas, 1) != ptr.Deref(desired.Spec.Replicas, 1) || workload.ShardReactivated(live)
-	return r.ensure(ctx, statefulSetGVK, desired, apply.Drifted(drifted))
+	live := &appsv1.StatefulSet{}
+	reactivated := r.Client.Get(ctx, nnOf(desired), live) == nil && workload.ShardReactivated(live)
+	recreated, err := r.writer().EnsureStatefulSet(ctx, r.Client, desired, p.UID, reactivated)
+	if recreated {
+		r.Upstream.StatefulSetRecreated()
+	}
+	return err
 }
 
 // applyGoverningService writes the headless Service shared by the Prometheus objects of a

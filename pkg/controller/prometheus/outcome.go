@@ -1,20 +1,16 @@
 package prometheus
 
 import (
-	"errors"
-
-	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 )
 
-// Reasons of the Reconciled condition.
+// Reasons of the Reconciled condition (the shared ones come from package outcome).
 const (
-	ReasonReconciled           = "ReconcileSucceeded"
-	ReasonInvalidConfiguration = "InvalidConfiguration"
-	ReasonApplyFailed          = "ApplyFailed"
-	ReasonPaused               = "Paused"
-	// ReasonNameConflict: an object the Prometheus needs exists and belongs to someone
-	// else (a user, another Prometheus whose generated names collide); it is left alone.
-	ReasonNameConflict = "NameConflict"
+	ReasonReconciled           = outcome.ReasonReconciled
+	ReasonInvalidConfiguration = outcome.ReasonInvalidConfiguration
+	ReasonApplyFailed          = outcome.ReasonApplyFailed
+	ReasonPaused               = outcome.ReasonPaused
+	ReasonNameConflict         = outcome.ReasonNameConflict
 	// ReasonConfigurationUnmanaged: the Prometheus selects no monitors of any kind, so its
 	// config Secret is the user's (prometheus-operator's unmanaged configuration).
 	ReasonConfigurationUnmanaged = "ConfigurationUnmanaged"
@@ -23,45 +19,15 @@ const (
 	ReasonAPIWatchNeedsServiceAccount = "APIWatchNeedsServiceAccount"
 )
 
-// reconcileError is a failure with the reason the Reconciled condition shows.
-type reconcileError struct {
-	reason string
-	err    error
-}
-
-func (e *reconcileError) Error() string { return e.err.Error() }
-func (e *reconcileError) Unwrap() error { return e.err }
-
 // invalid is a failure caused by the Prometheus's own spec: retrying cannot fix it.
-func invalid(err error) error { return &reconcileError{ReasonInvalidConfiguration, err} }
+func invalid(err error) error { return outcome.Invalid(err) }
 
 // applyFailed is a failure to read or write through the API (retried), or a name
 // conflict with an object the operator does not own.
-func applyFailed(err error) error {
-	if err == nil {
-		return nil
-	}
-	if apply.IsNotOwned(err) {
-		return &reconcileError{ReasonNameConflict, err}
-	}
-	return &reconcileError{ReasonApplyFailed, err}
-}
+func applyFailed(err error) error { return outcome.ApplyFailed(err) }
 
 // reasonOf returns the Reconciled reason of an outcome.
-func reasonOf(err error) string {
-	var re *reconcileError
-	switch {
-	case err == nil:
-		return ReasonReconciled
-	case errors.As(err, &re):
-		return re.reason
-	default:
-		return ReasonApplyFailed
-	}
-}
+func reasonOf(err error) string { return outcome.Reason(err) }
 
-// note is a successful outcome that still says something in the Reconciled condition
-// (paused, unmanaged configuration): the condition stays True with its reason.
-type note struct{ reason, message string }
-
-func (n *note) Error() string { return n.message }
+// note is a successful outcome that still says something in the Reconciled condition.
+type note = outcome.Note

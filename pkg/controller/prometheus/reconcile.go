@@ -10,13 +10,13 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
@@ -54,7 +54,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	start := r.Clock.Now()
 	var outcome error
 	if p.Spec.Paused {
-		outcome = &note{ReasonPaused, "spec.paused is set: the operator leaves the StatefulSets and configuration as they are"}
+		outcome = &note{Reason: ReasonPaused, Message: "spec.paused is set: the operator leaves the StatefulSets and configuration as they are"}
 	} else {
 		outcome = r.reconcileObjects(ctx, p, st)
 	}
@@ -201,7 +201,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 		if err := r.ensureUnmanagedConfig(ctx, p); err != nil {
 			return err
 		}
-		outcome = &note{ReasonConfigurationUnmanaged, "the operator does not manage the configuration Secret because the Prometheus has no serviceMonitorSelector, podMonitorSelector, probeSelector or scrapeConfigSelector; unmanaged configuration is deprecated upstream: use additionalScrapeConfigs or ScrapeConfig objects"}
+		outcome = &note{Reason: ReasonConfigurationUnmanaged, Message: "the operator does not manage the configuration Secret because the Prometheus has no serviceMonitorSelector, podMonitorSelector, probeSelector or scrapeConfigSelector; unmanaged configuration is deprecated upstream: use additionalScrapeConfigs or ScrapeConfig objects"}
 	} else if err := r.applyConfig(ctx, p, st, res); err != nil {
 		return err
 	}
@@ -257,16 +257,7 @@ func (r *Reconciler) publish(p *monitoringv1.Prometheus, kind string, vs []selec
 
 // namespaceLabels reads every namespace's labels from the metadata cache.
 func (r *Reconciler) namespaceLabels(ctx context.Context) (selection.NamespaceLabels, error) {
-	list := &metav1.PartialObjectMetadataList{}
-	list.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("NamespaceList"))
-	if err := r.Client.List(ctx, list, client.UnsafeDisableDeepCopy); err != nil {
-		return nil, fmt.Errorf("listing namespaces: %w", err)
-	}
-	m := make(map[string]map[string]string, len(list.Items))
-	for i := range list.Items {
-		m[list.Items[i].Name] = list.Items[i].Labels
-	}
-	return func(ns string) (map[string]string, bool) { l, ok := m[ns]; return l, ok }, nil
+	return nslabels.List(ctx, r.Client)
 }
 
 // trackReferences remembers which Secrets and ConfigMaps p read.

@@ -369,7 +369,7 @@ func TestReconciledConditionTransitions(t *testing.T) {
 	if failed.Status != monitoringv1.ConditionFalse || failed.Reason != ReasonInvalidConfiguration || failed.LastTransitionTime != t1 {
 		t.Fatalf("%+v", failed)
 	}
-	paused := reconciledCondition(p, &note{ReasonPaused, "paused"}, t1)
+	paused := reconciledCondition(p, &note{Reason: ReasonPaused, Message: "paused"}, t1)
 	if paused.Status != monitoringv1.ConditionTrue || paused.Reason != ReasonPaused || paused.LastTransitionTime != t0 {
 		t.Fatalf("%+v", paused)
 	}

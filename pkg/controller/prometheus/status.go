@@ -2,7 +2,6 @@ package prometheus
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -11,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -49,21 +49,6 @@ func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheu
 
 // reconciledCondition turns the outcome into the Reconciled condition, keeping the
 // transition time while the status does not change.
-func reconciledCondition(p *monitoringv1.Prometheus, outcome error, now metav1.Time) monitoringv1.Condition {
-	c := monitoringv1.Condition{Type: monitoringv1.Reconciled, Status: monitoringv1.ConditionTrue, Reason: ReasonReconciled, LastTransitionTime: now}
-	var n *note
-	switch {
-	case outcome == nil:
-		c.Message = "the configuration, rule ConfigMaps and StatefulSets match the spec and the selected monitors"
-	case errors.As(outcome, &n):
-		c.Reason, c.Message = n.reason, n.message
-	default:
-		c.Status, c.Reason, c.Message = monitoringv1.ConditionFalse, reasonOf(outcome), resourcestatus.Truncate(outcome.Error(), resourcestatus.MaxMessageBytes)
-	}
-	for _, old := range p.Status.Conditions {
-		if old.Type == c.Type && old.Status == c.Status {
-			c.LastTransitionTime = old.LastTransitionTime
-		}
-	}
-	return c
+func reconciledCondition(p *monitoringv1.Prometheus, result error, now metav1.Time) monitoringv1.Condition {
+	return outcome.ReconciledCondition(p.Status.Conditions, result, "the configuration, rule ConfigMaps and StatefulSets match the spec and the selected monitors", now)
 }

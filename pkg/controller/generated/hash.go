@@ -1,4 +1,4 @@
-package prometheus
+package generated
 
 import (
 	"crypto/sha256"
@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 )
 
-// hashJSON hashes a value through its JSON encoding (maps are sorted by encoding/json).
-func hashJSON(v any) (string, error) {
+// HashJSON hashes a value through its JSON encoding (maps are sorted by encoding/json).
+func HashJSON(v any) (string, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return "", err

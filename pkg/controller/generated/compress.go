@@ -1,29 +1,29 @@
-package prometheus
+package generated
 
 import (
 	"bytes"
 	"compress/gzip"
 )
 
-// compressor gzips one Prometheus's configuration, remembering the result of the last
+// Compressor gzips one object's generated configuration, remembering the result of the last
 // hash and reusing its writer.
-type compressor struct {
+type Compressor struct {
 	hash  string
 	out   []byte
 	w     *gzip.Writer
 	level int
 }
 
-// compress gzips config (whose hash is hash), reusing the last result when the hash did
+// Compress gzips config (whose hash is hash), reusing the last result when the hash did
 // not change. Level 3 is the fastest of Go's levels on generated configs and compresses
 // them about 70 times; only when that does not fit a Secret does it spend four times as
 // long on BestCompression (10,000 monitors with three endpoints: 640 KiB in about 50 ms).
-func (c *compressor) compress(hash string, config []byte) ([]byte, error) {
+func (c *Compressor) Compress(hash string, config []byte) ([]byte, error) {
 	if c.hash == hash && c.out != nil {
 		return c.out, nil
 	}
 	out, err := c.gzip(config, 3)
-	if err == nil && len(out) > maxSecretData {
+	if err == nil && len(out) > MaxSecretData {
 		out, err = c.gzip(config, gzip.BestCompression)
 	}
 	if err != nil {
@@ -33,7 +33,7 @@ func (c *compressor) compress(hash string, config []byte) ([]byte, error) {
 	return out, nil
 }
 
-func (c *compressor) gzip(data []byte, level int) ([]byte, error) {
+func (c *Compressor) gzip(data []byte, level int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(data) / 32)
 	if c.w == nil || c.level != level {

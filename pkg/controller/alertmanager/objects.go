@@ -1,0 +1,199 @@
+package alertmanager
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lookout-operator/lookout/pkg/controller/generated"
+	"github.com/lookout-operator/lookout/pkg/controller/outcome"
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/workload"
+)
+
+var (
+	secretGVK  = corev1.SchemeGroupVersion.WithKind("Secret")
+	serviceGVK = corev1.SchemeGroupVersion.WithKind("Service")
+)
+
+// ownerRef makes a the controlling owner of what it generates.
+func ownerRef(a *monitoringv1.Alertmanager) metav1.OwnerReference {
+	return metav1.OwnerReference{
+		APIVersion: monitoringv1.SchemeGroupVersion.String(), Kind: monitoringv1.AlertmanagersKind,
+		Name: a.Name, UID: a.UID, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+	}
+}
+
+// objectMeta is the metadata of a generated Secret: the operator's labels, hash in the
+// input-hash annotation, a as owner (the Writer adds the operator-wide labels).
+func objectMeta(a *monitoringv1.Alertmanager, name, hash string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{
+		Name: name, Namespace: a.Namespace,
+		Labels: map[string]string{
+			layout.ManagedByLabel: layout.ManagedByValue, layout.NameLabel: workload.AlertmanagerNameValue,
+			layout.InstanceLabel: a.Name, layout.AlertmanagerNameLabel: a.Name,
+		},
+		Annotations:     map[string]string{layout.InputHashAnnotation: hash},
+		OwnerReferences: []metav1.OwnerReference{ownerRef(a)},
+	}
+}
+
+// applyConfig writes the generated config Secret alertmanager-<name>-generated: the
+// gzipped configuration under alertmanager.yaml.gz and the config Secret's other keys.
+func (r *Reconciler) applyConfig(ctx context.Context, a *monitoringv1.Alertmanager, st *amState, config []byte, extra map[string][]byte) error {
+	hash, err := generated.HashJSON(config)
+	if err != nil {
+		return outcome.ApplyFailed(err)
+	}
+	gz, err := st.gz.Compress(hash, config)
+	if err != nil {
+		return outcome.ApplyFailed(err)
+	}
+	data := map[string][]byte{}
+	for k, v := range extra {
+		data[k] = v
+	}
+	data[layout.AlertmanagerConfigCompressedKey] = gz
+	size := 0
+	for k, v := range data {
+		size += len(k) + len(v)
+	}
+	if size > generated.MaxSecretData {
+		return outcome.Invalid(fmt.Errorf("the generated configuration Secret would hold %d bytes, more than the %d bytes a Secret can hold", size, generated.MaxSecretData))
+	}
+	sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerGeneratedSecretName(a.Name), generated.DataHash(data)), Data: data}
+	return r.writer().Ensure(ctx, secretGVK, sec)
+}
+
+// applyTLSAssets writes the TLS files into as many Secrets as needed (at least one, so
+// that alertmanager-<name>-tls-assets-0 always exists) and returns how many.
+func (r *Reconciler) applyTLSAssets(ctx context.Context, a *monitoringv1.Alertmanager, files map[string][]byte) (int, error) {
+	parts, err := promcfg.SplitTLSAssets(files, generated.MaxSecretData)
+	if err != nil {
+		return 0, outcome.Invalid(err)
+	}
+	if len(parts) == 0 {
+		parts = []map[string][]byte{{}}
+	}
+	for i, data := range parts {
+		sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerTLSAssetsSecretName(a.Name, i), generated.DataHash(data)), Data: data}
+		if err := r.writer().Ensure(ctx, secretGVK, sec); err != nil {
+			return 0, err
+		}
+	}
+	return len(parts), nil
+}
+
+// applyWebConfig writes alertmanager-<name>-web-config, which the pod always mounts.
+func (r *Reconciler) applyWebConfig(ctx context.Context, a *monitoringv1.Alertmanager) error {
+	cfg, err := workload.AlertmanagerWebConfig(a)
+	if err != nil {
+		return outcome.Invalid(err)
+	}
+	data := map[string][]byte{layout.WebConfigFile: cfg}
+	sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerWebConfigSecretName(a.Name), generated.DataHash(data)), Data: data}
+	return r.writer().Ensure(ctx, secretGVK, sec)
+}
+
+// applyClusterTLSConfig writes alertmanager-<name>-cluster-tls-config when
+// spec.clusterTLS is set.
+func (r *Reconciler) applyClusterTLSConfig(ctx context.Context, a *monitoringv1.Alertmanager) error {
+	cfg, err := workload.AlertmanagerClusterTLSConfig(a)
+	if err != nil {
+		return outcome.Invalid(err)
+	}
+	if cfg == nil {
+		return nil
+	}
+	data := map[string][]byte{layout.AlertmanagerClusterTLSFile: cfg}
+	sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerClusterTLSSecretName(a.Name), generated.DataHash(data)), Data: data}
+	return r.writer().Ensure(ctx, secretGVK, sec)
+}
+
+// applyGoverningService writes alertmanager-operated, owned by every Alertmanager of the
+// namespace that uses it (whichever operator instance manages them), so it goes away with
+// the last and operators with disjoint selectors agree on it.
+func (r *Reconciler) applyGoverningService(ctx context.Context, a *monitoringv1.Alertmanager) error {
+	svc := workload.AlertmanagerGoverningService(a)
+	var list monitoringv1.AlertmanagerList
+	if err := r.Client.List(ctx, &list, client.InNamespace(a.Namespace), client.UnsafeDisableDeepCopy); err != nil {
+		return outcome.ApplyFailed(fmt.Errorf("listing the Alertmanager objects of namespace %s: %w", a.Namespace, err))
+	}
+	var owners []metav1.OwnerReference
+	for i := range list.Items {
+		o := &list.Items[i]
+		if o.DeletionTimestamp == nil && workload.ManagesAlertmanagerService(o) {
+			ref := ownerRef(o)
+			ref.Controller = nil
+			owners = append(owners, ref)
+		}
+	}
+	sort.Slice(owners, func(i, j int) bool { return owners[i].Name < owners[j].Name })
+	svc.OwnerReferences = owners
+	return r.writer().EnsureHashed(ctx, serviceGVK, svc, []any{svc.Labels, svc.Spec, owners})
+}
+
+// checkGoverningService refuses an Alertmanager whose spec.serviceName names a Service
+// that does not exist or does not select its pods, as prometheus-operator does. The
+// Service is read from the API server (Services are not cached).
+func (r *Reconciler) checkGoverningService(ctx context.Context, a *monitoringv1.Alertmanager) error {
+	reader := r.APIReader
+	if reader == nil {
+		reader = r.Client
+	}
+	svc := &corev1.Service{}
+	err := reader.Get(ctx, types.NamespacedName{Namespace: a.Namespace, Name: workload.AlertmanagerServiceName(a)}, svc)
+	switch {
+	case apierrors.IsNotFound(err):
+		svc = nil
+	case err != nil:
+		return outcome.ApplyFailed(fmt.Errorf("reading the Service of spec.serviceName: %w", err))
+	}
+	return outcome.Invalid(workload.CheckAlertmanagerService(a, svc))
+}
+
+// deleteSurplusTLSAssets removes the TLS assets Secrets of a beyond the count written.
+func (r *Reconciler) deleteSurplusTLSAssets(ctx context.Context, a *monitoringv1.Alertmanager, count int) error {
+	list := &metav1.PartialObjectMetadataList{}
+	list.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("SecretList"))
+	if err := r.Client.List(ctx, list, client.InNamespace(a.Namespace)); err != nil {
+		return outcome.ApplyFailed(fmt.Errorf("listing Secrets: %w", err))
+	}
+	prefix := strings.TrimSuffix(layout.AlertmanagerTLSAssetsSecretName(a.Name, 0), "0")
+	for i := range list.Items {
+		o := &list.Items[i]
+		n, ok := strings.CutPrefix(o.Name, prefix)
+		if !ok || !ownedBy(o, a) {
+			continue
+		}
+		var idx int
+		if _, err := fmt.Sscanf(n, "%d", &idx); err != nil || fmt.Sprint(idx) != n || idx < count {
+			continue
+		}
+		obj := o.DeepCopy()
+		obj.SetGroupVersionKind(secretGVK)
+		if err := r.Applier.Delete(ctx, "Secret", obj, a.UID); err != nil {
+			return outcome.ApplyFailed(err)
+		}
+	}
+	return nil
+}
+
+func ownedBy(o metav1.Object, a *monitoringv1.Alertmanager) bool {
+	for _, ref := range o.GetOwnerReferences() {
+		if ref.UID == a.UID {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,201 @@
+package alertmanager
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
+	"github.com/lookout-operator/lookout/pkg/controller/outcome"
+	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/workload"
+)
+
+// Reconcile brings one Alertmanager's objects in line with its spec and inputs, then
+// writes its status. A failure is returned (and retried with backoff) after the status
+// says why.
+func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	a := &monitoringv1.Alertmanager{}
+	if err := r.Client.Get(ctx, req.NamespacedName, a); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.forget(req.NamespacedName)
+			return reconcile.Result{}, nil
+		}
+		return reconcile.Result{}, fmt.Errorf("reading Alertmanager %s: %w", req.NamespacedName, err)
+	}
+	if !r.managed(a) {
+		r.forget(req.NamespacedName)
+		return reconcile.Result{}, nil
+	}
+	if a.DeletionTimestamp != nil {
+		return reconcile.Result{}, nil
+	}
+	st := r.stateFor(req.NamespacedName)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+
+	start := r.Clock.Now()
+	var result error
+	if a.Spec.Paused {
+		result = &outcome.Note{Reason: outcome.ReasonPaused, Message: "spec.paused is set: the operator leaves the StatefulSet and configuration as they are"}
+	} else {
+		result = r.reconcileObjects(ctx, a, st)
+	}
+	if serr := r.updateStatus(ctx, a, result); serr != nil {
+		log.FromContext(ctx).Error(serr, "updating Alertmanager status")
+		if result == nil {
+			result = serr
+		}
+	}
+	ok := outcome.Succeeded(result)
+	r.Upstream.Reconciled(req.String(), r.Clock.Since(start), !ok)
+	if ok {
+		return reconcile.Result{}, nil
+	}
+	if r.Recorder != nil {
+		r.Recorder.Eventf(a, nil, corev1.EventTypeWarning, outcome.Reason(result), "Reconcile", "%s", resourcestatus.Truncate(result.Error(), resourcestatus.MaxEventNoteBytes))
+	}
+	return reconcile.Result{}, result
+}
+
+// managed reports whether this operator is responsible for a: in a watched namespace,
+// matching the instance selector, and carrying this instance's controller ID.
+func (r *Reconciler) managed(a *monitoringv1.Alertmanager) bool {
+	return r.cfg.Scope.Contains(a.Namespace) && a.Annotations[ControllerIDAnnotation] == r.cfg.ControllerID &&
+		r.cfg.InstanceSelector.Matches(labels.Set(a.Labels))
+}
+
+// reconcileObjects generates and applies everything but the status. The returned error
+// is nil, an *outcome.Note or a failure.
+func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alertmanager, st *amState) error {
+	// Everything the pod needs is checked before anything is written.
+	in := workload.AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: 1}
+	if _, err := workload.AlertmanagerStatefulSet(in, r.cfg.Workload); err != nil {
+		return outcome.Invalid(err)
+	}
+	base, extra, found, err := r.readConfigSecret(ctx, a)
+	if err != nil {
+		return err
+	}
+	configs, err := r.selectConfigs(ctx, a)
+	if err != nil {
+		return err
+	}
+	res, err := r.Generator.Generate(ctx, GenInput{Alertmanager: a, Base: base, BaseFound: found, AlertmanagerConfigs: configs, Assets: r.assets.For(ctx)})
+	if err != nil {
+		// The last generated Secret stays: the running Alertmanager keeps its config.
+		return outcome.Invalid(fmt.Errorf("generating the configuration: %w", err))
+	}
+	if err := r.applyConfig(ctx, a, st, res.Config, extra); err != nil {
+		return err
+	}
+	tlsCount, err := r.applyTLSAssets(ctx, a, res.TLSAssets)
+	if err != nil {
+		return err
+	}
+	if err := r.applyWebConfig(ctx, a); err != nil {
+		return err
+	}
+	if err := r.applyClusterTLSConfig(ctx, a); err != nil {
+		return err
+	}
+	if workload.ManagesAlertmanagerService(a) {
+		if err := r.applyGoverningService(ctx, a); err != nil {
+			return err
+		}
+	} else if err := r.checkGoverningService(ctx, a); err != nil {
+		return err
+	}
+	in.TLSAssetSecrets = tlsCount
+	sts, err := workload.AlertmanagerStatefulSet(in, r.cfg.Workload)
+	if err != nil {
+		return outcome.Invalid(err)
+	}
+	sts.OwnerReferences = []metav1.OwnerReference{ownerRef(a)}
+	recreated, err := r.writer().EnsureStatefulSet(ctx, r.Client, sts, a.UID, false)
+	if recreated {
+		r.Upstream.StatefulSetRecreated()
+	}
+	if err != nil {
+		return err
+	}
+	return r.deleteSurplusTLSAssets(ctx, a, tlsCount)
+}
+
+// readConfigSecret reads the user's config Secret from the API server (the operator
+// caches only Secrets' metadata): the alertmanager.yaml key, the other keys (templates
+// and files the configuration references, copied to the generated Secret as
+// prometheus-operator does), and whether the configuration was there.
+func (r *Reconciler) readConfigSecret(ctx context.Context, a *monitoringv1.Alertmanager) (base []byte, extra map[string][]byte, found bool, err error) {
+	reader := r.APIReader
+	if reader == nil {
+		reader = r.Client
+	}
+	sec := &corev1.Secret{}
+	err = reader.Get(ctx, types.NamespacedName{Namespace: a.Namespace, Name: workload.AlertmanagerConfigSecretName(a)}, sec)
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil, nil, false, nil
+	case err != nil:
+		return nil, nil, false, outcome.ApplyFailed(fmt.Errorf("reading the config Secret %s/%s: %w", a.Namespace, workload.AlertmanagerConfigSecretName(a), err))
+	}
+	extra = map[string][]byte{}
+	for k, v := range sec.Data {
+		if k != layout.AlertmanagerConfigKey {
+			extra[k] = v
+		}
+	}
+	base = sec.Data[layout.AlertmanagerConfigKey]
+	return base, extra, len(base) > 0, nil
+}
+
+// selectConfigs lists the AlertmanagerConfigs from the cache and keeps those a selects.
+func (r *Reconciler) selectConfigs(ctx context.Context, a *monitoringv1.Alertmanager) ([]*monitoringv1alpha1.AlertmanagerConfig, error) {
+	if a.Spec.AlertmanagerConfigSelector == nil {
+		return nil, nil
+	}
+	sel, err := selection.Compile(selection.Selector{
+		Kind: monitoringv1alpha1.AlertmanagerConfigKind, Labels: a.Spec.AlertmanagerConfigSelector,
+		Namespaces: a.Spec.AlertmanagerConfigNamespaceSelector, OwnNamespace: a.Namespace,
+	})
+	if err != nil {
+		return nil, outcome.Invalid(fmt.Errorf("spec.alertmanagerConfigSelector or spec.alertmanagerConfigNamespaceSelector: %w", err))
+	}
+	var list monitoringv1alpha1.AlertmanagerConfigList
+	if err := r.Client.List(ctx, &list); err != nil {
+		return nil, outcome.ApplyFailed(fmt.Errorf("listing AlertmanagerConfigs: %w", err))
+	}
+	nsLabels, err := r.namespaceLabels(ctx)
+	if err != nil {
+		return nil, outcome.ApplyFailed(err)
+	}
+	items := make([]*monitoringv1alpha1.AlertmanagerConfig, len(list.Items))
+	for i := range list.Items {
+		items[i] = &list.Items[i]
+	}
+	selected, _ := selection.Select(sel, items, r.cfg.ConfigScope, nsLabels)
+	sort.Slice(selected, func(i, j int) bool {
+		if selected[i].Namespace != selected[j].Namespace {
+			return selected[i].Namespace < selected[j].Namespace
+		}
+		return selected[i].Name < selected[j].Name
+	})
+	return selected, nil
+}
+
+// namespaceLabels reads every namespace's labels from the metadata cache.
+func (r *Reconciler) namespaceLabels(ctx context.Context) (selection.NamespaceLabels, error) {
+	return nslabels.List(ctx, r.Client)
+}

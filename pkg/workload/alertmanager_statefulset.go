@@ -1,0 +1,279 @@
+package workload
+
+import (
+	"fmt"
+	"path"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/version"
+	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// AlertmanagerStatefulSet builds the StatefulSet of an Alertmanager, with the hash of its
+// content in the layout.InputHashAnnotation annotation. Owner references are the
+// controller's job. An error means the spec cannot become a valid StatefulSet; its
+// message names the field.
+func AlertmanagerStatefulSet(in AlertmanagerInput, opts Options) (*appsv1.StatefulSet, error) {
+	a := in.Alertmanager
+	if a == nil {
+		return nil, fmt.Errorf("no Alertmanager given")
+	}
+	sts, err := buildAlertmanagerStatefulSet(a, opts, in)
+	if err != nil {
+		return nil, fmt.Errorf("alertmanager %s/%s: %w", a.Namespace, a.Name, err)
+	}
+	return sts, nil
+}
+
+func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts Options, in AlertmanagerInput) (*appsv1.StatefulSet, error) {
+	replicas, err := AlertmanagerReplicas(a)
+	if err != nil {
+		return nil, err
+	}
+	if in.TLSAssetSecrets < 0 {
+		return nil, fmt.Errorf("negative number of TLS assets Secrets (%d)", in.TLSAssetSecrets)
+	}
+	name := layout.AlertmanagerStatefulSetName(a.Name)
+	if len(name) > maxStatefulSetName {
+		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter Alertmanager name", name, len(name), maxStatefulSetName)
+	}
+	v, err := amVersion(a)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := AlertmanagerWebConfig(a); err != nil {
+		return nil, err
+	}
+	if _, err := AlertmanagerClusterTLSConfig(a); err != nil {
+		return nil, err
+	}
+	volName := layout.AlertmanagerStorageVolumeName(a.Name)
+	if s := a.Spec.Storage; s != nil && s.EmptyDir == nil && s.Ephemeral == nil && s.VolumeClaimTemplate.Name != "" {
+		volName = s.VolumeClaimTemplate.Name
+	}
+	subPath := ""
+	if a.Spec.Storage != nil {
+		// prometheus-operator mounts the data sub-directory only when storage is given.
+		subPath = alertmanagerStorageSubPath
+	}
+	storageVol, claim, storageMount, err := storageFor(a.Spec.Storage, volName, layout.AlertmanagerStorageDir, subPath)
+	if err != nil {
+		return nil, err
+	}
+	template, err := alertmanagerPod(a, opts, v, replicas, Slots(in.TLSAssetSecrets), storageMount)
+	if err != nil {
+		return nil, err
+	}
+
+	sts := &appsv1.StatefulSet{
+		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      name,
+			Namespace: a.Namespace,
+			Labels:    alertmanagerSelectorLabels(a.Name),
+		},
+		Spec: appsv1.StatefulSetSpec{
+			Replicas:            ptr.To(replicas),
+			Selector:            &metav1.LabelSelector{MatchLabels: alertmanagerSelectorLabels(a.Name)},
+			Template:            template,
+			ServiceName:         AlertmanagerServiceName(a),
+			PodManagementPolicy: appsv1.ParallelPodManagement,
+			UpdateStrategy:      appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType},
+			MinReadySeconds:     ptr.Deref(a.Spec.MinReadySeconds, 0),
+		},
+	}
+	if sts.Spec.MinReadySeconds < 0 {
+		return nil, errNegative("spec.minReadySeconds", sts.Spec.MinReadySeconds)
+	}
+	if err := podManagementPolicy(a.Spec.PodManagementPolicy, &sts.Spec); err != nil {
+		return nil, err
+	}
+	if err := updateStrategy(a.Spec.UpdateStrategy, &sts.Spec); err != nil {
+		return nil, err
+	}
+	if r := a.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
+		sts.Spec.PersistentVolumeClaimRetentionPolicy = r.DeepCopy()
+	}
+	podSpec := &sts.Spec.Template.Spec
+	if storageVol != nil {
+		podSpec.Volumes = append(podSpec.Volumes, *storageVol)
+	}
+	if claim != nil {
+		sts.Spec.VolumeClaimTemplates = []corev1.PersistentVolumeClaim{*claim}
+	}
+	for _, vol := range a.Spec.Volumes {
+		podSpec.Volumes = append(podSpec.Volumes, *vol.DeepCopy())
+	}
+
+	if err := validate(sts); err != nil {
+		return nil, err
+	}
+	hash, err := Hash(sts)
+	if err != nil {
+		return nil, err
+	}
+	sts.Annotations = map[string]string{layout.InputHashAnnotation: hash}
+	return sts, nil
+}
+
+// alertmanagerPod builds the pod template, without the storage volume and spec.volumes.
+func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v *version.Version, replicas int32, tlsSlots int, storageMount corev1.VolumeMount) (corev1.PodTemplateSpec, error) {
+	s := &a.Spec
+	image, err := AlertmanagerImage(a, opts)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	args, err := alertmanagerArgs(a, opts, v, replicas)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	vols, err := alertmanagerVolumes(a, v, tlsSlots, storageMount)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+
+	ports := []corev1.ContainerPort{
+		{Name: meshTCPPortName, ContainerPort: layout.AlertmanagerMeshPort, Protocol: corev1.ProtocolTCP},
+		{Name: meshUDPPortName, ContainerPort: layout.AlertmanagerMeshPort, Protocol: corev1.ProtocolUDP},
+	}
+	var liveness, readiness *corev1.Probe
+	if !s.ListenLocal {
+		ports = append([]corev1.ContainerPort{{Name: amPortName(a), ContainerPort: layout.AlertmanagerWebPort, Protocol: corev1.ProtocolTCP}}, ports...)
+		liveness, readiness = alertmanagerProbes(a, v)
+	}
+	env := []corev1.EnvVar{{Name: podIPEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "status.podIP"}}}}
+	if atLeast(v, "0.30.0") {
+		env = append(env, podNameEnv())
+	}
+	resources := *s.Resources.DeepCopy()
+	if _, ok := resources.Requests[corev1.ResourceMemory]; !ok {
+		// prometheus-operator's default request.
+		if resources.Requests == nil {
+			resources.Requests = corev1.ResourceList{}
+		}
+		resources.Requests[corev1.ResourceMemory] = resource.MustParse("200Mi")
+	}
+	am := corev1.Container{
+		Name:                     AlertmanagerContainerName,
+		Image:                    image,
+		ImagePullPolicy:          s.ImagePullPolicy,
+		Args:                     args,
+		Ports:                    ports,
+		Env:                      env,
+		VolumeMounts:             vols.amMounts,
+		LivenessProbe:            liveness,
+		ReadinessProbe:           readiness,
+		Resources:                resources,
+		TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError,
+		SecurityContext:          containerSecurityContext(),
+	}
+	rl := reloaderSpec{
+		configFile:   path.Join(layout.AlertmanagerConfigDir, layout.AlertmanagerConfigCompressedKey),
+		envsubstFile: path.Join(layout.AlertmanagerConfigOutDir, layout.AlertmanagerConfigOutFile),
+		watchedDirs:  vols.watched,
+		reloadURL:    localURL(opts, amWebTLS(a, v), layout.AlertmanagerWebPort, path.Join("/", amRoutePrefix(a), "/-/reload")),
+		listenLocal:  s.ListenLocal,
+		logLevel:     s.LogLevel,
+		logFormat:    s.LogFormat,
+		pullPolicy:   s.ImagePullPolicy,
+		env:          []corev1.EnvVar{podNameEnv()},
+		mounts:       vols.reloaderMounts,
+	}
+	reloader, err := rl.container(opts, false)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	initReloader, err := rl.container(opts, true)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	containers, err := mergeContainers([]corev1.Container{am, reloader}, s.Containers, "spec.containers")
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	initContainers, err := mergeContainers([]corev1.Container{initReloader}, s.InitContainers, "spec.initContainers")
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	grace := ptr.Deref(s.TerminationGracePeriodSeconds, alertmanagerGracePeriod)
+	if grace < 0 {
+		return corev1.PodTemplateSpec{}, errNegative("spec.terminationGracePeriodSeconds", grace)
+	}
+	pod := corev1.PodSpec{
+		InitContainers:                initContainers,
+		Containers:                    containers,
+		Volumes:                       vols.volumes,
+		ServiceAccountName:            s.ServiceAccountName,
+		AutomountServiceAccountToken:  ptr.To(ptr.Deref(s.AutomountServiceAccountToken, true)),
+		SecurityContext:               podSecurityContextOr(s.SecurityContext),
+		TerminationGracePeriodSeconds: ptr.To(grace),
+		NodeSelector:                  copyMap(s.NodeSelector),
+		Affinity:                      s.Affinity.DeepCopy(),
+		SchedulerName:                 s.SchedulerName,
+		PriorityClassName:             s.PriorityClassName,
+		HostAliases:                   hostAliases(s.HostAliases),
+		HostNetwork:                   s.HostNetwork,
+		DNSPolicy:                     dnsPolicyFor(s.DNSPolicy, s.HostNetwork),
+		DNSConfig:                     dnsConfig(s.DNSConfig),
+		EnableServiceLinks:            copyBool(s.EnableServiceLinks),
+		HostUsers:                     copyBool(s.HostUsers),
+	}
+	for _, t := range s.Tolerations {
+		pod.Tolerations = append(pod.Tolerations, *t.DeepCopy())
+	}
+	for _, c := range s.TopologySpreadConstraints {
+		pod.TopologySpreadConstraints = append(pod.TopologySpreadConstraints, *c.DeepCopy())
+	}
+	pod.ImagePullSecrets = append(pod.ImagePullSecrets, s.ImagePullSecrets...)
+	return corev1.PodTemplateSpec{ObjectMeta: alertmanagerPodMetadata(a, v), Spec: pod}, nil
+}
+
+func podNameEnv() corev1.EnvVar {
+	return corev1.EnvVar{Name: PodNameEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}}
+}
+
+// alertmanagerPodMetadata merges spec.podMetadata with the selector labels and the
+// version label; the operator's labels win.
+func alertmanagerPodMetadata(a *monitoringv1.Alertmanager, v *version.Version) metav1.ObjectMeta {
+	labels := map[string]string{"app.kubernetes.io/version": v.String()}
+	annotations := map[string]string{}
+	if m := a.Spec.PodMetadata; m != nil {
+		for k, val := range m.Labels {
+			labels[k] = val
+		}
+		for k, val := range m.Annotations {
+			annotations[k] = val
+		}
+	}
+	for k, val := range alertmanagerSelectorLabels(a.Name) {
+		labels[k] = val
+	}
+	annotations[defaultContainerAnnotation] = AlertmanagerContainerName
+	return metav1.ObjectMeta{Labels: labels, Annotations: annotations}
+}
+
+// alertmanagerProbes are prometheus-operator's liveness (/-/healthy) and readiness
+// (/-/ready) probes on the web port under the route prefix.
+func alertmanagerProbes(a *monitoringv1.Alertmanager, v *version.Version) (liveness, readiness *corev1.Probe) {
+	scheme := corev1.URISchemeHTTP
+	if amWebTLS(a, v) {
+		scheme = corev1.URISchemeHTTPS
+	}
+	get := func(endpoint string) corev1.ProbeHandler {
+		return corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
+			Path:   path.Join("/", amRoutePrefix(a), endpoint),
+			Port:   intstr.FromString(amPortName(a)),
+			Scheme: scheme,
+		}}
+	}
+	liveness = &corev1.Probe{ProbeHandler: get("/-/healthy"), TimeoutSeconds: probeTimeoutSeconds, FailureThreshold: 10}
+	readiness = &corev1.Probe{ProbeHandler: get("/-/ready"), InitialDelaySeconds: 3, TimeoutSeconds: probeTimeoutSeconds, PeriodSeconds: 5, FailureThreshold: 10}
+	return liveness, readiness
+}

@@ -1,0 +1,244 @@
+package workload
+
+import (
+	"fmt"
+	"path"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	commoncfg "github.com/prometheus/common/config"
+	"github.com/prometheus/exporter-toolkit/web"
+	yamlv2 "go.yaml.in/yaml/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/version"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+)
+
+// Files of the cluster TLS credentials inside the cluster-tls-config volume.
+const (
+	clusterServerDir    = "server"
+	clusterClientCA     = "client/ca.crt"
+	clusterClientCert   = "client/tls.crt"
+	clusterClientKey    = "client/tls.key"
+	amTemplatesDirField = "spec.alertmanagerConfiguration.templates"
+)
+
+// amVolumes are the operator's volumes of the Alertmanager pod (storage and spec.volumes
+// excluded), the mounts of each container, and the directories the reloader watches.
+type amVolumes struct {
+	volumes                  []corev1.Volume
+	amMounts, reloaderMounts []corev1.VolumeMount
+	watched                  []string
+}
+
+// alertmanagerVolumes lays out the pod's volumes as prometheus-operator does: the
+// generated config Secret, the TLS assets, the expanded config, the notification
+// templates, spec.secrets and spec.configMaps, the web config and the cluster TLS config.
+func alertmanagerVolumes(a *monitoringv1.Alertmanager, v *version.Version, tlsSlots int, storageMount corev1.VolumeMount) (amVolumes, error) {
+	memory := &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}
+	tlsSources := make([]corev1.VolumeProjection, 0, tlsSlots)
+	for n := range tlsSlots {
+		tlsSources = append(tlsSources, corev1.VolumeProjection{Secret: &corev1.SecretProjection{
+			LocalObjectReference: corev1.LocalObjectReference{Name: layout.AlertmanagerTLSAssetsSecretName(a.Name, n)},
+			Optional:             ptr.To(true),
+		}})
+	}
+	out := amVolumes{
+		volumes: []corev1.Volume{
+			{Name: amConfigVolume, VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: layout.AlertmanagerGeneratedSecretName(a.Name)}}},
+			{Name: tlsAssetsVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: tlsSources}}},
+			{Name: configOutVolume, VolumeSource: corev1.VolumeSource{EmptyDir: memory}},
+		},
+		amMounts: []corev1.VolumeMount{
+			{Name: amConfigVolume, MountPath: layout.AlertmanagerConfigDir, ReadOnly: true},
+			{Name: configOutVolume, MountPath: layout.AlertmanagerConfigOutDir, ReadOnly: true},
+			{Name: tlsAssetsVolume, MountPath: layout.AlertmanagerTLSAssetsDir, ReadOnly: true},
+			storageMount,
+		},
+		reloaderMounts: []corev1.VolumeMount{
+			{Name: amConfigVolume, MountPath: layout.AlertmanagerConfigDir, ReadOnly: true},
+			{Name: configOutVolume, MountPath: layout.AlertmanagerConfigOutDir},
+		},
+		watched: []string{layout.AlertmanagerConfigDir},
+	}
+	shared := func(vol corev1.Volume, dir string) {
+		out.volumes = append(out.volumes, vol)
+		m := corev1.VolumeMount{Name: vol.Name, MountPath: dir, ReadOnly: true}
+		out.amMounts = append(out.amMounts, m)
+		out.reloaderMounts = append(out.reloaderMounts, m)
+		out.watched = append(out.watched, dir)
+	}
+
+	if c := a.Spec.AlertmanagerConfiguration; c != nil && len(c.Templates) > 0 {
+		var sources []corev1.VolumeProjection
+		keys := map[string]bool{}
+		for i, t := range c.Templates {
+			field := fmt.Sprintf("%s[%d]", amTemplatesDirField, i)
+			// Every template lands in one directory under its key: the first of a key
+			// wins, as prometheus-operator has it.
+			for _, ref := range []monitoringv1.SecretOrConfigMap{{ConfigMap: t.ConfigMap}, {Secret: t.Secret}} {
+				key := configMapKey(ref) + secretKey(ref)
+				if (ref.ConfigMap == nil && ref.Secret == nil) || keys[key] {
+					continue
+				}
+				keys[key] = true
+				if err := addSecretOrConfigMap(&sources, field, ref, key); err != nil {
+					return amVolumes{}, err
+				}
+			}
+		}
+		shared(corev1.Volume{Name: amTemplatesVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: sources}}}, layout.AlertmanagerTemplatesDir)
+	}
+
+	seen := map[string]bool{}
+	for _, s := range a.Spec.Secrets {
+		if s == "" || seen["s/"+s] {
+			continue
+		}
+		seen["s/"+s] = true
+		shared(corev1.Volume{Name: volumeName("secret", s), VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: s}}},
+			path.Join(layout.AlertmanagerSecretsDir, s))
+	}
+	for _, c := range a.Spec.ConfigMaps {
+		if c == "" || seen["c/"+c] {
+			continue
+		}
+		seen["c/"+c] = true
+		shared(corev1.Volume{Name: volumeName("configmap", c), VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: c},
+		}}}, path.Join(layout.AlertmanagerConfigMapsDir, c))
+	}
+	for _, m := range a.Spec.VolumeMounts {
+		out.amMounts = append(out.amMounts, *m.DeepCopy())
+	}
+
+	if atLeast(v, "0.22.0") {
+		sources, err := webConfigSourcesFor(amWebFields(a), layout.AlertmanagerWebConfigSecretName(a.Name))
+		if err != nil {
+			return amVolumes{}, err
+		}
+		out.volumes = append(out.volumes, corev1.Volume{Name: webConfigVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: sources}}})
+		m := corev1.VolumeMount{Name: webConfigVolume, MountPath: layout.AlertmanagerWebConfigDir, ReadOnly: true}
+		out.amMounts = append(out.amMounts, m)
+	}
+	if a.Spec.ClusterTLS != nil && atLeast(v, "0.24.0") {
+		sources, err := clusterTLSSources(a)
+		if err != nil {
+			return amVolumes{}, err
+		}
+		out.volumes = append(out.volumes, corev1.Volume{Name: amClusterTLSVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: sources}}})
+		out.amMounts = append(out.amMounts, corev1.VolumeMount{Name: amClusterTLSVolume, MountPath: layout.AlertmanagerClusterTLSDir, ReadOnly: true})
+	}
+	return out, nil
+}
+
+func configMapKey(t monitoringv1.SecretOrConfigMap) string {
+	if t.ConfigMap != nil {
+		return t.ConfigMap.Key
+	}
+	return ""
+}
+
+func secretKey(t monitoringv1.SecretOrConfigMap) string {
+	if t.Secret != nil {
+		return t.Secret.Key
+	}
+	return ""
+}
+
+// clusterTLSSources are the projections of the cluster-tls-config volume: the generated
+// file and the server and client credentials spec.clusterTLS references.
+func clusterTLSSources(a *monitoringv1.Alertmanager) ([]corev1.VolumeProjection, error) {
+	c := a.Spec.ClusterTLS
+	sources := []corev1.VolumeProjection{{Secret: &corev1.SecretProjection{
+		LocalObjectReference: corev1.LocalObjectReference{Name: layout.AlertmanagerClusterTLSSecretName(a.Name)},
+		Items:                []corev1.KeyToPath{{Key: layout.AlertmanagerClusterTLSFile, Path: layout.AlertmanagerClusterTLSFile}},
+	}}}
+	sources, err := webTLSSources(sources, &c.ServerTLS, clusterServerDir+"/", "spec.clusterTLS.server")
+	if err != nil {
+		return nil, err
+	}
+	if err := addSecretOrConfigMap(&sources, "spec.clusterTLS.client.ca", c.ClientTLS.CA, clusterClientCA); err != nil {
+		return nil, err
+	}
+	if err := addSecretOrConfigMap(&sources, "spec.clusterTLS.client.cert", c.ClientTLS.Cert, clusterClientCert); err != nil {
+		return nil, err
+	}
+	if k := c.ClientTLS.KeySecret; k != nil {
+		if err := addSecretKey(&sources, "spec.clusterTLS.client.keySecret", *k, clusterClientKey); err != nil {
+			return nil, err
+		}
+	}
+	return sources, nil
+}
+
+// clusterTLSFile is Alertmanager's --cluster.tls-config file.
+type clusterTLSFile struct {
+	TLSServerConfig *webTLSServerConfig   `json:"tls_server_config"`
+	TLSClientConfig *clusterTLSClientConf `json:"tls_client_config"`
+}
+
+type clusterTLSClientConf struct {
+	CAFile             string `json:"ca_file,omitempty"`
+	CertFile           string `json:"cert_file,omitempty"`
+	KeyFile            string `json:"key_file,omitempty"`
+	ServerName         string `json:"server_name,omitempty"`
+	InsecureSkipVerify bool   `json:"insecure_skip_verify,omitempty"`
+	MinVersion         string `json:"min_version,omitempty"`
+	MaxVersion         string `json:"max_version,omitempty"`
+}
+
+// AlertmanagerClusterTLSConfig is the content of the --cluster.tls-config file of a
+// (nil when spec.clusterTLS is not set), which the controller stores under
+// layout.AlertmanagerClusterTLSFile in layout.AlertmanagerClusterTLSSecretName(a.Name).
+// Both halves are checked with the parsers Alertmanager uses (exporter-toolkit for the
+// server, prometheus/common for the client).
+func AlertmanagerClusterTLSConfig(a *monitoringv1.Alertmanager) ([]byte, error) {
+	c := a.Spec.ClusterTLS
+	if c == nil {
+		return nil, nil
+	}
+	dir := layout.AlertmanagerClusterTLSDir
+	server, err := webTLSServer(&c.ServerTLS, path.Join(dir, clusterServerDir), "spec.clusterTLS.server")
+	if err != nil {
+		return nil, err
+	}
+	ct := &c.ClientTLS
+	if err := ct.Validate(); err != nil {
+		return nil, fmt.Errorf("spec.clusterTLS.client: %w", err)
+	}
+	if ct.Cert == (monitoringv1.SecretOrConfigMap{}) {
+		return nil, fmt.Errorf("spec.clusterTLS.client: a certificate is required")
+	}
+	client := &clusterTLSClientConf{
+		CertFile:           path.Join(dir, clusterClientCert),
+		ServerName:         ptr.Deref(ct.ServerName, ""),
+		InsecureSkipVerify: ptr.Deref(ct.InsecureSkipVerify, false),
+	}
+	if ct.CA != (monitoringv1.SecretOrConfigMap{}) {
+		client.CAFile = path.Join(dir, clusterClientCA)
+	}
+	if ct.KeySecret != nil {
+		client.KeyFile = path.Join(dir, clusterClientKey)
+	}
+	if ct.MinVersion != nil {
+		client.MinVersion = string(*ct.MinVersion)
+	}
+	if ct.MaxVersion != nil {
+		client.MaxVersion = string(*ct.MaxVersion)
+	}
+	out, err := yaml.Marshal(clusterTLSFile{TLSServerConfig: server, TLSClientConfig: client})
+	if err != nil {
+		return nil, fmt.Errorf("encoding the cluster TLS config: %w", err)
+	}
+	var check struct {
+		Server *web.TLSConfig       `yaml:"tls_server_config"`
+		Client *commoncfg.TLSConfig `yaml:"tls_client_config"`
+	}
+	if err := yamlv2.UnmarshalStrict(out, &check); err != nil {
+		return nil, fmt.Errorf("spec.clusterTLS: Alertmanager would reject the cluster TLS config: %w", err)
+	}
+	return out, nil
+}
