@@ -12,8 +12,7 @@ local lookout = (import 'lookout/main.libsonnet') + {
 
 { ['setup/' + name]: lookout.setup[name] for name in std.objectFields(lookout.setup) } +
 {
-  [component + '-' + name]: lookout[component][name]
-  for component in ['operator', 'prometheus', 'alertmanager', 'mixin']
+  [lookout.components[component] + '-' + name]: lookout[component][name]
+  for component in std.objectFields(lookout.components)
   for name in std.objectFields(lookout[component])
-} +
-{ ['dashboard-' + name]: lookout.dashboards[name] for name in std.objectFields(lookout.dashboards) }
+}

@@ -34,5 +34,15 @@ local k = import 'k.libsonnet';
     },
 
     serviceMonitor: k.serviceMonitor(fullName, v.namespace, labels, podSelector, ['web', 'reloader-web']),
+
+    [if $.values.alertmanager.podDisruptionBudget && $.values.alertmanager.replicas > 1 then 'podDisruptionBudget']:
+      k.podDisruptionBudget(fullName, v.namespace, labels, podSelector, maxUnavailable=1),
+
+    // Prometheus sends alerts and scrapes; the replicas gossip with each other on 9094.
+    [if $.values.common.networkPolicies then 'networkPolicy']:
+      k.networkPolicy(fullName, v.namespace, labels, podSelector, [
+        { from: [$.prometheusPeer], ports: [['TCP', 9093], ['TCP', 8080]] },
+        { from: [k.fromPods(v.namespace, podSelector)], ports: [['TCP', 9094], ['UDP', 9094]] },
+      ]),
   },
 }

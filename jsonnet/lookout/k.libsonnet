@@ -70,4 +70,40 @@
     fsGroup: uid,
     seccompProfile: { type: 'RuntimeDefault' },
   },
+
+  // networkPolicy lets the pods podSelector selects be reached only from the sources of
+  // ingress ([{ from: [...], ports: [[protocol, port], ...] }, ...]; no `from` means from
+  // anywhere) and reach anything.
+  networkPolicy(name, namespace, labels, podSelector, ingress)::
+    $.object('networking.k8s.io/v1', 'NetworkPolicy', name, namespace, labels) {
+      spec: {
+        podSelector: { matchLabels: podSelector },
+        policyTypes: ['Egress', 'Ingress'],
+        egress: [{}],
+        ingress: [
+          {
+            [if std.objectHas(i, 'from') then 'from']: i.from,
+            ports: [{ protocol: p[0], port: p[1] } for p in i.ports],
+          }
+          for i in ingress
+        ],
+      },
+    },
+
+  // fromPods is a NetworkPolicy peer: the pods with matchLabels in namespace.
+  fromPods(namespace, matchLabels):: {
+    podSelector: { matchLabels: matchLabels },
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
+  },
+
+  // podDisruptionBudget keeps all but maxUnavailable (or at least minAvailable) of the
+  // selected pods up through voluntary disruptions.
+  podDisruptionBudget(name, namespace, labels, matchLabels, minAvailable=null, maxUnavailable=null)::
+    $.object('policy/v1', 'PodDisruptionBudget', name, namespace, labels) {
+      spec: {
+        selector: { matchLabels: matchLabels },
+        [if minAvailable != null then 'minAvailable']: minAvailable,
+        [if maxUnavailable != null then 'maxUnavailable']: maxUnavailable,
+      },
+    },
 }

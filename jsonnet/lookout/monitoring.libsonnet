@@ -1,6 +1,6 @@
 // monitoring.libsonnet: the Lookout mixin as a PrometheusRule the stack's Prometheus
 // selects, and its dashboards as ConfigMaps for Grafana's dashboard sidecar.
-local json = import '../lib/json.libsonnet';
+local json = import '../mixin/lib/json.libsonnet';
 local mixinBase = import '../mixin/mixin.libsonnet';
 local k = import 'k.libsonnet';
 

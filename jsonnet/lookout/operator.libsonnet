@@ -77,7 +77,10 @@ local k = import 'k.libsonnet';
                 '--config-reloader-image=' + v.configReloaderImage,
                 '--log-format=json',
                 '--log-level=' + v.logLevel,
-              ] + (if v.reloaderWatchAPI then ['--reloader-watch-api'] else []) + v.extraArgs,
+              ] + (if v.reloaderWatchAPI then ['--reloader-watch-api'] else [])
+              // The kubelet ServiceMonitor selects the Service this keeps.
+              + (if $.values.kubernetesControlPlane.kubelet then ['--kubelet-service=' + $.values.kubernetesControlPlane.kubeletService] else [])
+              + v.extraArgs,
               env: [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
               ports: [
                 { name: 'http-metrics', containerPort: v.metricsPort },
@@ -111,5 +114,14 @@ local k = import 'k.libsonnet';
     // honorLabels keeps the namespace and name labels of the operator's per-Prometheus
     // metrics (otherwise renamed exported_namespace), as the mixin expects.
     serviceMonitor: k.serviceMonitor(v.name, v.namespace, labels, selector, ['http-metrics'], honorLabels=true),
+
+    // Prometheus scrapes the metrics; the API server calls the admission webhook (when
+    // example/webhook is installed) from the control plane's address, which no pod
+    // selector matches, so the webhook port is open to all.
+    [if $.values.common.networkPolicies then 'networkPolicy']:
+      k.networkPolicy(v.name, v.namespace, labels, selector, [
+        { from: [$.prometheusPeer], ports: [['TCP', v.metricsPort]] },
+        { ports: [['TCP', 9443]] },
+      ]),
   },
 }

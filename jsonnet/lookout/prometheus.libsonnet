@@ -4,6 +4,13 @@
 local k = import 'k.libsonnet';
 
 {
+  // prometheusPeer is the NetworkPolicy peer of the stack's Prometheus pods: the other
+  // components let it in.
+  prometheusPeer:: k.fromPods($.values.prometheus.namespace, {
+    'app.kubernetes.io/name': 'prometheus',
+    'app.kubernetes.io/instance': $.values.prometheus.name,
+  }),
+
   prometheus: {
     local v = $.values.prometheus,
     local fullName = 'prometheus-' + v.name,
@@ -56,5 +63,16 @@ local k = import 'k.libsonnet';
     },
 
     serviceMonitor: k.serviceMonitor(fullName, v.namespace, labels, podSelector, ['web', 'reloader-web']),
+
+    [if $.values.prometheus.podDisruptionBudget && $.values.prometheus.replicas > 1 then 'podDisruptionBudget']:
+      k.podDisruptionBudget(fullName, v.namespace, labels, podSelector, minAvailable=1),
+
+    // Its replicas scrape each other; Grafana queries it.
+    [if $.values.common.networkPolicies then 'networkPolicy']:
+      k.networkPolicy(fullName, v.namespace, labels, podSelector, [
+        { from: [$.prometheusPeer], ports: [['TCP', 9090], ['TCP', 8080]] },
+      ] + (if $.values.grafana.enabled then [
+             { from: [k.fromPods($.values.grafana.namespace, { 'app.kubernetes.io/name': $.values.grafana.name })], ports: [['TCP', 9090]] },
+           ] else [])),
   },
 }

@@ -10,6 +10,10 @@
       version: 'latest',
       // labels are added to every object of the stack.
       labels: { 'app.kubernetes.io/part-of': 'lookout' },
+      // networkPolicies gives every component of the stack a NetworkPolicy that lets in
+      // only what it serves (Prometheus's scrapes, Grafana's queries, ...) and lets out
+      // everything, as kube-prometheus does.
+      networkPolicies: true,
     },
 
     operator: {
@@ -40,6 +44,8 @@
       scrapeInterval: '30s',
       externalLabels: {},
       resources: { requests: { memory: '400Mi' } },
+      // podDisruptionBudget keeps one replica up through drains (only with 2 replicas or more).
+      podDisruptionBudget: true,
       // The monitors and rules this Prometheus uses: every ServiceMonitor and PodMonitor
       // of every namespace, and PrometheusRules with ruleLabels.
       serviceMonitorSelector: {},
@@ -57,6 +63,8 @@
       replicas: 3,
       version: 'v0.35.0',
       resources: { requests: { cpu: '4m', memory: '100Mi' }, limits: { memory: '100Mi' } },
+      // podDisruptionBudget lets one replica go at a time (only with 2 replicas or more).
+      podDisruptionBudget: true,
       // config is the alertmanager.yaml the Alertmanager starts with.
       config: {
         global: { resolve_timeout: '5m' },
@@ -78,16 +86,82 @@
     },
 
     // mixin overrides the _config of the mixin (jsonnet/mixin/config.libsonnet).
-    mixin: {},
+    mixin: {
+      // The stack does not ship the upstream Prometheus mixin; see Documentation/monitoring.md
+      // for why these are off by default all the same, and turn them on with
+      // mixin+: { prometheusServerAlerts: true }.
+      prometheusServerAlerts: false,
+      kubeStateMetrics: $.values.kubeStateMetrics.enabled,
+    },
 
-    // grafana: the dashboards become ConfigMaps that Grafana's dashboard sidecar picks up
-    // by this label; folder becomes the sidecar's folder annotation.
+    // grafana: Grafana with the stack's Prometheus as its data source and the mixin's
+    // dashboards provisioned from ConfigMaps. The ConfigMaps are made with enabled: false
+    // too, labelled and annotated for the dashboard sidecar of a Grafana of your own.
     grafana: {
+      enabled: true,
+      name: 'grafana',
       namespace: $.values.common.namespace,
+      // grafana/grafana:12.4.2: see Documentation/monitoring.md on the versions.
+      version: '12.4.2',
+      image: 'grafana/grafana:' + self.version,
+      resources: { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '200m', memory: '200Mi' } },
+      // datasourceURL is the Prometheus the provisioned data source queries.
+      datasourceURL: 'http://prometheus-%s.%s.svc:9090' % [$.values.prometheus.name, $.values.prometheus.namespace],
       dashboardLabel: 'grafana_dashboard',
       dashboardLabelValue: '1',
       folderAnnotation: 'grafana_folder',
       folder: 'Lookout',
+    },
+
+    // nodeExporter: a DaemonSet on every Linux node, on the host network and PID namespace.
+    nodeExporter: {
+      enabled: true,
+      name: 'node-exporter',
+      namespace: $.values.common.namespace,
+      version: 'v1.11.1',
+      image: 'quay.io/prometheus/node-exporter:' + self.version,
+      port: 9100,
+      resources: { requests: { cpu: '102m', memory: '180Mi' }, limits: { cpu: '250m', memory: '180Mi' } },
+    },
+
+    // kubeStateMetrics: metrics about the state of Kubernetes objects.
+    kubeStateMetrics: {
+      enabled: true,
+      name: 'kube-state-metrics',
+      namespace: $.values.common.namespace,
+      version: 'v2.18.0',
+      image: 'registry.k8s.io/kube-state-metrics/kube-state-metrics:' + self.version,
+      resources: { requests: { cpu: '10m', memory: '190Mi' }, limits: { cpu: '100m', memory: '250Mi' } },
+    },
+
+    // blackboxExporter: probes endpoints over HTTP and TCP for Probe objects.
+    blackboxExporter: {
+      enabled: true,
+      name: 'blackbox-exporter',
+      namespace: $.values.common.namespace,
+      version: 'v0.25.0',
+      image: 'quay.io/prometheus/blackbox-exporter:' + self.version,
+      port: 9115,
+      resources: { requests: { cpu: '10m', memory: '20Mi' }, limits: { cpu: '20m', memory: '40Mi' } },
+      // modules is the blackbox exporter's configuration (config.yml).
+      modules: {
+        http_2xx: { prober: 'http', http: { preferred_ip_protocol: 'ip4' } },
+        http_post_2xx: { prober: 'http', http: { method: 'POST', preferred_ip_protocol: 'ip4' } },
+        tcp_connect: { prober: 'tcp', tcp: { preferred_ip_protocol: 'ip4' } },
+      },
+    },
+
+    // kubernetesControlPlane: ServiceMonitors for what Kubernetes runs itself. kubelet
+    // also passes --kubelet-service to the operator, which then keeps the Service the
+    // kubelet ServiceMonitor selects.
+    kubernetesControlPlane: {
+      namespace: $.values.common.namespace,
+      kubelet: true,
+      kubeletService: 'kube-system/kubelet',
+      apiServer: true,
+      coreDNS: true,
+      kubeScheduler: true,
+      kubeControllerManager: true,
     },
   },
 }

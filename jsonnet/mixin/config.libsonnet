@@ -10,6 +10,22 @@
     reloaderSelector: 'container="config-reloader", pod=~"prometheus-.+"',
     prometheusSelector: 'container="prometheus", pod=~"prometheus-.+"',
 
+    // Switches.
+    //
+    // prometheusServerAlerts turns on the lookout-prometheus group: the five
+    // LookoutPrometheus* alerts on the Prometheus servers themselves (configuration reload
+    // failed, rule evaluation failures, no Alertmanager discovered, errors sending alerts,
+    // failed compactions). Each repeats a condition the upstream Prometheus mixin alerts on
+    // (PrometheusBadConfig, PrometheusRuleFailures, PrometheusNotConnectedToAlertmanagers,
+    // PrometheusErrorSendingAlertsToSomeAlertmanagers, PrometheusTSDBCompactionsFailing);
+    // turn it off where that mixin is installed, so each problem pages once.
+    // LookoutPrometheusReconcileFailing is about the operator and stays.
+    prometheusServerAlerts: true,
+    // kubeStateMetrics turns on what needs kube-state-metrics: the LookoutOperatorNotReady
+    // alert (Deployment replicas). No dashboard panel uses kube-state-metrics today; a
+    // panel that does belongs under this switch too.
+    kubeStateMetrics: true,
+
     // kube-state-metrics, for the Deployment readiness of the operator.
     kubeStateMetricsSelector: 'job="kube-state-metrics"',
     operatorDeploymentSelector: 'deployment="lookout-operator"',

@@ -78,10 +78,11 @@ func TestStackMatchesInstall(t *testing.T) {
 			for _, f := range []string{"livenessProbe", "readinessProbe"} {
 				same(t, key, f+" path", wc.get(f, "httpGet", "path"), gc.get(f, "httpGet", "path"))
 			}
-			// The stack adds --log-level from its values.
+			// The stack adds --log-level from its values, and --kubelet-service for its
+			// kubelet ServiceMonitor.
 			var stackArgs []any
 			for _, a := range gc.get("args").([]any) {
-				if a != "--log-level=info" {
+				if a != "--log-level=info" && a != "--kubelet-service=kube-system/kubelet" {
 					stackArgs = append(stackArgs, a)
 				}
 			}

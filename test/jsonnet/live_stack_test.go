@@ -83,13 +83,18 @@ func TestLiveOperatorRBAC(t *testing.T) {
 }
 
 // TestLiveStackPrometheus checks what the operator made of the stack: its Prometheus
-// selects the three ServiceMonitors of the stack (and rejects the fixture's invalid one),
-// and accepts the mixin's PrometheusRule.
+// selects every ServiceMonitor of the stack (and rejects the fixture's invalid one), and
+// accepts the mixin's PrometheusRule.
 func TestLiveStackPrometheus(t *testing.T) {
 	s := liveSys(t)
+	endpoints := stackServiceMonitors(t, s.root)
+	monitors := map[string]bool{}
+	for _, e := range endpoints {
+		monitors[e[:strings.LastIndex(e, "/")]] = true
+	}
 	b := s.metrics(t, s.operatorURL)
 	for _, want := range []string{
-		`lookout_managed_resources{kind="ServiceMonitor",name="k8s",namespace="lookout",state="selected"} 3`,
+		fmt.Sprintf(`lookout_managed_resources{kind="ServiceMonitor",name="k8s",namespace="lookout",state="selected"} %d`, len(monitors)),
 		`lookout_managed_resources{kind="ServiceMonitor",name="k8s",namespace="lookout",state="rejected"} 1`,
 		`lookout_managed_resources{kind="PrometheusRule",name="k8s",namespace="lookout",state="selected"} 1`,
 		`lookout_managed_resources{kind="PrometheusRule",name="k8s",namespace="lookout",state="rejected"} 0`,
@@ -100,8 +105,8 @@ func TestLiveStackPrometheus(t *testing.T) {
 		}
 	}
 	cfg, hash := s.generatedConfig(t, "k8s")
-	for _, job := range []string{"lookout/lookout-operator", "lookout/prometheus-k8s", "lookout/alertmanager-main"} {
-		if !strings.Contains(cfg, job) {
+	for _, e := range endpoints {
+		if job := "serviceMonitor/" + e; !strings.Contains(cfg, job) {
 			t.Errorf("the generated configuration of lookout/k8s has no scrape job for %s", job)
 		}
 	}

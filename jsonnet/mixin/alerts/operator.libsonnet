@@ -27,6 +27,8 @@ local alert = import 'alert.libsonnet';
           'No replica of the Lookout operator has been scraped successfully for 10 minutes: Prometheus, ServiceMonitor and rule changes are not being applied.',
           '10m',
         ),
+      ] + (if !c.kubeStateMetrics then [] else [
+        // _config.kubeStateMetrics: needs kube_deployment_* from kube-state-metrics.
         alert.new(
           c,
           'LookoutOperatorNotReady',
@@ -41,6 +43,7 @@ local alert = import 'alert.libsonnet';
           'Only {{ $value }} replicas of Deployment {{ $labels.namespace }}/{{ $labels.deployment }} have been available for 15 minutes, fewer than it asks for.',
           '15m',
         ),
+      ]) + [
         alert.new(
           c,
           'LookoutOperatorNoLeader',

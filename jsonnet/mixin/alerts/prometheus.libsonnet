@@ -8,7 +8,8 @@ local alert = import 'alert.libsonnet';
       gPod: alert.by(c, ['namespace', 'pod']),
       gAM: alert.by(c, ['namespace', 'pod', 'alertmanager']),
     },
-    groups+: [{
+    // _config.prometheusServerAlerts: these repeat the upstream Prometheus mixin.
+    groups+: if !c.prometheusServerAlerts then [] else [{
       name: 'lookout-prometheus',
       rules: [
         alert.new(

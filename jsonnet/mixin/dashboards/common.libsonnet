@@ -1,6 +1,6 @@
 // common.libsonnet: what the three dashboards share: the data source and cluster
 // variables, and dashboard.new with the mixin's tags, refresh and time zone.
-local d = import '../../lib/dashboard.libsonnet';
+local d = import '../lib/dashboard.libsonnet';
 
 {
   // clusterMatcher selects the chosen cluster; with one cluster the variable is hidden

@@ -1,5 +1,5 @@
 // operator.libsonnet: the operator overview dashboard.
-local d = import '../../lib/dashboard.libsonnet';
+local d = import '../lib/dashboard.libsonnet';
 local common = import 'common.libsonnet';
 
 {

@@ -1,5 +1,5 @@
 // prometheus.libsonnet: an overview of the Prometheus servers Lookout runs.
-local d = import '../../lib/dashboard.libsonnet';
+local d = import '../lib/dashboard.libsonnet';
 local common = import 'common.libsonnet';
 
 {

@@ -1,5 +1,5 @@
 // reloader.libsonnet: the config-reloader dashboard.
-local d = import '../../lib/dashboard.libsonnet';
+local d = import '../lib/dashboard.libsonnet';
 local common = import 'common.libsonnet';
 
 {
