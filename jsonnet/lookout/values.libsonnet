@@ -87,10 +87,10 @@
 
     // mixin overrides the _config of the mixin (jsonnet/mixin/config.libsonnet).
     mixin: {
-      // The stack does not ship the upstream Prometheus mixin; see Documentation/monitoring.md
-      // for why these are off by default all the same, and turn them on with
-      // mixin+: { prometheusServerAlerts: true }.
-      prometheusServerAlerts: false,
+      // The stack does not ship the upstream Prometheus mixin, so Lookout's alerts on the
+      // Prometheus servers stay on; turn them off with mixin+: { prometheusServerAlerts: false }
+      // when the Prometheus mixin is added (Documentation/monitoring.md).
+      prometheusServerAlerts: true,
       kubeStateMetrics: $.values.kubeStateMetrics.enabled,
     },
 

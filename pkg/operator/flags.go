@@ -160,7 +160,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(oneOfValue{p: (*string)(&o.RepairPolicy), allowed: []string{"none", "evict", "delete"}}, "repair-policy-for-statefulsets", "what to do with a Prometheus StatefulSet whose rollout is stuck (a pod of an old revision not ready): none, evict or delete that pod")
 
 	// The kubelet endpoints controller.
-	fs.StringVar(&f.kubeletService, "kubelet-service", "", "namespace/name of the Service whose Endpoints/EndpointSlices list the kubelets (accepted; Lookout has no kubelet controller yet)")
+	fs.StringVar(&f.kubeletService, "kubelet-service", "", "namespace/name of the Service whose Endpoints/EndpointSlices list the kubelets (the kubelet controller keeps that Service, its Endpoints and EndpointSlices)")
 	fs.StringVar(&f.kubeletSelector, "kubelet-selector", "", "label selector of the nodes listed (accepted)")
 	fs.Var(oneOfValue{p: &o.Kubelet.NodeAddressPriority, allowed: []string{"internal", "external"}}, "kubelet-node-address-priority", "node address listed first: internal or external (accepted)")
 	fs.BoolVar(&o.Kubelet.Endpoints, "kubelet-endpoints", o.Kubelet.Endpoints, "write an Endpoints object for the kubelets (accepted)")
