@@ -5,8 +5,14 @@
 SHELL := /usr/bin/env bash
 GO ?= go
 BIN := $(CURDIR)/bin
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
+# The release version without "v": the tag on HEAD (v0.1.0 gives 0.1.0), or what git
+# describe says after the last tag (0.1.0-3-gabc1234, not a release: the default reloader
+# image is then :latest), or "dev" before the first tag. COMMIT and DATE are stamped too.
+VERSION ?= $(shell v=$$(git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null) && echo $${v#v} || echo dev)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+VERSION_PKG := github.com/lookout-operator/lookout/pkg/version
+LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$(COMMIT) -X $(VERSION_PKG).Date=$(DATE)
 TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck
 export KUBEBUILDER_ASSETS := $(BIN)
 
