@@ -13,10 +13,10 @@ COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2
 DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 VERSION_PKG := github.com/lookout-operator/lookout/pkg/version
 LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$(COMMIT) -X $(VERSION_PKG).Date=$(DATE)
-TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck
+TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm
 export KUBEBUILDER_ASSETS := $(BIN)
 
-.PHONY: all build tools run test test-unit test-integration test-e2e bench generate crds stack fmt vet check clean
+.PHONY: all build tools run test test-unit test-integration test-e2e bench generate crds chart-crds stack fmt vet check clean
 
 all: build
 
@@ -31,7 +31,8 @@ build:
 
 ## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
 ## prometheus-operator and prometheus-config-reloader (upstream's, for the take-over,
-## roll-back and reloader compatibility tests) and staticcheck into bin/ (once)
+## roll-back and reloader compatibility tests), staticcheck, and kustomize and helm (the
+## packaging tests) into bin/ (once)
 tools: $(addprefix tool-,$(TOOLS))
 tool-%:
 	@hack/build-tool.sh $*
@@ -72,6 +73,12 @@ generate crds: tool-controller-gen
 	$(BIN)/controller-gen crd:crdVersions=v1 \
 		paths=github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/... \
 		output:crd:dir=example/crds
+	@$(MAKE) --no-print-directory chart-crds
+
+## chart-crds: copy example/crds into the Helm chart's crds/ (test/packaging checks they match)
+chart-crds:
+	rm -f charts/lookout/crds/*.yaml
+	cp example/crds/*.yaml charts/lookout/crds/
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

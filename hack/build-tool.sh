@@ -20,6 +20,11 @@ case "$name" in
   etcd)           dir=test/tools/etcd; pkg=. ;;
   controller-gen) dir=test/tools/controller-gen; pkg=sigs.k8s.io/controller-tools/cmd/controller-gen ;;
   staticcheck)    dir=test/tools/staticcheck; pkg=honnef.co/go/tools/cmd/staticcheck ;;
+  # The packaging tools: the chart and kustomize tests (test/packaging) run them.
+  kustomize)      dir=test/tools/kustomize; pkg=sigs.k8s.io/kustomize/kustomize/v5 ;;
+  helm)           dir=test/tools/helm; pkg=helm.sh/helm/v3/cmd/helm
+                  v=$(awk '$1=="require" && $2=="helm.sh/helm/v3" {print $3}' "$dir/go.mod")
+                  ldflags+=" -X helm.sh/helm/v3/internal/version.version=$v" ;;
   # prometheus-operator itself, for the take-over and roll-back tests.
   prometheus-operator)
                   dir=test/tools/prometheus-operator; pkg=github.com/prometheus-operator/prometheus-operator/cmd/operator
