@@ -16,7 +16,7 @@ LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$
 TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm
 export KUBEBUILDER_ASSETS := $(BIN)
 
-.PHONY: all build tools run test test-unit test-integration test-e2e bench generate crds chart-crds stack fmt vet check clean
+.PHONY: all build images tools run test test-unit test-integration test-e2e bench generate crds chart-crds stack fmt vet check clean
 
 all: build
 
@@ -28,6 +28,17 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/lookout-operator ./cmd/operator
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/config-reloader ./cmd/config-reloader
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/lookout-local ./cmd/lookout-local
+
+## images: print the docker buildx commands of both multi-architecture images, stamped
+## with VERSION, COMMIT and DATE (docker is not needed for anything else)
+IMAGE_REPO ?= ghcr.io/lookout-operator
+PLATFORMS ?= linux/amd64,linux/arm64
+images:
+	@for t in operator:lookout-operator config-reloader:config-reloader; do \
+	  echo docker buildx build --platform $(PLATFORMS) --target $${t%%:*} \
+	    --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
+	    -t $(IMAGE_REPO)/$${t#*:}:v$(VERSION) . ; \
+	done
 
 ## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
 ## prometheus-operator and prometheus-config-reloader (upstream's, for the take-over,
