@@ -412,11 +412,12 @@ func TestChartLint(t *testing.T) {
 // optional feature on (cert-manager, then the chart's own certificate) and with every
 // flag's value set, and has the API server dry-run each object.
 func TestChartDryRun(t *testing.T) {
+	// The subtest names become temporary paths, which helm -f would split at commas.
 	for name, values := range map[string]map[string]any{
-		"defaults":               nil,
-		"features, cert-manager": featureValues(true),
-		"features, self-signed":  featureValues(false),
-		"every flag":             allFlagValues(),
+		"defaults":              nil,
+		"features-cert-manager": featureValues(true),
+		"features-self-signed":  featureValues(false),
+		"every-flag":            allFlagValues(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			objs := template(t, values, "--include-crds")
