@@ -33,11 +33,12 @@ build:
 ## with VERSION, COMMIT and DATE (docker is not needed for anything else)
 IMAGE_REPO ?= ghcr.io/lookout-operator
 PLATFORMS ?= linux/amd64,linux/arm64
+IMAGE_TAG ?= $(if $(filter dev,$(VERSION)),latest,v$(VERSION))
 images:
 	@for t in operator:lookout-operator config-reloader:config-reloader; do \
 	  echo docker buildx build --platform $(PLATFORMS) --target $${t%%:*} \
 	    --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
-	    -t $(IMAGE_REPO)/$${t#*:}:v$(VERSION) . ; \
+	    -t $(IMAGE_REPO)/$${t#*:}:$(IMAGE_TAG) . ; \
 	done
 
 ## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
