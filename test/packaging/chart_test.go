@@ -2,6 +2,10 @@ package packaging
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
 	"flag"
 	"io"
 	"os"
@@ -442,8 +446,64 @@ func TestChartDryRun(t *testing.T) {
 					t.Errorf("render lacks %s", certKind)
 				}
 			}
+			if name == "features-self-signed" {
+				checkWebhookCert(t, objs)
+			}
 			dryRun(t, objs)
 		})
+	}
+}
+
+// checkWebhookCert: the certificate the chart generates is for the Service's DNS name and
+// verifies against the caBundle of both webhook configurations.
+func checkWebhookCert(t *testing.T, objs []manifest.Object) {
+	t.Helper()
+	var certPEM, keyPEM []byte
+	var bundles []string
+	for _, o := range objs {
+		switch o.GetKind() {
+		case "Secret":
+			data := o.Object["data"].(map[string]any)
+			var err error
+			if certPEM, err = base64.StdEncoding.DecodeString(data["tls.crt"].(string)); err != nil {
+				t.Fatal(err)
+			}
+			if keyPEM, err = base64.StdEncoding.DecodeString(data["tls.key"].(string)); err != nil {
+				t.Fatal(err)
+			}
+		case "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration":
+			for _, w := range o.Object["webhooks"].([]any) {
+				b, _ := w.(map[string]any)["clientConfig"].(map[string]any)["caBundle"].(string)
+				bundles = append(bundles, b)
+			}
+		}
+	}
+	if _, err := tls.X509KeyPair(certPEM, keyPEM); err != nil {
+		t.Fatalf("webhook Secret: %v", err)
+	}
+	block, _ := pem.Decode(certPEM)
+	if block == nil {
+		t.Fatal("webhook Secret: no PEM certificate")
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bundles) != 2 {
+		t.Fatalf("%d webhooks with a caBundle, want 2", len(bundles))
+	}
+	for _, b := range bundles {
+		ca, err := base64.StdEncoding.DecodeString(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(ca) {
+			t.Fatal("caBundle holds no certificate")
+		}
+		if _, err := cert.Verify(x509.VerifyOptions{Roots: pool, DNSName: "lookout-operator." + releaseNS + ".svc"}); err != nil {
+			t.Errorf("the webhook certificate does not verify against the caBundle for the Service's name: %v", err)
+		}
 	}
 }
 
