@@ -422,6 +422,7 @@ func TestChartDryRun(t *testing.T) {
 		"features-cert-manager": featureValues(true),
 		"features-self-signed":  featureValues(false),
 		"every-flag":            allFlagValues(),
+		"rbac-namespaced":       namespacedValues(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			objs := template(t, values, "--include-crds")
@@ -667,4 +668,15 @@ func TestChartRBACMatchesInstall(t *testing.T) {
 		same(feature, permissions(t, template(t, one), "ClusterRole"), wantOne)
 	}
 	same("every feature", permissions(t, template(t, all), "ClusterRole"), want)
+}
+
+// namespacedValues: Roles in the watched namespaces instead of the ClusterRole.
+func namespacedValues() map[string]any {
+	v := map[string]any{}
+	setPath(v, "rbac.namespaced", true)
+	setPath(v, "namespaces.releaseNamespace", true)
+	setPath(v, "namespaces.additional", []any{"team-a"})
+	setPath(v, "prometheusInstanceNamespaces", []any{"team-b"})
+	setPath(v, "kubeletService.enabled", true)
+	return v
 }

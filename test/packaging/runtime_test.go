@@ -23,8 +23,8 @@ import (
 	"github.com/lookout-operator/lookout/pkg/operator"
 )
 
-// TestOperatorRunsUnderPackagedRBAC installs the RBAC of the chart's defaults and of the
-// namespace-restricted overlay for real, one after the other, and runs the operator with
+// TestOperatorRunsUnderPackagedRBAC installs the RBAC of the chart's defaults, of the chart
+// with rbac.namespaced and of the namespace-restricted overlay for real, one after the other, and runs the operator with
 // the rendered arguments as the packaged service account (impersonated): it must
 // generate the configuration of a Prometheus selecting a ServiceMonitor in its
 // namespace. A rule the operator needs and the package lacks shows here, not in a
@@ -34,10 +34,22 @@ func TestOperatorRunsUnderPackagedRBAC(t *testing.T) {
 		t.Skip("starts the operator")
 	}
 	cases := map[string]func(t *testing.T) []manifest.Object{
-		"chart-defaults":       func(t *testing.T) []manifest.Object { return template(t, nil) },
+		"chart-defaults": func(t *testing.T) []manifest.Object { return template(t, nil) },
+		"chart-namespaced": func(t *testing.T) []manifest.Object {
+			v := map[string]any{}
+			setPath(v, "rbac.namespaced", true)
+			setPath(v, "namespaces.releaseNamespace", true)
+			objs := template(t, v)
+			for perm := range permissions(t, objs, "ClusterRole") {
+				if perm != "/namespaces:get" && perm != "/namespaces:list" && perm != "/namespaces:watch" {
+					t.Errorf("rbac.namespaced: the ClusterRole grants %s", perm)
+				}
+			}
+			return objs
+		},
 		"namespace-restricted": func(t *testing.T) []manifest.Object { return kustomizeBuild(t, "config/overlays/namespace-restricted") },
 	}
-	for _, name := range []string{"chart-defaults", "namespace-restricted"} {
+	for _, name := range []string{"chart-defaults", "chart-namespaced", "namespace-restricted"} {
 		t.Run(name, func(t *testing.T) {
 			objs := cases[name](t)
 			c := apiServer(t)
