@@ -5,12 +5,18 @@
 SHELL := /usr/bin/env bash
 GO ?= go
 BIN := $(CURDIR)/bin
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
-TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck
+# The release version without "v": the tag on HEAD (v0.1.0 gives 0.1.0), or what git
+# describe says after the last tag (0.1.0-3-gabc1234, not a release: the default reloader
+# image is then :latest), or "dev" before the first tag. COMMIT and DATE are stamped too.
+VERSION ?= $(shell v=$$(git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null) && echo $${v#v} || echo dev)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+VERSION_PKG := github.com/lookout-operator/lookout/pkg/version
+LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$(COMMIT) -X $(VERSION_PKG).Date=$(DATE)
+TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm
 export KUBEBUILDER_ASSETS := $(BIN)
 
-.PHONY: all build tools run test test-unit test-integration test-e2e bench generate crds stack fmt vet check clean
+.PHONY: all build images tools run test test-unit test-integration test-e2e bench generate crds chart-crds stack fmt vet check clean
 
 all: build
 
@@ -23,9 +29,22 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/config-reloader ./cmd/config-reloader
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/lookout-local ./cmd/lookout-local
 
+## images: print the docker buildx commands of both multi-architecture images, stamped
+## with VERSION, COMMIT and DATE (docker is not needed for anything else)
+IMAGE_REPO ?= ghcr.io/lookout-operator
+PLATFORMS ?= linux/amd64,linux/arm64
+IMAGE_TAG ?= $(if $(filter dev,$(VERSION)),latest,v$(VERSION))
+images:
+	@for t in operator:lookout-operator config-reloader:config-reloader; do \
+	  echo docker buildx build --platform $(PLATFORMS) --target $${t%%:*} \
+	    --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
+	    -t $(IMAGE_REPO)/$${t#*:}:$(IMAGE_TAG) . ; \
+	done
+
 ## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
 ## prometheus-operator and prometheus-config-reloader (upstream's, for the take-over,
-## roll-back and reloader compatibility tests) and staticcheck into bin/ (once)
+## roll-back and reloader compatibility tests), staticcheck, and kustomize and helm (the
+## packaging tests) into bin/ (once)
 tools: $(addprefix tool-,$(TOOLS))
 tool-%:
 	@hack/build-tool.sh $*
@@ -66,6 +85,12 @@ generate crds: tool-controller-gen
 	$(BIN)/controller-gen crd:crdVersions=v1 \
 		paths=github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/... \
 		output:crd:dir=example/crds
+	@$(MAKE) --no-print-directory chart-crds
+
+## chart-crds: copy example/crds into the Helm chart's crds/ (test/packaging checks they match)
+chart-crds:
+	rm -f charts/lookout/crds/*.yaml
+	cp example/crds/*.yaml charts/lookout/crds/
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -20,6 +20,17 @@ case "$name" in
   etcd)           dir=test/tools/etcd; pkg=. ;;
   controller-gen) dir=test/tools/controller-gen; pkg=sigs.k8s.io/controller-tools/cmd/controller-gen ;;
   staticcheck)    dir=test/tools/staticcheck; pkg=honnef.co/go/tools/cmd/staticcheck ;;
+  # The packaging tools: the chart and kustomize tests (test/packaging) run them.
+  kustomize)      dir=test/tools/kustomize; pkg=sigs.k8s.io/kustomize/kustomize/v5 ;;
+  helm)           dir=test/tools/helm; pkg=helm.sh/helm/v3/cmd/helm
+                  v=$(awk '$1=="require" && $2=="helm.sh/helm/v3" {print $3}' "$dir/go.mod")
+                  ldflags+=" -X helm.sh/helm/v3/internal/version.version=$v"
+                  # The Kubernetes version helm template and lint assume, from client-go
+                  # (v0.37.x is 1.37), as helm's own Makefile sets it.
+                  kminor=$(awk '$1=="k8s.io/client-go" {print $2}' "$dir/go.mod" | cut -d. -f2)
+                  for p in helm.sh/helm/v3/pkg/chartutil helm.sh/helm/v3/pkg/lint/rules; do
+                    ldflags+=" -X $p.k8sVersionMajor=1 -X $p.k8sVersionMinor=$kminor"
+                  done ;;
   # prometheus-operator itself, for the take-over and roll-back tests.
   prometheus-operator)
                   dir=test/tools/prometheus-operator; pkg=github.com/prometheus-operator/prometheus-operator/cmd/operator

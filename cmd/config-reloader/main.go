@@ -13,11 +13,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
+
+	buildversion "github.com/lookout-operator/lookout/pkg/version"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is the release version (pkg/version, set at build time with -ldflags -X).
+var version = buildversion.Get().Version
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -36,4 +39,19 @@ const (
 func fatalf(stderr io.Writer, format string, args ...any) int {
 	fmt.Fprintf(stderr, "config-reloader: "+format+"\n", args...)
 	return exitError
+}
+
+// versionFlagLine is what --version prints (to stderr, where upstream's kingpin prints
+// it), in prometheus-config-reloader's "NAME, version X (...)" form:
+// "config-reloader, version 0.1.0 (commit C, built D, go1.26.8)".
+func versionFlagLine() string {
+	i := buildversion.Get()
+	s := "config-reloader, version " + i.Version + " ("
+	if i.Commit != "" {
+		s += "commit " + i.Commit + ", "
+	}
+	if i.Date != "" {
+		s += "built " + i.Date + ", "
+	}
+	return s + runtime.Version() + ")"
 }

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
@@ -53,7 +52,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
 		return exitOK
 	}
 	if c.version {
-		fmt.Fprintf(stderr, "config-reloader, version %s (%s)\n", version, runtime.Version())
+		fmt.Fprintln(stderr, versionFlagLine())
 		return exitOK
 	}
 	log, err := newLogger(stderr, c.logLevel, c.logFormat)

@@ -14,12 +14,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/lookout-operator/lookout/pkg/operator"
+	buildversion "github.com/lookout-operator/lookout/pkg/version"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is the release version (pkg/version, set at build time with -ldflags -X).
+var version = buildversion.Get().Version
 
 func main() {
 	os.Exit(dispatch(os.Args[1:]))
@@ -38,7 +40,7 @@ func dispatch(args []string) int {
 	case "render":
 		return renderCmd(args, os.Stdout, os.Stderr)
 	case "version":
-		fmt.Println(version)
+		fmt.Println(buildversion.String())
 		return 0
 	case "help":
 		usage(os.Stdout)
@@ -59,7 +61,7 @@ commands:
   run       run the operator (the default; "start" is the same)
   crds      print the monitoring.coreos.com CustomResourceDefinitions as YAML ("full-crds" is the same)
   render    print the Prometheus configuration the operator would generate, offline ("render -h")
-  version   print the version
+  version   print the version, commit and build date
 
 flags of run (every flag of prometheus-operator's operator is accepted; see
 Documentation/operator.md for which ones Lookout acts on):
@@ -67,4 +69,10 @@ Documentation/operator.md for which ones Lookout acts on):
 	fs, _ := operator.NewFlagSet("run", w)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
+}
+
+// versionFlagLine is what --version prints, in the "NAME, version X (...)" form of
+// prometheus-operator's --version: "lookout-operator, version 0.1.0 (commit C, built D)".
+func versionFlagLine() string {
+	return strings.Replace(buildversion.String(), "lookout-operator ", "lookout-operator, version ", 1)
 }

@@ -50,7 +50,7 @@ func parseRun(args []string, stdout, stderr io.Writer) (p *operator.Parsed, code
 		fmt.Fprintln(stdout, version)
 		return nil, 0, true
 	case p.PrintVersion:
-		fmt.Fprintf(stdout, "lookout-operator, version %s\n", version)
+		fmt.Fprintln(stdout, versionFlagLine())
 		return nil, 0, true
 	}
 	if len(p.Args) > 0 {

@@ -5,6 +5,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/lookout-operator/lookout/pkg/version"
 )
 
 // DefaultPrometheusVersion is the Prometheus version assumed when spec.version is empty.
@@ -31,7 +33,8 @@ type Options struct {
 	// (<pod>.<service>.<namespace>.svc.<ClusterDomain>.); --cluster-domain.
 	ClusterDomain string
 	// ConfigReloaderImage is the full image of the config-reloader sidecar and init
-	// container.
+	// container; the default is the reloader of the operator's own release
+	// (version.ReloaderImage), its "latest" tag for a dev build.
 	ConfigReloaderImage string
 	// ConfigReloaderResources are the resources of the config-reloader containers.
 	ConfigReloaderResources corev1.ResourceRequirements
@@ -55,7 +58,7 @@ func DefaultOptions() Options {
 	return Options{
 		PrometheusBaseImage:   "quay.io/prometheus/prometheus",
 		AlertmanagerBaseImage: "quay.io/prometheus/alertmanager",
-		ConfigReloaderImage:   "ghcr.io/lookout-operator/config-reloader:latest",
+		ConfigReloaderImage:   version.ReloaderImage(),
 		ConfigReloaderResources: corev1.ResourceRequirements{
 			Requests: corev1.ResourceList{
 				corev1.ResourceCPU:    resource.MustParse("10m"),

@@ -1,0 +1,84 @@
+{{/* The rules on namespaced objects, in the watched namespaces. */}}
+{{- define "lookout.rules.namespaced" }}
+  # Read the monitoring objects it reconciles or selects.
+  - apiGroups: [monitoring.coreos.com]
+    resources: [prometheuses, servicemonitors, podmonitors, probes, scrapeconfigs, prometheusrules]
+    verbs: [get, list, watch]
+  # Set owner references to Prometheus objects on what it generates (needed where
+  # OwnerReferencesPermissionEnforcement is on).
+  - apiGroups: [monitoring.coreos.com]
+    resources: [prometheuses/finalizers]
+    verbs: [update]
+  # Write the status of Prometheus objects and the status bindings of monitors and rules.
+  - apiGroups: [monitoring.coreos.com]
+    resources: [prometheuses/status, servicemonitors/status, podmonitors/status, probes/status, scrapeconfigs/status, prometheusrules/status]
+    verbs: [get, update, patch]
+  # The Prometheus StatefulSets.
+  - apiGroups: [apps]
+    resources: [statefulsets]
+    verbs: [get, list, watch, create, update, delete]
+  # Generated Secrets and ConfigMaps (configuration, TLS assets, web config, rule files),
+  # and referenced ones read by name; list/watch caches metadata only.
+  - apiGroups: [""]
+    resources: [secrets, configmaps]
+    verbs: [get, list, watch, create, update, delete]
+  # The governing Service of the Prometheus pods.
+  - apiGroups: [""]
+    resources: [services]
+    verbs: [get, list, watch, create, update]
+  # Events about Prometheus objects and refused monitors.
+  - apiGroups: ["", events.k8s.io]
+    resources: [events]
+    verbs: [create, patch]
+  {{- if .Values.prometheusConfigReloader.watchAPI }}
+  # prometheusConfigReloader.watchAPI: the Role and RoleBinding per Prometheus that let
+  # its reloader read its own config Secret and rule ConfigMaps.
+  - apiGroups: [rbac.authorization.k8s.io]
+    resources: [roles, rolebindings]
+    verbs: [get, list, watch, create, update]
+  {{- end }}
+  {{- if include "lookout.repairPods" . }}
+  # repairPolicyForStatefulSets evict or delete: the pod a stuck rollout left behind.
+  - apiGroups: [""]
+    resources: [pods]
+    verbs: [list, delete]
+  - apiGroups: [""]
+    resources: [pods/eviction]
+    verbs: [create]
+  {{- end }}
+{{- end }}
+
+{{/* kubeletService.enabled: the rules on the kubelet Service's Endpoints and
+EndpointSlices, in kubeletService.namespace. */}}
+{{- define "lookout.rules.kubelet" }}
+  - apiGroups: [""]
+    resources: [endpoints]
+    verbs: [get, list, watch, create, update]
+  - apiGroups: [discovery.k8s.io]
+    resources: [endpointslices]
+    verbs: [get, list, watch, create, update, delete]
+  - apiGroups: [""]
+    resources: [services/finalizers]
+    verbs: [update]
+{{- end }}
+
+{{/* The rules on objects without a namespace. */}}
+{{- define "lookout.rules.cluster" }}
+  # Namespace labels for namespace selectors.
+  - apiGroups: [""]
+    resources: [namespaces]
+    verbs: [get, list, watch]
+  {{- if .Values.kubeletService.enabled }}
+  # kubeletService.enabled: the nodes listed into the kubelet Service's Endpoints and
+  # EndpointSlices, which it keeps.
+  - apiGroups: [""]
+    resources: [nodes]
+    verbs: [list, watch]
+  {{- end }}
+  {{- if .Values.crds.upgrade }}
+  # crds.upgrade: create or upgrade the monitoring.coreos.com CRDs at start.
+  - apiGroups: [apiextensions.k8s.io]
+    resources: [customresourcedefinitions]
+    verbs: [get, create, patch]
+  {{- end }}
+{{- end }}
