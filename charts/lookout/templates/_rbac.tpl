@@ -2,18 +2,23 @@
 {{- define "lookout.rules.namespaced" }}
   # Read the monitoring objects it reconciles or selects.
   - apiGroups: [monitoring.coreos.com]
-    resources: [prometheuses, servicemonitors, podmonitors, probes, scrapeconfigs, prometheusrules]
+    resources: [prometheuses, servicemonitors, podmonitors, probes, scrapeconfigs, prometheusrules, alertmanagers]
     verbs: [get, list, watch]
-  # Set owner references to Prometheus objects on what it generates (needed where
-  # OwnerReferencesPermissionEnforcement is on).
+  # AlertmanagerConfigs an Alertmanager selects.
   - apiGroups: [monitoring.coreos.com]
-    resources: [prometheuses/finalizers]
+    resources: [alertmanagerconfigs]
+    verbs: [get, list, watch]
+  # Set owner references to Prometheus and Alertmanager objects on what it generates
+  # (needed where OwnerReferencesPermissionEnforcement is on).
+  - apiGroups: [monitoring.coreos.com]
+    resources: [prometheuses/finalizers, alertmanagers/finalizers]
     verbs: [update]
-  # Write the status of Prometheus objects and the status bindings of monitors and rules.
+  # Write the status of Prometheus and Alertmanager objects and the status bindings of
+  # monitors and rules.
   - apiGroups: [monitoring.coreos.com]
-    resources: [prometheuses/status, servicemonitors/status, podmonitors/status, probes/status, scrapeconfigs/status, prometheusrules/status]
+    resources: [prometheuses/status, servicemonitors/status, podmonitors/status, probes/status, scrapeconfigs/status, prometheusrules/status, alertmanagers/status]
     verbs: [get, update, patch]
-  # The Prometheus StatefulSets.
+  # The Prometheus and Alertmanager StatefulSets.
   - apiGroups: [apps]
     resources: [statefulsets]
     verbs: [get, list, watch, create, update, delete]
@@ -22,7 +27,7 @@
   - apiGroups: [""]
     resources: [secrets, configmaps]
     verbs: [get, list, watch, create, update, delete]
-  # The governing Service of the Prometheus pods.
+  # The governing Services of the Prometheus and Alertmanager pods.
   - apiGroups: [""]
     resources: [services]
     verbs: [get, list, watch, create, update]
