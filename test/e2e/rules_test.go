@@ -135,6 +135,19 @@ func TestInvalidRuleKeepsServing(t *testing.T) {
 		return servesRule(prom, "e2e:first", "vector(1)")
 	})
 
+	// The reloader's first reload at start can find Prometheus not yet listening; it is
+	// retried (5 s later in the sidecar), so wait for a successful last reload before
+	// counting failures from here on.
+	sc.step("config-reloader: last reload successful", 30*time.Second, func() error {
+		m, err := scrapeMetrics(pd.url("reloader-web") + "/metrics")
+		if err != nil {
+			return err
+		}
+		if m["reloader_last_reload_successful"] != 1 {
+			return fmt.Errorf("reloader_last_reload_successful = %v", m["reloader_last_reload_successful"])
+		}
+		return nil
+	})
 	failedBefore := reloaderFailures(t, pd)
 	setExpr(t, first, "sum(rate(e2e_sample_gauge[1m])") // unbalanced parenthesis
 	sc.step("invalid edit rejected in PrometheusRule status", 30*time.Second, func() error {

@@ -55,7 +55,7 @@ type Deps struct {
 	Applier *apply.Applier
 	// Recorder receives events about Alertmanager objects (nil: none).
 	Recorder events.EventRecorder
-	// Generator generates the configuration (nil: PassThrough).
+	// Generator generates the configuration (nil: NewGenerated, pkg/amcfg).
 	Generator ConfigGenerator
 	// Upstream are prometheus-operator's metrics of this controller
 	// (controller="alertmanager"; nil: none).
@@ -72,12 +72,18 @@ type Reconciler struct {
 
 	mu    sync.Mutex
 	state map[types.NamespacedName]*amState
+	// refs are the Secrets and ConfigMaps ("Kind/namespace/name") each Alertmanager's
+	// last generation read, so that a change of one reconciles it.
+	refs map[types.NamespacedName]map[string]bool
 }
 
 // amState is what the controller remembers about one Alertmanager between reconciles.
 type amState struct {
 	mu sync.Mutex
 	gz generated.Compressor
+	// reported holds the verdict last reported per AlertmanagerConfig (events are sent
+	// when it changes, not at every reconcile).
+	reported map[string]selection.Verdict
 }
 
 // New returns a Reconciler. It can reconcile without a manager (unit tests call Reconcile
@@ -90,7 +96,7 @@ func New(d Deps, cfg Config) *Reconciler {
 		d.Applier = apply.New(d.Client, nil, d.Clock)
 	}
 	if d.Generator == nil {
-		d.Generator = PassThrough{}
+		d.Generator = NewGenerated()
 	}
 	if cfg.MaxConcurrentReconciles < 1 {
 		cfg.MaxConcurrentReconciles = 1
@@ -98,7 +104,7 @@ func New(d Deps, cfg Config) *Reconciler {
 	if cfg.InstanceSelector == nil {
 		cfg.InstanceSelector = labels.Everything()
 	}
-	return &Reconciler{Deps: d, cfg: cfg, assets: assets.NewAPIStore(d.Client, d.APIReader), state: map[types.NamespacedName]*amState{}}
+	return &Reconciler{Deps: d, cfg: cfg, assets: assets.NewAPIStore(d.Client, d.APIReader), state: map[types.NamespacedName]*amState{}, refs: map[types.NamespacedName]map[string]bool{}}
 }
 
 func (r *Reconciler) stateFor(nn types.NamespacedName) *amState {
@@ -115,7 +121,11 @@ func (r *Reconciler) stateFor(nn types.NamespacedName) *amState {
 func (r *Reconciler) forget(nn types.NamespacedName) {
 	r.mu.Lock()
 	delete(r.state, nn)
+	delete(r.refs, nn)
 	r.mu.Unlock()
+	if g, ok := r.Generator.(interface{ Forget(types.NamespacedName) }); ok {
+		g.Forget(nn)
+	}
 	r.Upstream.Forget(nn.String())
 }
 

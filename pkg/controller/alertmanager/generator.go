@@ -2,11 +2,9 @@ package alertmanager
 
 import (
 	"context"
-	"fmt"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
-	"gopkg.in/yaml.v3"
 
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
@@ -33,6 +31,10 @@ type GenInput struct {
 	// and spec.alertmanagerConfigNamespaceSelector select, sorted by namespace and name
 	// (none when the selector is nil).
 	AlertmanagerConfigs []*monitoringv1alpha1.AlertmanagerConfig
+	// Global is the AlertmanagerConfig spec.alertmanagerConfiguration names (in the
+	// Alertmanager's namespace), the base of the configuration instead of the Secret's;
+	// nil when the field is unset.
+	Global *monitoringv1alpha1.AlertmanagerConfig
 	// Assets reads the Secrets and ConfigMaps the AlertmanagerConfigs reference.
 	Assets promcfg.Assets
 }
@@ -46,38 +48,4 @@ type GenResult struct {
 	// TLSAssets are files the configuration references under /etc/alertmanager/certs,
 	// by file name.
 	TLSAssets map[string][]byte
-}
-
-// DefaultConfig is prometheus-operator's configuration when the user gives none: every
-// alert goes to a receiver that does nothing.
-const DefaultConfig = `route:
-  receiver: 'null'
-receivers:
-- name: 'null'
-`
-
-// PassThrough is the ConfigGenerator that uses the user's configuration as it is
-// (DefaultConfig without one) and ignores AlertmanagerConfigs, as prometheus-operator does
-// for an Alertmanager without alertmanagerConfigSelector. It only checks that the
-// configuration is a YAML mapping.
-type PassThrough struct{}
-
-// Generate implements ConfigGenerator.
-func (PassThrough) Generate(_ context.Context, in GenInput) (GenResult, error) {
-	cfg := in.Base
-	if !in.BaseFound || len(cfg) == 0 {
-		cfg = []byte(DefaultConfig)
-	}
-	var doc map[string]any
-	if err := yaml.Unmarshal(cfg, &doc); err != nil {
-		return GenResult{}, fmt.Errorf("the configuration in key alertmanager.yaml is not a YAML mapping: %w", err)
-	}
-	var verdicts []selection.Verdict
-	for _, c := range in.AlertmanagerConfigs {
-		verdicts = append(verdicts, selection.Verdict{
-			Kind: monitoringv1alpha1.AlertmanagerConfigKind, Namespace: c.Namespace, Name: c.Name,
-			Reason: selection.InvalidConfiguration, Message: "the operator generates no configuration from AlertmanagerConfigs yet",
-		})
-	}
-	return GenResult{Config: cfg, Verdicts: verdicts}, nil
 }

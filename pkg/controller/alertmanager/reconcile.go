@@ -93,11 +93,18 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	if err != nil {
 		return err
 	}
-	res, err := r.Generator.Generate(ctx, GenInput{Alertmanager: a, Base: base, BaseFound: found, AlertmanagerConfigs: configs, Assets: r.assets.For(ctx)})
+	global, err := r.globalConfig(ctx, a)
+	if err != nil {
+		return err
+	}
+	rec := &recordingAssets{Assets: r.assets.For(ctx)}
+	res, err := r.Generator.Generate(ctx, GenInput{Alertmanager: a, Base: base, BaseFound: found, AlertmanagerConfigs: configs, Global: global, Assets: rec})
+	r.setRefs(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}, rec.refs)
 	if err != nil {
 		// The last generated Secret stays: the running Alertmanager keeps its config.
 		return outcome.Invalid(fmt.Errorf("generating the configuration: %w", err))
 	}
+	r.reportVerdicts(ctx, a, st, res.Verdicts)
 	if err := r.applyConfig(ctx, a, st, res.Config, extra); err != nil {
 		return err
 	}

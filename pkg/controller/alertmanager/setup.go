@@ -43,7 +43,8 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Named("alertmanager").
 		For(&monitoringv1.Alertmanager{}, triggered(monitoringv1.AlertmanagersKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
-		WatchesMetadata(&corev1.Secret{}, r.mapSecret(), triggered("Secret")).
+		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), triggered("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap")).
 		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.mapConfig), triggered(monitoringv1alpha1.AlertmanagerConfigKind, specOrLabels)).
 		WithOptions(controller.Options{
 			MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
@@ -88,16 +89,24 @@ func (r *Reconciler) mapConfig(ctx context.Context, o client.Object) []reconcile
 	}
 	var out []reconcile.Request
 	for _, a := range ams {
-		if a.Spec.AlertmanagerConfigSelector != nil {
+		global := a.Spec.AlertmanagerConfiguration != nil && a.Namespace == o.GetNamespace() && a.Spec.AlertmanagerConfiguration.Name == o.GetName()
+		if a.Spec.AlertmanagerConfigSelector != nil || global {
 			out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: a.Namespace, Name: a.Name}})
 		}
 	}
 	return out
 }
 
-// mapSecret maps a Secret to the Alertmanagers owning it or reading it as config Secret.
-func (r *Reconciler) mapSecret() handler.EventHandler {
+// mapAsset maps a Secret or ConfigMap to the Alertmanagers owning it, reading it as
+// config Secret, or whose last generation read it (an AlertmanagerConfig's reference).
+func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
 	enqueue := func(ctx context.Context, o client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+		for _, nn := range r.usersOf(kind + "/" + o.GetNamespace() + "/" + o.GetName()) {
+			q.Add(reconcile.Request{NamespacedName: nn})
+		}
+		if kind != "Secret" {
+			return
+		}
 		for _, ref := range o.GetOwnerReferences() {
 			if ref.Kind == monitoringv1.AlertmanagersKind && ref.APIVersion == monitoringv1.SchemeGroupVersion.String() {
 				q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: ref.Name}})
@@ -128,4 +137,28 @@ func (r *Reconciler) mapSecret() handler.EventHandler {
 			enqueue(ctx, e.Object, q)
 		},
 	}
+}
+
+// usersOf lists the Alertmanagers whose last generation read ref ("Kind/namespace/name").
+func (r *Reconciler) usersOf(ref string) []types.NamespacedName {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []types.NamespacedName
+	for nn, refs := range r.refs {
+		if refs[ref] {
+			out = append(out, nn)
+		}
+	}
+	return out
+}
+
+// setRefs records what the last generation of nn read.
+func (r *Reconciler) setRefs(nn types.NamespacedName, refs map[string]bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(refs) == 0 {
+		delete(r.refs, nn)
+		return
+	}
+	r.refs[nn] = refs
 }
