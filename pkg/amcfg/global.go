@@ -1,3 +1,4 @@
+//lint:file-ignore SA1019 the deprecated bearerTokenSecret of the global HTTP config is still honoured, as prometheus-operator honours it
 package amcfg
 
 import (

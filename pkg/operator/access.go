@@ -42,3 +42,24 @@ func mayWatchServices(ctx context.Context, c client.Client, o Options) (bool, er
 	}
 	return allowed(ctx, c, "", "services", []string{"list", "watch"}, namespaces)
 }
+
+// mayReconcileAlertmanagers says whether the operator may list and watch Alertmanagers
+// and AlertmanagerConfigs in every namespace of its cache. Without it the Alertmanager
+// controller is not started (as prometheus-operator does), so an RBAC made for
+// Prometheus alone does not stop the informers from ever syncing.
+func mayReconcileAlertmanagers(ctx context.Context, c client.Client, o Options) (bool, error) {
+	var namespaces []string
+	for ns := range cacheNamespaces(o.WatchScope()) {
+		namespaces = append(namespaces, ns)
+	}
+	if len(namespaces) == 0 {
+		namespaces = []string{""}
+	}
+	for _, resource := range []string{"alertmanagers", "alertmanagerconfigs"} {
+		ok, err := allowed(ctx, c, "monitoring.coreos.com", resource, []string{"list", "watch"}, namespaces)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
@@ -86,6 +87,14 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 			log.Error(err, "checking the Service watch permission; not watching Services")
 		}
 		opts.watchServices = ok
+		am, err := mayReconcileAlertmanagers(ctx, c, opts)
+		if err != nil {
+			log.Error(err, "checking the Alertmanager permissions; not reconciling Alertmanagers")
+		}
+		opts.skipAlertmanagers = !am
+		if !am {
+			log.Info("Alertmanager controller disabled: the service account may not list and watch alertmanagers and alertmanagerconfigs (monitoring.coreos.com)")
+		}
 		if !ok {
 			log.Info("not watching Services: the service account may not list and watch them (prometheus-operator's RBAC has no rule for it); a deleted prometheus-operated Service comes back with the next reconcile of a Prometheus in its namespace")
 		}
@@ -224,6 +233,32 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	if err := pr.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Prometheus controller: %w", err)
 	}
+	if err := setupAlertmanager(mgr, opts, cl, applier, recorder); err != nil {
+		return err
+	}
+	if err := setupKubelet(mgr, opts, writeMetrics, recorder); err != nil {
+		return err
+	}
+	if store != nil {
+		statusClient, err := statusWriter(mgr)
+		if err != nil {
+			return err
+		}
+		deps := resourcestatus.Deps{Client: statusClient, Store: store, Owners: pr.OwnerState, Recorder: recorder, Applier: applier}
+		if err := resourcestatus.SetupWithManager(mgr, deps, opts.MaxConcurrentReconciles); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setupAlertmanager registers the Alertmanager controller unless its permissions are
+// missing.
+func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, applier *apply.Applier, recorder events.EventRecorder) error {
+	if opts.skipAlertmanagers {
+		return nil
+	}
+	reg := opts.Registry
 	amUpstream, err := opmetrics.NewController(reg, "alertmanager")
 	if err != nil {
 		return err
@@ -250,19 +285,6 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	})
 	if err := am.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Alertmanager controller: %w", err)
-	}
-	if err := setupKubelet(mgr, opts, writeMetrics, recorder); err != nil {
-		return err
-	}
-	if store != nil {
-		statusClient, err := statusWriter(mgr)
-		if err != nil {
-			return err
-		}
-		deps := resourcestatus.Deps{Client: statusClient, Store: store, Owners: pr.OwnerState, Recorder: recorder, Applier: applier}
-		if err := resourcestatus.SetupWithManager(mgr, deps, opts.MaxConcurrentReconciles); err != nil {
-			return err
-		}
 	}
 	return nil
 }

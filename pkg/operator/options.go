@@ -150,7 +150,7 @@ type Options struct {
 	Workload workload.Options
 
 	// AlertmanagerConfigGenerator generates the Alertmanager configurations (nil:
-	// alertmanager.PassThrough, the user's config Secret as it is).
+	// alertmanager.NewGenerated, pkg/amcfg).
 	AlertmanagerConfigGenerator amctrl.ConfigGenerator
 
 	// GracefulShutdown bounds how long runnables get to stop.
@@ -179,6 +179,9 @@ type Options struct {
 
 	// watchServices is set at start when the operator may list and watch Services.
 	watchServices bool
+	// skipAlertmanagers is set at start when the operator may not list and watch
+	// Alertmanagers and AlertmanagerConfigs.
+	skipAlertmanagers bool
 }
 
 // WebOptions are prometheus-operator's --web.* flags: TLS of the metrics listener.

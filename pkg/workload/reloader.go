@@ -190,11 +190,6 @@ func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, r
 	return r
 }
 
-// reloaderArgs are the flags of a Prometheus shard's config-reloader.
-func reloaderArgs(p *monitoringv1.Prometheus, opts Options, ruleSlots int, init bool) ([]string, error) {
-	return prometheusReloader(p, opts, 0, ruleSlots).args(opts, init)
-}
-
 // apiWatchArgs are the flags of API-watch mode (Options.ReloaderWatchAPI), which only
 // Lookout's reloader has: the config Secret and the rule ConfigMaps, mirrored into the
 // directories the other flags name.

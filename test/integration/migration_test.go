@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,26 @@ func TestMigration(t *testing.T) {
 		checkScrapes(t, "kube-prometheus", ns, []string{ns, other}, nil)
 		checkHealthz(t, "http://"+addr+"/healthz", nil)
 		checkKubeletEndpoints(t, "kube-system", "kubelet")
+	})
+
+	// An RBAC without the Alertmanager kinds (an install made for Prometheus alone): the
+	// Alertmanager controller is left out instead of keeping the caches from syncing.
+	t.Run("RBAC without Alertmanager rules", func(t *testing.T) {
+		opNS := newNamespace(t, nil)
+		user := "system:serviceaccount:" + opNS + ":prometheus-operator"
+		var rules []rbacv1.PolicyRule
+		for _, r := range kubePrometheusRules {
+			if slices.Contains(r.APIGroups, "monitoring.coreos.com") {
+				r = *r.DeepCopy()
+				r.Resources = slices.DeleteFunc(r.Resources, func(res string) bool { return strings.HasPrefix(res, "alertmanager") })
+			}
+			rules = append(rules, r)
+		}
+		bindClusterRole(t, opNS+"-no-alertmanagers", rules, user)
+		ns := newNamespace(t, nil)
+		args := append(upstreamargs.KubePrometheus(), "--kubeconfig="+kubeconfig, "--as="+user)
+		runMigrated(t, "no-am", args)
+		checkScrapes(t, "no-am", ns, []string{ns}, nil)
 	})
 
 	t.Run("kube-prometheus-stack chart defaults", func(t *testing.T) {

@@ -31,7 +31,6 @@ var (
 	secretGVK      = corev1.SchemeGroupVersion.WithKind("Secret")
 	configMapGVK   = corev1.SchemeGroupVersion.WithKind("ConfigMap")
 	serviceGVK     = corev1.SchemeGroupVersion.WithKind("Service")
-	statefulSetGVK = appsv1.SchemeGroupVersion.WithKind("StatefulSet")
 	roleGVK        = rbacv1.SchemeGroupVersion.WithKind("Role")
 	roleBindingGVK = rbacv1.SchemeGroupVersion.WithKind("RoleBinding")
 )
