@@ -20,7 +20,7 @@ local k = import 'k.libsonnet';
     clusterRole: k.clusterRole(v.name, labels, [
       k.rule(['monitoring.coreos.com'], monitoringResources, read),
       k.rule(['monitoring.coreos.com'], ['alertmanagerconfigs'], read),
-      k.rule(['monitoring.coreos.com'], [r + '/status' for r in monitoringResources], ['get', 'update', 'patch']),
+      k.rule(['monitoring.coreos.com'], [r + '/status' for r in monitoringResources + ['alertmanagerconfigs']], ['get', 'update', 'patch']),
       // Owner references that block the deletion of their Prometheus, on clusters with
       // the OwnerReferencesPermissionEnforcement admission plugin.
       k.rule(['monitoring.coreos.com'], ['prometheuses/finalizers', 'alertmanagers/finalizers'], ['update']),

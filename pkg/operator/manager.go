@@ -3,6 +3,8 @@ package operator
 import (
 	"context"
 	"fmt"
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"net/http"
 	"time"
 
@@ -233,7 +235,8 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	if err := pr.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Prometheus controller: %w", err)
 	}
-	if err := setupAlertmanager(mgr, opts, cl, applier, recorder); err != nil {
+	am, err := setupAlertmanager(mgr, opts, cl, applier, recorder, store)
+	if err != nil {
 		return err
 	}
 	if err := setupKubelet(mgr, opts, writeMetrics, recorder); err != nil {
@@ -244,8 +247,21 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		if err != nil {
 			return err
 		}
-		deps := resourcestatus.Deps{Client: statusClient, Store: store, Owners: pr.OwnerState, Recorder: recorder, Applier: applier}
-		if err := resourcestatus.SetupWithManager(mgr, deps, opts.MaxConcurrentReconciles); err != nil {
+		owners := func(ctx context.Context, o resourcestatus.Owner) (resourcestatus.OwnerState, error) {
+			if am != nil && o.Resource == monitoringv1.AlertmanagerName {
+				return am.OwnerState(ctx, o)
+			}
+			return pr.OwnerState(ctx, o)
+		}
+		// AlertmanagerConfigs get status only when their controller runs.
+		var kinds []resourcestatus.Kind
+		for _, k := range resourcestatus.Kinds {
+			if k.Name != monitoringv1alpha1.AlertmanagerConfigKind || am != nil {
+				kinds = append(kinds, k)
+			}
+		}
+		deps := resourcestatus.Deps{Client: statusClient, Store: store, Owners: owners, Recorder: recorder, Applier: applier}
+		if err := resourcestatus.SetupWithManager(mgr, deps, opts.MaxConcurrentReconciles, kinds); err != nil {
 			return err
 		}
 	}
@@ -253,24 +269,25 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 }
 
 // setupAlertmanager registers the Alertmanager controller unless its permissions are
-// missing.
-func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, applier *apply.Applier, recorder events.EventRecorder) error {
+// missing (then it returns nil).
+func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, applier *apply.Applier, recorder events.EventRecorder, store *resourcestatus.Store) (*amctrl.Reconciler, error) {
 	if opts.skipAlertmanagers {
-		return nil
+		return nil, nil
 	}
 	reg := opts.Registry
 	amUpstream, err := opmetrics.NewController(reg, "alertmanager")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := mgr.Add(readiness{mgr: mgr, metrics: amUpstream}); err != nil {
-		return err
+		return nil, err
 	}
 	am := amctrl.New(amctrl.Deps{
 		Client:    cl,
 		APIReader: mgr.GetAPIReader(),
 		Applier:   applier,
 		Recorder:  recorder,
+		Statuses:  store,
 		Generator: opts.AlertmanagerConfigGenerator,
 		Upstream:  amUpstream,
 	}, amctrl.Config{
@@ -284,7 +301,7 @@ func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, appl
 		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
 	})
 	if err := am.SetupWithManager(mgr); err != nil {
-		return fmt.Errorf("setting up the Alertmanager controller: %w", err)
+		return nil, fmt.Errorf("setting up the Alertmanager controller: %w", err)
 	}
-	return nil
+	return am, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -221,4 +222,90 @@ func TestAlertmanagerDefaultConfig(t *testing.T) {
 		return nil
 	})
 	eventually(t, 20*time.Second, "spec.configSecret", func() error { return amConfigIs(ns, "custom", custom) })
+}
+
+// amcBinding checks the status binding an Alertmanager gave an AlertmanagerConfig.
+func amcBinding(ns, name, am string, status monitoringv1.ConditionStatus, msg string) error {
+	amc := &monitoringv1alpha1.AlertmanagerConfig{}
+	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, amc); err != nil {
+		return err
+	}
+	for _, b := range amc.Status.Bindings {
+		if b.Resource != monitoringv1.AlertmanagerName || b.Name != am || b.Namespace != ns {
+			continue
+		}
+		for _, c := range b.Conditions {
+			if c.Type == monitoringv1.Accepted && c.Status == status && strings.Contains(c.Message, msg) && c.ObservedGeneration == amc.Generation {
+				return nil
+			}
+		}
+		return fmt.Errorf("binding %+v, want Accepted=%s with %q", b.Conditions, status, msg)
+	}
+	return fmt.Errorf("no binding for Alertmanager %s in %+v", am, amc.Status.Bindings)
+}
+
+// TestAlertmanagerConfigs: selected AlertmanagerConfigs are generated into the
+// configuration with their Secret values; an invalid one is left out with Accepted=False
+// naming the field while the rest is still generated; a rotated Secret reaches the
+// configuration; fixing the invalid one brings it in.
+func TestAlertmanagerConfigs(t *testing.T) {
+	ns := newNamespace(t, nil)
+	url := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hook"}, StringData: map[string]string{"url": "http://one.example.invalid/"}}
+	amc := func(name, key string) *monitoringv1alpha1.AlertmanagerConfig {
+		return &monitoringv1alpha1.AlertmanagerConfig{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{"team": "a"}},
+			Spec: monitoringv1alpha1.AlertmanagerConfigSpec{
+				Route: &monitoringv1alpha1.Route{Receiver: "hook"},
+				Receivers: []monitoringv1alpha1.Receiver{{Name: "hook", WebhookConfigs: []monitoringv1alpha1.WebhookConfig{{
+					URLSecret: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "hook"}, Key: key},
+				}}}},
+			},
+		}
+	}
+	good, bad := amc("good", "url"), amc("bad", "nope")
+	am := &monitoringv1.Alertmanager{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "main"}, Spec: monitoringv1.AlertmanagerSpec{
+		AlertmanagerConfigSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}},
+	}}
+	create(t, url, good, bad, am)
+
+	eventually(t, 20*time.Second, "the valid AlertmanagerConfig generated", func() error {
+		cfg, _, err := amConfig(ns, "main")
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(cfg, ns+"/good/hook") || !strings.Contains(cfg, "http://one.example.invalid/") || strings.Contains(cfg, ns+"/bad/") {
+			return fmt.Errorf("config %q", cfg)
+		}
+		return nil
+	})
+	eventually(t, 20*time.Second, "bindings", func() error {
+		if err := amcBinding(ns, "good", "main", monitoringv1.ConditionTrue, ""); err != nil {
+			return fmt.Errorf("good: %w", err)
+		}
+		return amcBinding(ns, "bad", "main", monitoringv1.ConditionFalse, `"nope"`)
+	})
+
+	update(t, url, func() { url.Data = map[string][]byte{"url": []byte("http://two.example.invalid/")} })
+	eventually(t, 20*time.Second, "rotated Secret in the config", func() error {
+		cfg, _, err := amConfig(ns, "main")
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(cfg, "http://two.example.invalid/") {
+			return fmt.Errorf("config %q", cfg)
+		}
+		return nil
+	})
+
+	update(t, bad, func() { bad.Spec.Receivers[0].WebhookConfigs[0].URLSecret.Key = "url" })
+	eventually(t, 20*time.Second, "fixed AlertmanagerConfig generated and accepted", func() error {
+		cfg, _, err := amConfig(ns, "main")
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(cfg, ns+"/bad/hook") {
+			return fmt.Errorf("config %q", cfg)
+		}
+		return amcBinding(ns, "bad", "main", monitoringv1.ConditionTrue, "")
+	})
 }

@@ -16,7 +16,7 @@
   # Write the status of Prometheus and Alertmanager objects and the status bindings of
   # monitors and rules.
   - apiGroups: [monitoring.coreos.com]
-    resources: [prometheuses/status, servicemonitors/status, podmonitors/status, probes/status, scrapeconfigs/status, prometheusrules/status, alertmanagers/status]
+    resources: [prometheuses/status, servicemonitors/status, podmonitors/status, probes/status, scrapeconfigs/status, prometheusrules/status, alertmanagers/status, alertmanagerconfigs/status]
     verbs: [get, update, patch]
   # The Prometheus and Alertmanager StatefulSets.
   - apiGroups: [apps]

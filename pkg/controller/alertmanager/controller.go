@@ -1,7 +1,12 @@
 package alertmanager
 
 import (
+	"context"
+	"fmt"
 	"sync"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -12,6 +17,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/controller/generated"
+	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -55,6 +61,8 @@ type Deps struct {
 	Applier *apply.Applier
 	// Recorder receives events about Alertmanager objects (nil: none).
 	Recorder events.EventRecorder
+	// Statuses receives the verdicts on AlertmanagerConfigs (nil: no per-object status).
+	Statuses *resourcestatus.Store
 	// Generator generates the configuration (nil: NewGenerated, pkg/amcfg).
 	Generator ConfigGenerator
 	// Upstream are prometheus-operator's metrics of this controller
@@ -126,10 +134,36 @@ func (r *Reconciler) forget(nn types.NamespacedName) {
 	if g, ok := r.Generator.(interface{ Forget(types.NamespacedName) }); ok {
 		g.Forget(nn)
 	}
+	r.Statuses.Forget(owner(nn))
 	r.Upstream.Forget(nn.String())
 }
 
 // writer is the shared write path with this operator's labels and annotations.
 func (r *Reconciler) writer() *generated.Writer {
 	return &generated.Writer{Applier: r.Applier, APIReader: r.APIReader, Labels: r.cfg.Labels, Annotations: r.cfg.Annotations}
+}
+
+// owner is the status-binding owner of an Alertmanager.
+func owner(nn types.NamespacedName) resourcestatus.Owner {
+	return resourcestatus.Owner{Resource: monitoringv1.AlertmanagerName, Namespace: nn.Namespace, Name: nn.Name}
+}
+
+// OwnerState tells the AlertmanagerConfig status controller whether an Alertmanager
+// named in a binding is this operator's, someone else's or gone.
+func (r *Reconciler) OwnerState(ctx context.Context, o resourcestatus.Owner) (resourcestatus.OwnerState, error) {
+	if o.Resource != monitoringv1.AlertmanagerName {
+		return resourcestatus.OwnerForeign, nil
+	}
+	a := &monitoringv1.Alertmanager{}
+	err := r.Client.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: o.Name}, a)
+	switch {
+	case apierrors.IsNotFound(err):
+		return resourcestatus.OwnerGone, nil
+	case err != nil:
+		return resourcestatus.OwnerForeign, fmt.Errorf("reading Alertmanager %s/%s: %w", o.Namespace, o.Name, err)
+	case r.managed(a):
+		return resourcestatus.OwnerManaged, nil
+	default:
+		return resourcestatus.OwnerForeign, nil
+	}
 }

@@ -57,8 +57,8 @@ func New(d Deps, kind Kind) *Reconciler {
 }
 
 // SetupWithManager registers one status controller per kind in Kinds, fed by the store.
-func SetupWithManager(mgr ctrl.Manager, d Deps, workers int) error {
-	for _, k := range Kinds {
+func SetupWithManager(mgr ctrl.Manager, d Deps, workers int, kinds []Kind) error {
+	for _, k := range kinds {
 		r := New(d, k)
 		err := ctrl.NewControllerManagedBy(mgr).
 			Named(lowerKind(k.Name) + "-status").

@@ -34,6 +34,8 @@ var Kinds = []Kind{
 		New: func() Object { return &monitoringv1alpha1.ScrapeConfig{} }},
 	{Name: monitoringv1.PrometheusRuleKind, APIVersion: monitoringv1.SchemeGroupVersion.String(),
 		New: func() Object { return &monitoringv1.PrometheusRule{} }},
+	{Name: monitoringv1alpha1.AlertmanagerConfigKind, APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(),
+		New: func() Object { return &monitoringv1alpha1.AlertmanagerConfig{} }},
 }
 
 func lowerKind(k string) string {
