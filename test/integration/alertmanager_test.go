@@ -285,6 +285,52 @@ func TestAlertmanagerConfigs(t *testing.T) {
 		return amcBinding(ns, "bad", "main", monitoringv1.ConditionFalse, `"nope"`)
 	})
 
+	// The default matcher strategy (OnNamespace) confines each AlertmanagerConfig's route
+	// to alerts of its namespace; None does not.
+	if cfg, _, _ := amConfig(ns, "main"); !strings.Contains(cfg, `namespace="`+ns+`"`) {
+		t.Errorf("OnNamespace: no namespace matcher in %q", cfg)
+	}
+	update(t, am, func() {
+		am.Spec.AlertmanagerConfigMatcherStrategy = monitoringv1.AlertmanagerConfigMatcherStrategy{Type: "None"}
+	})
+	eventually(t, 20*time.Second, "matcher strategy None", func() error {
+		cfg, _, err := amConfig(ns, "main")
+		if err != nil {
+			return err
+		}
+		if strings.Contains(cfg, `namespace="`+ns+`"`) || !strings.Contains(cfg, ns+"/good/hook") {
+			return fmt.Errorf("config %q", cfg)
+		}
+		return nil
+	})
+
+	// One change of an AlertmanagerConfig: one write of the generated Secret, and at
+	// most its own status binding (its observed generation).
+	settle(t)
+	before := writeCounts()
+	update(t, good, func() { good.Spec.Route.GroupWait = ptr.To(monitoringv1.NonEmptyDuration("45s")) })
+	eventually(t, 20*time.Second, "route change generated", func() error {
+		cfg, _, err := amConfig(ns, "main")
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(cfg, "45s") {
+			return fmt.Errorf("config %q", cfg)
+		}
+		return nil
+	})
+	settle(t)
+	for k, v := range writeCounts() {
+		d := v - before[k]
+		switch {
+		case d == 0:
+		case k == "Secret/update" && d == 1:
+		case k == "AlertmanagerConfig/apply-status" && d == 1:
+		default:
+			t.Errorf("one AlertmanagerConfig change: %v writes of %s", d, k)
+		}
+	}
+
 	update(t, url, func() { url.Data = map[string][]byte{"url": []byte("http://two.example.invalid/")} })
 	eventually(t, 20*time.Second, "rotated Secret in the config", func() error {
 		cfg, _, err := amConfig(ns, "main")
