@@ -63,6 +63,9 @@ const (
 	// an object, so an object it wrote in between never looks up to date to Lookout (ADR
 	// 0008).
 	InputHashAnnotation = "operator.prometheus.io/lookout-input-hash"
+	// ControllerIDAnnotation assigns a Prometheus or Alertmanager to the operator instance
+	// started with the same --controller-id, as prometheus-operator does.
+	ControllerIDAnnotation = "operator.prometheus.io/controller-id"
 )
 
 // GoverningServiceName is the headless Service shared by all Prometheus StatefulSets of a

@@ -29,10 +29,15 @@ func allowed(ctx context.Context, c client.Client, group, resource string, verbs
 	return true, nil
 }
 
-// mayWatchServices says whether the operator may list and watch Services in every
-// namespace of its cache. prometheus-operator's RBAC grants only get, create, update and
-// delete on them, so after a swap Lookout may not; Lookout's own RBAC grants both.
-func mayWatchServices(ctx context.Context, c client.Client, o Options) (bool, error) {
+// mayWatch says whether the operator may list and watch each resource of group in every
+// namespace of its cache, which an informer on them needs.
+//
+// Services: prometheus-operator's RBAC grants only get, create, update and delete on them,
+// so after a swap Lookout may not watch them; Lookout's own RBAC grants both.
+// Alertmanagers and AlertmanagerConfigs: without them the Alertmanager controller is not
+// started (as prometheus-operator does), so an RBAC made for Prometheus alone does not
+// keep the informers from ever syncing.
+func mayWatch(ctx context.Context, c client.Client, o Options, group string, resources ...string) (bool, error) {
 	var namespaces []string
 	for ns := range cacheNamespaces(o.WatchScope()) {
 		namespaces = append(namespaces, ns) // cache.AllNamespaces is ""
@@ -40,23 +45,8 @@ func mayWatchServices(ctx context.Context, c client.Client, o Options) (bool, er
 	if len(namespaces) == 0 {
 		namespaces = []string{""}
 	}
-	return allowed(ctx, c, "", "services", []string{"list", "watch"}, namespaces)
-}
-
-// mayReconcileAlertmanagers says whether the operator may list and watch Alertmanagers
-// and AlertmanagerConfigs in every namespace of its cache. Without it the Alertmanager
-// controller is not started (as prometheus-operator does), so an RBAC made for
-// Prometheus alone does not stop the informers from ever syncing.
-func mayReconcileAlertmanagers(ctx context.Context, c client.Client, o Options) (bool, error) {
-	var namespaces []string
-	for ns := range cacheNamespaces(o.WatchScope()) {
-		namespaces = append(namespaces, ns)
-	}
-	if len(namespaces) == 0 {
-		namespaces = []string{""}
-	}
-	for _, resource := range []string{"alertmanagers", "alertmanagerconfigs"} {
-		ok, err := allowed(ctx, c, "monitoring.coreos.com", resource, []string{"list", "watch"}, namespaces)
+	for _, resource := range resources {
+		ok, err := allowed(ctx, c, group, resource, []string{"list", "watch"}, namespaces)
 		if err != nil || !ok {
 			return false, err
 		}

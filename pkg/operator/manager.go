@@ -3,11 +3,11 @@ package operator
 import (
 	"context"
 	"fmt"
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"net/http"
 	"time"
 
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
@@ -48,13 +48,14 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 		log.Info("CRDs installed or upgraded")
 	}
 
+	// Permission checks (SelfSubjectAccessReviews) decide which optional parts run.
+	checker, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, fmt.Errorf("creating client for the permission checks: %w", err)
+	}
 	leNamespace := leaderElectionNamespace(opts, cfg)
 	if opts.LeaderElection && opts.LeaderElectionOptional {
-		c, err := client.New(cfg, client.Options{Scheme: scheme})
-		if err != nil {
-			return nil, fmt.Errorf("creating client for the leader election check: %w", err)
-		}
-		ok, err := mayUseLeases(ctx, c, leNamespace)
+		ok, err := mayUseLeases(ctx, checker, leNamespace)
 		if err != nil {
 			return nil, err
 		}
@@ -62,6 +63,23 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 			log.Info("running without leader election: the service account may not get, create and update Leases (prometheus-operator's RBAC has no rule for them); run one replica, or grant them and pass --leader-elect=true", "namespace", leNamespace)
 			opts.LeaderElection = false
 		}
+	}
+	// A deleted governing Service is restored as soon as it goes when the operator may
+	// watch Services (Lookout's RBAC); with prometheus-operator's RBAC it comes back with
+	// the next reconcile of a Prometheus in its namespace.
+	if opts.watchServices, err = mayWatch(ctx, checker, opts, "", "services"); err != nil {
+		log.Error(err, "checking the Service watch permission; not watching Services")
+	}
+	if !opts.watchServices {
+		log.Info("not watching Services: the service account may not list and watch them (prometheus-operator's RBAC has no rule for it); a deleted prometheus-operated Service comes back with the next reconcile of a Prometheus in its namespace")
+	}
+	am, err := mayWatch(ctx, checker, opts, monitoringv1.SchemeGroupVersion.Group, monitoringv1.AlertmanagerName, monitoringv1alpha1.AlertmanagerConfigName)
+	if err != nil {
+		log.Error(err, "checking the Alertmanager permissions; not reconciling Alertmanagers")
+	}
+	opts.skipAlertmanagers = !am
+	if !am {
+		log.Info("Alertmanager controller disabled: the service account may not list and watch alertmanagers and alertmanagerconfigs (monitoring.coreos.com)")
 	}
 
 	if opts.Registry == nil {
@@ -75,32 +93,6 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	}
 	cfg = rest.CopyConfig(cfg)
 	cfg.Wrap(requests.Wrap)
-
-	// A deleted governing Service is restored as soon as it goes when the operator may
-	// watch Services (Lookout's RBAC); with prometheus-operator's RBAC it comes back with
-	// the next reconcile of a Prometheus in its namespace.
-	{
-		c, err := client.New(cfg, client.Options{Scheme: scheme})
-		if err != nil {
-			return nil, fmt.Errorf("creating client for the Service watch check: %w", err)
-		}
-		ok, err := mayWatchServices(ctx, c, opts)
-		if err != nil {
-			log.Error(err, "checking the Service watch permission; not watching Services")
-		}
-		opts.watchServices = ok
-		am, err := mayReconcileAlertmanagers(ctx, c, opts)
-		if err != nil {
-			log.Error(err, "checking the Alertmanager permissions; not reconciling Alertmanagers")
-		}
-		opts.skipAlertmanagers = !am
-		if !am {
-			log.Info("Alertmanager controller disabled: the service account may not list and watch alertmanagers and alertmanagerconfigs (monitoring.coreos.com)")
-		}
-		if !ok {
-			log.Info("not watching Services: the service account may not list and watch them (prometheus-operator's RBAC has no rule for it); a deleted prometheus-operated Service comes back with the next reconcile of a Prometheus in its namespace")
-		}
-	}
 
 	web, webRunnables, err := webServer(opts, log)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
 // Controller holds prometheus-operator's per-controller families.
@@ -180,5 +182,17 @@ func (c *Controller) Collect(ch chan<- prometheus.Metric) {
 	}
 	for k, v := range totals {
 		ch <- prometheus.MustNewConstMetric(resourcesDesc, prometheus.GaugeValue, float64(v), k.resource, k.state)
+	}
+}
+
+// EventCounter is a predicate that counts every event of kind in
+// prometheus_operator_triggered_total and lets it through; put it ahead of a watch's
+// filters so filtered events are counted too, as prometheus-operator counts them.
+func (c *Controller) EventCounter(kind string) predicate.Predicate {
+	return predicate.Funcs{
+		CreateFunc:  func(event.CreateEvent) bool { c.Triggered(kind, "add"); return true },
+		UpdateFunc:  func(event.UpdateEvent) bool { c.Triggered(kind, "update"); return true },
+		DeleteFunc:  func(event.DeleteEvent) bool { c.Triggered(kind, "delete"); return true },
+		GenericFunc: func(event.GenericEvent) bool { return true },
 	}
 }

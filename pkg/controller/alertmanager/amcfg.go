@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/amcfg"
+	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
@@ -120,7 +121,7 @@ func (r *recordingAssets) Get(ref promcfg.AssetRef) ([]byte, error) {
 	if r.refs == nil {
 		r.refs = map[string]bool{}
 	}
-	r.refs[string(ref.Kind)+"/"+ref.Namespace+"/"+ref.Name] = true
+	r.refs[watch.RefKey(string(ref.Kind), ref.Namespace, ref.Name)] = true
 	r.mu.Unlock()
 	return r.Assets.Get(ref)
 }

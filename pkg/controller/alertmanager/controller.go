@@ -18,14 +18,11 @@ import (
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
-
-// ControllerIDAnnotation assigns an Alertmanager to the operator instance started with
-// the same --controller-id, as prometheus-operator does.
-const ControllerIDAnnotation = "operator.prometheus.io/controller-id"
 
 // Config is what the operator tells the controller at start.
 type Config struct {
@@ -39,7 +36,7 @@ type Config struct {
 	// InstanceSelector limits the Alertmanager objects reconciled
 	// (--alertmanager-instance-selector).
 	InstanceSelector labels.Selector
-	// ControllerID: when set, only Alertmanager objects whose ControllerIDAnnotation has
+	// ControllerID: when set, only Alertmanager objects whose layout.ControllerIDAnnotation has
 	// this value are reconciled; when empty, only those without it (or with an empty
 	// value).
 	ControllerID string
@@ -80,9 +77,9 @@ type Reconciler struct {
 
 	mu    sync.Mutex
 	state map[types.NamespacedName]*amState
-	// refs are the Secrets and ConfigMaps ("Kind/namespace/name") each Alertmanager's
-	// last generation read, so that a change of one reconciles it.
-	refs map[types.NamespacedName]map[string]bool
+	// refs are the Secrets and ConfigMaps each Alertmanager's last generation read, so
+	// that a change of one reconciles it.
+	refs *watch.RefIndex
 }
 
 // amState is what the controller remembers about one Alertmanager between reconciles.
@@ -112,7 +109,7 @@ func New(d Deps, cfg Config) *Reconciler {
 	if cfg.InstanceSelector == nil {
 		cfg.InstanceSelector = labels.Everything()
 	}
-	return &Reconciler{Deps: d, cfg: cfg, assets: assets.NewAPIStore(d.Client, d.APIReader), state: map[types.NamespacedName]*amState{}, refs: map[types.NamespacedName]map[string]bool{}}
+	return &Reconciler{Deps: d, cfg: cfg, assets: assets.NewAPIStore(d.Client, d.APIReader), state: map[types.NamespacedName]*amState{}, refs: watch.NewRefIndex()}
 }
 
 func (r *Reconciler) stateFor(nn types.NamespacedName) *amState {
@@ -129,8 +126,8 @@ func (r *Reconciler) stateFor(nn types.NamespacedName) *amState {
 func (r *Reconciler) forget(nn types.NamespacedName) {
 	r.mu.Lock()
 	delete(r.state, nn)
-	delete(r.refs, nn)
 	r.mu.Unlock()
+	r.refs.Forget(nn)
 	if g, ok := r.Generator.(interface{ Forget(types.NamespacedName) }); ok {
 		g.Forget(nn)
 	}

@@ -73,7 +73,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 // managed reports whether this operator is responsible for a: in a watched namespace,
 // matching the instance selector, and carrying this instance's controller ID.
 func (r *Reconciler) managed(a *monitoringv1.Alertmanager) bool {
-	return r.cfg.Scope.Contains(a.Namespace) && a.Annotations[ControllerIDAnnotation] == r.cfg.ControllerID &&
+	return r.cfg.Scope.Contains(a.Namespace) && a.Annotations[layout.ControllerIDAnnotation] == r.cfg.ControllerID &&
 		r.cfg.InstanceSelector.Matches(labels.Set(a.Labels))
 }
 
@@ -99,7 +99,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	}
 	rec := &recordingAssets{Assets: r.assets.For(ctx)}
 	res, err := r.Generator.Generate(ctx, GenInput{Alertmanager: a, Base: base, BaseFound: found, AlertmanagerConfigs: configs, Global: global, Assets: rec})
-	r.setRefs(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}, rec.refs)
+	r.refs.Set(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}, rec.refs)
 	if err != nil {
 		// The last generated Secret stays: the running Alertmanager keeps its config.
 		return outcome.Invalid(fmt.Errorf("generating the configuration: %w", err))

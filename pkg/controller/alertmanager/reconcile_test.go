@@ -220,7 +220,7 @@ func TestPausedAndNotManaged(t *testing.T) {
 		alertmanager("other", func(a *monitoringv1.Alertmanager) { a.Labels = map[string]string{"team": "b"} }),
 		alertmanager("foreign", func(a *monitoringv1.Alertmanager) {
 			a.Labels = map[string]string{"team": "a"}
-			a.Annotations = map[string]string{ControllerIDAnnotation: "x"}
+			a.Annotations = map[string]string{layout.ControllerIDAnnotation: "x"}
 		}))
 	for _, n := range []string{"paused", "other", "foreign"} {
 		if err := f.reconcile(n); err != nil {

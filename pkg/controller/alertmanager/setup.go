@@ -13,31 +13,32 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // SetupWithManager registers the controller and its watches:
 //   - Alertmanager objects (spec, label or annotation changes) and the StatefulSets they
 //     own (for status and to undo edits);
-//   - Secrets (metadata only: the operator never caches their data): the ones an
-//     Alertmanager owns, and its config Secret;
+//   - Secrets and ConfigMaps (metadata only: the operator never caches their data): the
+//     Secrets an Alertmanager owns, its config Secret, and those its last generation read;
 //   - AlertmanagerConfigs (spec or label changes), mapped to the Alertmanagers with an
-//     alertmanagerConfigSelector.
+//     alertmanagerConfigSelector and to the one whose spec.alertmanagerConfiguration
+//     names it.
 //
-// The governing Service is not watched: Services are read from the API server, as the
-// operator's RBAC (and prometheus-operator's) does not list or watch them.
+// The governing Service is not watched: a deleted alertmanager-operated comes back with
+// the next reconcile of an Alertmanager in its namespace.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	specOrLabels := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{})
 	// triggered counts the events of a kind, prometheus-operator's
 	// prometheus_operator_triggered_total, ahead of the filters.
 	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
-		return builder.WithPredicates(append([]predicate.Predicate{r.countEvents(kind)}, p...)...)
+		return builder.WithPredicates(append([]predicate.Predicate{r.Upstream.EventCounter(kind)}, p...)...)
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("alertmanager").
@@ -51,17 +52,6 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 			RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
 		}).
 		Complete(r)
-}
-
-// countEvents counts every event of kind in prometheus_operator_triggered_total and lets
-// it through.
-func (r *Reconciler) countEvents(kind string) predicate.Predicate {
-	return predicate.Funcs{
-		CreateFunc:  func(event.CreateEvent) bool { r.Upstream.Triggered(kind, "add"); return true },
-		UpdateFunc:  func(event.UpdateEvent) bool { r.Upstream.Triggered(kind, "update"); return true },
-		DeleteFunc:  func(event.DeleteEvent) bool { r.Upstream.Triggered(kind, "delete"); return true },
-		GenericFunc: func(event.GenericEvent) bool { return true },
-	}
 }
 
 // alertmanagers lists the managed Alertmanager objects from the cache.
@@ -100,18 +90,14 @@ func (r *Reconciler) mapConfig(ctx context.Context, o client.Object) []reconcile
 // mapAsset maps a Secret or ConfigMap to the Alertmanagers owning it, reading it as
 // config Secret, or whose last generation read it (an AlertmanagerConfig's reference).
 func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
-	enqueue := func(ctx context.Context, o client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-		for _, nn := range r.usersOf(kind + "/" + o.GetNamespace() + "/" + o.GetName()) {
+	return watch.Changes(func(ctx context.Context, o client.Object, q watch.Queue) {
+		for _, nn := range r.refs.Users(kind, o.GetNamespace(), o.GetName()) {
 			q.Add(reconcile.Request{NamespacedName: nn})
 		}
 		if kind != "Secret" {
 			return
 		}
-		for _, ref := range o.GetOwnerReferences() {
-			if ref.Kind == monitoringv1.AlertmanagersKind && ref.APIVersion == monitoringv1.SchemeGroupVersion.String() {
-				q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: ref.Name}})
-			}
-		}
+		watch.EnqueueOwners(o, monitoringv1.AlertmanagersKind, q)
 		ams, err := r.alertmanagers(ctx, client.InNamespace(o.GetNamespace()))
 		if err != nil {
 			log.FromContext(ctx).Error(err, "listing Alertmanager objects to map a Secret change to", "secret", client.ObjectKeyFromObject(o))
@@ -122,43 +108,5 @@ func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
 				q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: a.Namespace, Name: a.Name}})
 			}
 		}
-	}
-	return handler.Funcs{
-		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			enqueue(ctx, e.Object, q)
-		},
-		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			if e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() {
-				return // a resync: nothing changed
-			}
-			enqueue(ctx, e.ObjectNew, q)
-		},
-		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			enqueue(ctx, e.Object, q)
-		},
-	}
-}
-
-// usersOf lists the Alertmanagers whose last generation read ref ("Kind/namespace/name").
-func (r *Reconciler) usersOf(ref string) []types.NamespacedName {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []types.NamespacedName
-	for nn, refs := range r.refs {
-		if refs[ref] {
-			out = append(out, nn)
-		}
-	}
-	return out
-}
-
-// setRefs records what the last generation of nn read.
-func (r *Reconciler) setRefs(nn types.NamespacedName, refs map[string]bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(refs) == 0 {
-		delete(r.refs, nn)
-		return
-	}
-	r.refs[nn] = refs
+	})
 }

@@ -18,15 +18,12 @@ import (
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
-
-// ControllerIDAnnotation assigns a Prometheus to the operator instance started with the same
-// --controller-id, as prometheus-operator does.
-const ControllerIDAnnotation = "operator.prometheus.io/controller-id"
 
 // Config is what the operator tells the controller at start.
 type Config struct {
@@ -35,7 +32,7 @@ type Config struct {
 	Scope selection.Scope
 	// InstanceSelector limits the Prometheus objects reconciled.
 	InstanceSelector labels.Selector
-	// ControllerID: when set, only Prometheus objects whose ControllerIDAnnotation has this
+	// ControllerID: when set, only Prometheus objects whose layout.ControllerIDAnnotation has this
 	// value are reconciled; when empty, only those without the annotation (or with an
 	// empty value).
 	ControllerID string
@@ -87,7 +84,7 @@ type Reconciler struct {
 	Deps
 	cfg    Config
 	assets *assets.APIStore
-	refs   *refIndex
+	refs   *watch.RefIndex
 
 	mu    sync.Mutex
 	state map[types.NamespacedName]*promState
@@ -115,7 +112,7 @@ func New(d Deps, cfg Config) *Reconciler {
 		Deps:   d,
 		cfg:    cfg,
 		assets: assets.NewAPIStore(d.Client, d.APIReader),
-		refs:   newRefIndex(),
+		refs:   watch.NewRefIndex(),
 		state:  map[types.NamespacedName]*promState{},
 	}
 }
@@ -172,7 +169,7 @@ func (r *Reconciler) forget(nn types.NamespacedName) {
 	r.mu.Lock()
 	delete(r.state, nn)
 	r.mu.Unlock()
-	r.refs.forget(nn)
+	r.refs.Forget(nn)
 	r.Statuses.Forget(owner(nn))
 	r.Metrics.forget(nn.Namespace, nn.Name)
 	r.Upstream.Forget(nn.String())

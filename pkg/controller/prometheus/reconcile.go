@@ -18,6 +18,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
@@ -86,7 +87,7 @@ func (r *Reconciler) managed(p *monitoringv1.Prometheus) bool {
 	if !r.cfg.Scope.Contains(p.Namespace) {
 		return false
 	}
-	if p.Annotations[ControllerIDAnnotation] != r.cfg.ControllerID {
+	if p.Annotations[layout.ControllerIDAnnotation] != r.cfg.ControllerID {
 		return false
 	}
 	return r.cfg.InstanceSelector.Matches(labels.Set(p.Labels))
@@ -264,9 +265,9 @@ func (r *Reconciler) namespaceLabels(ctx context.Context) (selection.NamespaceLa
 func (r *Reconciler) trackReferences(p *monitoringv1.Prometheus, res *promcfg.Result) {
 	keys := map[string]bool{}
 	for _, d := range res.Dependencies {
-		keys[refKey(string(d.Kind), d.Namespace, d.Name)] = true
+		keys[watch.RefKey(string(d.Kind), d.Namespace, d.Name)] = true
 	}
-	r.refs.set(nnOf(p), keys)
+	r.refs.Set(nnOf(p), keys)
 }
 
 // mergeVerdicts replaces selection's Accepted verdicts with generation's verdicts.

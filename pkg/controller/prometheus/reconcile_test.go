@@ -321,13 +321,13 @@ func TestManaged(t *testing.T) {
 		{"default", Config{}, prom("p"), true},
 		{"controller id wanted, none set", Config{ControllerID: "x"}, prom("p"), false},
 		{"controller id matches", Config{ControllerID: "x"}, prom("p", func(p *monitoringv1.Prometheus) {
-			p.Annotations = map[string]string{ControllerIDAnnotation: "x"}
+			p.Annotations = map[string]string{layout.ControllerIDAnnotation: "x"}
 		}), true},
 		{"annotated for another instance", Config{}, prom("p", func(p *monitoringv1.Prometheus) {
-			p.Annotations = map[string]string{ControllerIDAnnotation: "y"}
+			p.Annotations = map[string]string{layout.ControllerIDAnnotation: "y"}
 		}), false},
 		{"empty annotation is unassigned", Config{}, prom("p", func(p *monitoringv1.Prometheus) {
-			p.Annotations = map[string]string{ControllerIDAnnotation: ""}
+			p.Annotations = map[string]string{layout.ControllerIDAnnotation: ""}
 		}), true},
 		{"namespace not watched", Config{Scope: selection.NewScope([]string{"other"})}, prom("p"), false},
 	}
@@ -343,7 +343,9 @@ func TestManaged(t *testing.T) {
 
 func TestOwnerState(t *testing.T) {
 	f := newFixture(t, Config{ControllerID: "me"},
-		prom("mine", func(p *monitoringv1.Prometheus) { p.Annotations = map[string]string{ControllerIDAnnotation: "me"} }),
+		prom("mine", func(p *monitoringv1.Prometheus) {
+			p.Annotations = map[string]string{layout.ControllerIDAnnotation: "me"}
+		}),
 		prom("theirs"))
 	for name, want := range map[string]resourcestatus.OwnerState{"mine": resourcestatus.OwnerManaged, "theirs": resourcestatus.OwnerForeign, "gone": resourcestatus.OwnerGone} {
 		got, err := f.r.OwnerState(context.Background(), resourcestatus.Owner{Resource: "prometheuses", Namespace: "mon", Name: name})
@@ -391,27 +393,6 @@ func TestMergeVerdicts(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("[%d] %+v, want %+v", i, got[i], want[i])
 		}
-	}
-}
-
-func TestRefIndex(t *testing.T) {
-	x := newRefIndex()
-	p1, p2 := types.NamespacedName{Namespace: "mon", Name: "p1"}, types.NamespacedName{Namespace: "mon", Name: "p2"}
-	x.set(p1, map[string]bool{refKey("Secret", "app", "s"): true, refKey("ConfigMap", "app", "c"): true})
-	x.set(p2, map[string]bool{refKey("Secret", "app", "s"): true})
-	if got := x.users("Secret", "app", "s"); len(got) != 2 {
-		t.Fatalf("users of the shared Secret: %v", got)
-	}
-	x.set(p1, map[string]bool{refKey("Secret", "app", "s"): true})
-	if got := x.users("ConfigMap", "app", "c"); len(got) != 0 {
-		t.Fatalf("a dropped reference is still indexed: %v", got)
-	}
-	x.forget(p2)
-	if got := x.users("Secret", "app", "s"); len(got) != 1 || got[0] != p1 {
-		t.Fatalf("after forget: %v", got)
-	}
-	if len(x.byObject) != 1 || len(x.byProm) != 1 {
-		t.Fatalf("index leaks: %d objects, %d owners", len(x.byObject), len(x.byProm))
 	}
 }
 

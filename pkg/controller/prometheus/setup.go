@@ -7,20 +7,19 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/workload"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/lookout-operator/lookout/pkg/controller/watch"
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // SetupWithManager registers the controller and its watches:
@@ -39,7 +38,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	// triggered counts the events of a kind, prometheus-operator's
 	// prometheus_operator_triggered_total, ahead of the filters.
 	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
-		return builder.WithPredicates(append([]predicate.Predicate{r.countEvents(kind)}, p...)...)
+		return builder.WithPredicates(append([]predicate.Predicate{r.Upstream.EventCounter(kind)}, p...)...)
 	}
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("prometheus").
@@ -62,17 +61,6 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
 	}).
 		Complete(r)
-}
-
-// countEvents counts every event of kind in prometheus_operator_triggered_total and lets
-// it through.
-func (r *Reconciler) countEvents(kind string) predicate.Predicate {
-	return predicate.Funcs{
-		CreateFunc:  func(event.CreateEvent) bool { r.Upstream.Triggered(kind, "add"); return true },
-		UpdateFunc:  func(event.UpdateEvent) bool { r.Upstream.Triggered(kind, "update"); return true },
-		DeleteFunc:  func(event.DeleteEvent) bool { r.Upstream.Triggered(kind, "delete"); return true },
-		GenericFunc: func(event.GenericEvent) bool { return true },
-	}
 }
 
 // prometheuses lists the managed Prometheus objects from the cache.
@@ -147,31 +135,12 @@ func requests(proms []*monitoringv1.Prometheus) []reconcile.Request {
 // mapAsset maps a Secret or ConfigMap to its owning Prometheus objects and to the
 // Prometheus objects whose configuration read it.
 func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
-	return handler.Funcs{
-		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			r.enqueueAsset(kind, e.Object, q)
-		},
-		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			if e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() {
-				return // a resync: nothing changed
-			}
-			r.enqueueAsset(kind, e.ObjectNew, q)
-		},
-		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			r.enqueueAsset(kind, e.Object, q)
-		},
-	}
-}
-
-func (r *Reconciler) enqueueAsset(kind string, o client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-	for _, ref := range o.GetOwnerReferences() {
-		if ref.Kind == monitoringv1.PrometheusesKind && ref.APIVersion == monitoringv1.SchemeGroupVersion.String() {
-			q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: ref.Name}})
+	return watch.Changes(func(_ context.Context, o client.Object, q watch.Queue) {
+		watch.EnqueueOwners(o, monitoringv1.PrometheusesKind, q)
+		for _, p := range r.refs.Users(kind, o.GetNamespace(), o.GetName()) {
+			q.Add(reconcile.Request{NamespacedName: p})
 		}
-	}
-	for _, p := range r.refs.users(kind, o.GetNamespace(), o.GetName()) {
-		q.Add(reconcile.Request{NamespacedName: p})
-	}
+	})
 }
 
 // isGoverningService keeps the events of the Services named like the governing Service.

@@ -1,0 +1,42 @@
+package watch
+
+import (
+	"context"
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// Queue is a controller's work queue.
+type Queue = workqueue.TypedRateLimitingInterface[reconcile.Request]
+
+// Changes is an event handler that calls enqueue with the object of every create, delete
+// and update; an update that keeps the resourceVersion (an informer resync) changed
+// nothing and is skipped.
+func Changes(enqueue func(ctx context.Context, o client.Object, q Queue)) handler.EventHandler {
+	return handler.Funcs{
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q Queue) { enqueue(ctx, e.Object, q) },
+		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q Queue) {
+			if e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() {
+				return
+			}
+			enqueue(ctx, e.ObjectNew, q)
+		},
+		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q Queue) { enqueue(ctx, e.Object, q) },
+	}
+}
+
+// EnqueueOwners adds to q the owners of o of kind (a monitoring.coreos.com/v1 kind, such
+// as "Prometheus"), in o's namespace.
+func EnqueueOwners(o client.Object, kind string, q Queue) {
+	for _, ref := range o.GetOwnerReferences() {
+		if ref.Kind == kind && ref.APIVersion == monitoringv1.SchemeGroupVersion.String() {
+			q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: ref.Name}})
+		}
+	}
+}

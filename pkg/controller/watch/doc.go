@@ -1,0 +1,2 @@
+// Package watch holds the event handlers the controllers share.
+package watch
