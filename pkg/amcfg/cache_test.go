@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/amcfg"
+	"github.com/lookout-operator/lookout/test/goldentest"
 )
 
 // A Generator's cache must never carry a verdict over to inputs that changed.
@@ -34,7 +35,7 @@ func TestGeneratorCacheFollowsChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 		if string(cold.Config) != string(res.Config) {
-			t.Fatalf("run %d: cached output differs from cold output:\n%s", i, diff(string(cold.Config), string(res.Config)))
+			t.Fatalf("run %d: cached output differs from cold output:\n%s", i, goldentest.FirstDiff(string(cold.Config), string(res.Config)))
 		}
 	}
 }
@@ -70,7 +71,7 @@ func TestGeneratorCacheFollowsSecretsAndSpecs(t *testing.T) {
 			t.Fatal(err)
 		}
 		if string(cold.Config) != string(res.Config) || len(cold.TLSAssets) != len(res.TLSAssets) {
-			t.Fatalf("step %d: cached output differs from cold output:\n%s", i, diff(string(cold.Config), string(res.Config)))
+			t.Fatalf("step %d: cached output differs from cold output:\n%s", i, goldentest.FirstDiff(string(cold.Config), string(res.Config)))
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/amcfg"
+	"github.com/lookout-operator/lookout/test/goldentest"
 )
 
 func TestInvalidBaseIsAnError(t *testing.T) {
@@ -53,7 +54,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 		if string(res.Config) != string(first.Config) {
-			t.Fatalf("output depends on input order:\n%s", diff(string(first.Config), string(res.Config)))
+			t.Fatalf("output depends on input order:\n%s", goldentest.FirstDiff(string(first.Config), string(res.Config)))
 		}
 	}
 }

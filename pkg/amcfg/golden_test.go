@@ -15,20 +15,11 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 func TestGolden(t *testing.T) {
-	seen := map[string]bool{}
+	var names []string
 	for _, c := range goldenCases() {
-		if seen[c.name] {
-			t.Fatalf("duplicate golden case %q", c.name)
-		}
-		seen[c.name] = true
+		names = append(names, c.name)
 	}
-	orphans, err := goldentest.Orphans("testdata", seen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range orphans {
-		t.Errorf("%s belongs to no golden case: delete it, or restore its case", f)
-	}
+	goldentest.CheckCases(t, "testdata", names)
 	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := amcfg.Generate(c.input(t))
@@ -55,7 +46,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%v (run go test ./pkg/amcfg -update to create it)", err)
 			}
 			if string(got) != string(want) {
-				t.Errorf("output differs from %s (run with -update after checking the change):\n%s", path, diff(string(want), string(got)))
+				t.Errorf("output differs from %s (run with -update after checking the change):\n%s", path, goldentest.FirstDiff(string(want), string(got)))
 			}
 			// The golden itself must be a configuration Alertmanager accepts.
 			if _, err := config.Load(string(want)); err != nil {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -35,20 +34,11 @@ func goldenContent(r *promcfg.Result) []byte {
 }
 
 func TestGolden(t *testing.T) {
-	seen := map[string]bool{}
+	var names []string
 	for _, c := range goldenCases() {
-		if seen[c.name] {
-			t.Fatalf("duplicate golden case %q", c.name)
-		}
-		seen[c.name] = true
+		names = append(names, c.name)
 	}
-	orphans, err := goldentest.Orphans("testdata", seen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range orphans {
-		t.Errorf("%s belongs to no golden case: delete it, or restore its case", f)
-	}
+	goldentest.CheckCases(t, "testdata", names)
 	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -74,7 +64,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%v (run go test ./pkg/promcfg -update to create it)", err)
 			}
 			if string(got) != string(want) {
-				t.Errorf("output differs from %s (run with -update after checking the change):\n%s", path, diff(string(want), string(got)))
+				t.Errorf("output differs from %s (run with -update after checking the change):\n%s", path, goldentest.FirstDiff(string(want), string(got)))
 			}
 		})
 	}
@@ -102,22 +92,4 @@ func TestGoldenFilesLoad(t *testing.T) {
 			}
 		}
 	}
-}
-
-// diff shows the first differing lines.
-func diff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
-		}
-	}
-	return "(no line differs)"
 }

@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/test/goldentest"
 )
 
 // keyMonitors is a representative set of monitors: between them they read every setting
@@ -190,7 +191,7 @@ func TestSettingsKeyCoversRendering(t *testing.T) {
 		}
 		changed[name] = true
 		if key == baseKey {
-			t.Errorf("spec.%s changes the rendered jobs but not the settings key:\n%s", name, firstDiff(base, out))
+			t.Errorf("spec.%s changes the rendered jobs but not the settings key:\n%s", name, goldentest.FirstDiff(base, out))
 		}
 	}
 	// The sampler must reach the settings monitors do depend on, or the test proves nothing.
@@ -224,5 +225,3 @@ func TestPromSettingsFieldsHashed(t *testing.T) {
 	}
 	check(t, promcfg.PromSettingsType, "promSettings")
 }
-
-func firstDiff(a, b string) string { return diff(a, b) }

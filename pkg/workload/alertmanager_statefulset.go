@@ -101,26 +101,7 @@ func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts Options, in
 	if r := a.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
 		sts.Spec.PersistentVolumeClaimRetentionPolicy = r.DeepCopy()
 	}
-	podSpec := &sts.Spec.Template.Spec
-	if storageVol != nil {
-		podSpec.Volumes = append(podSpec.Volumes, *storageVol)
-	}
-	if claim != nil {
-		sts.Spec.VolumeClaimTemplates = []corev1.PersistentVolumeClaim{*claim}
-	}
-	for _, vol := range a.Spec.Volumes {
-		podSpec.Volumes = append(podSpec.Volumes, *vol.DeepCopy())
-	}
-
-	if err := validate(sts); err != nil {
-		return nil, err
-	}
-	hash, err := Hash(sts)
-	if err != nil {
-		return nil, err
-	}
-	sts.Annotations = map[string]string{layout.InputHashAnnotation: hash}
-	return sts, nil
+	return finishStatefulSet(sts, storageVol, claim, a.Spec.Volumes)
 }
 
 // alertmanagerPod builds the pod template, without the storage volume and spec.volumes.

@@ -165,7 +165,13 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 		return nil, fmt.Errorf("spec.minReadySeconds must not be negative, got %d", sts.Spec.MinReadySeconds)
 	}
 
-	// Storage and the user's volumes come last, as prometheus-operator orders them.
+	return finishStatefulSet(sts, storageVol, claim, p.Spec.Volumes)
+}
+
+// finishStatefulSet adds the storage volume or claim template and the user's volumes
+// last, as prometheus-operator orders them, validates the StatefulSet and stamps the
+// hash of what it was built from.
+func finishStatefulSet(sts *appsv1.StatefulSet, storageVol *corev1.Volume, claim *corev1.PersistentVolumeClaim, volumes []corev1.Volume) (*appsv1.StatefulSet, error) {
 	podSpec := &sts.Spec.Template.Spec
 	if storageVol != nil {
 		podSpec.Volumes = append(podSpec.Volumes, *storageVol)
@@ -173,10 +179,9 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 	if claim != nil {
 		sts.Spec.VolumeClaimTemplates = []corev1.PersistentVolumeClaim{*claim}
 	}
-	for _, vol := range p.Spec.Volumes {
+	for _, vol := range volumes {
 		podSpec.Volumes = append(podSpec.Volumes, *vol.DeepCopy())
 	}
-
 	if err := validate(sts); err != nil {
 		return nil, err
 	}

@@ -31,6 +31,44 @@ func Orphans(dir string, cases map[string]bool) ([]string, error) {
 	return out, nil
 }
 
+// CheckCases fails t when two cases share a name, and reports every golden file in dir
+// that belongs to none of them.
+func CheckCases(t *testing.T, dir string, names []string) {
+	t.Helper()
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if seen[n] {
+			t.Fatalf("duplicate golden case %q", n)
+		}
+		seen[n] = true
+	}
+	orphans, err := Orphans(dir, seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range orphans {
+		t.Errorf("%s belongs to no golden case: delete it, or restore its case", f)
+	}
+}
+
+// FirstDiff shows the first line where got differs from want.
+func FirstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, w, g)
+		}
+	}
+	return "(no line differs)"
+}
+
 // Registry records the golden files a test run compared against or wrote, for packages
 // whose cases are spread over many tests. It is safe for concurrent use.
 type Registry struct {
