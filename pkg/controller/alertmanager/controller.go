@@ -86,9 +86,6 @@ type Reconciler struct {
 type amState struct {
 	mu sync.Mutex
 	gz generated.Compressor
-	// reported holds the verdict last reported per AlertmanagerConfig (events are sent
-	// when it changes, not at every reconcile).
-	reported map[string]selection.Verdict
 }
 
 // New returns a Reconciler. It can reconcile without a manager (unit tests call Reconcile

@@ -104,7 +104,6 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		// The last generated Secret stays: the running Alertmanager keeps its config.
 		return outcome.Invalid(fmt.Errorf("generating the configuration: %w", err))
 	}
-	r.reportVerdicts(ctx, a, st, res.Verdicts)
 	r.Statuses.Publish(owner(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}), monitoringv1alpha1.AlertmanagerConfigKind, res.Verdicts)
 	if err := r.applyConfig(ctx, a, st, res.Config, extra); err != nil {
 		return err

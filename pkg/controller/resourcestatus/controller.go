@@ -102,7 +102,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		for _, b := range newlyRejected(obj.Bindings(), p.desired) {
 			for _, c := range b.Conditions {
 				r.Recorder.Eventf(obj, nil, corev1.EventTypeWarning, c.Reason, "Reject", "%s",
-					Truncate(fmt.Sprintf("rejected by Prometheus %s/%s: %s", b.Namespace, b.Name, c.Message), MaxEventNoteBytes))
+					Truncate(fmt.Sprintf("rejected by %s %s/%s: %s", ownerKind(b.Resource), b.Namespace, b.Name, c.Message), MaxEventNoteBytes))
 			}
 		}
 	}

@@ -38,6 +38,18 @@ var Kinds = []Kind{
 		New: func() Object { return &monitoringv1alpha1.AlertmanagerConfig{} }},
 }
 
+// ownerKind names the kind of a binding's owner for messages ("prometheuses" is
+// "Prometheus").
+func ownerKind(resource string) string {
+	switch resource {
+	case monitoringv1.PrometheusName:
+		return monitoringv1.PrometheusesKind
+	case monitoringv1.AlertmanagerName:
+		return monitoringv1.AlertmanagersKind
+	}
+	return resource
+}
+
 func lowerKind(k string) string {
 	out := make([]byte, 0, len(k))
 	for i := 0; i < len(k); i++ {

@@ -73,3 +73,12 @@ func TestLongRejectionFitsStatusAndEvent(t *testing.T) {
 		t.Fatal("no event")
 	}
 }
+
+// TestOwnerKind: events name the owner's kind, whichever workload judged the object.
+func TestOwnerKind(t *testing.T) {
+	for resource, want := range map[string]string{"prometheuses": "Prometheus", "alertmanagers": "Alertmanager", "thanosrulers": "thanosrulers"} {
+		if got := ownerKind(resource); got != want {
+			t.Errorf("ownerKind(%q) = %q, want %q", resource, got, want)
+		}
+	}
+}
