@@ -22,6 +22,9 @@ type options struct {
 	version   version
 	strategy  monitoringv1.AlertmanagerConfigMatcherStrategyType
 	namespace string // the Alertmanager's namespace
+	// fsMode is spec.alertmanagerConfigFileSystemMode ("" is the default,
+	// FromAlertmanagerConfigMatcherStrategy).
+	fsMode monitoringv1.AlertmanagerConfigFileSystemMode
 }
 
 func optionsFor(am *monitoringv1.Alertmanager) (options, error) {
@@ -38,7 +41,36 @@ func optionsFor(am *monitoringv1.Alertmanager) (options, error) {
 	o.version = v
 	o.strategy = am.Spec.AlertmanagerConfigMatcherStrategy.Type
 	o.namespace = am.Namespace
+	if m := am.Spec.AlertmanagerConfigFileSystemMode; m != nil {
+		o.fsMode = *m
+	}
 	return o, nil
+}
+
+// allowFiles says whether an object in ns may name files of the Alertmanager container
+// (telegram botTokenFile, pushover userKeyFile and tokenFile): whoever writes such an
+// object could otherwise have any file the container can read sent to a receiver they
+// control. spec.alertmanagerConfigFileSystemMode decides; its default follows the matcher
+// strategy: None trusts every object, OnNamespaceExceptForAlertmanagerNamespace the
+// objects of the Alertmanager's namespace, OnNamespace only the global object
+// (spec.alertmanagerConfiguration).
+func (o options) allowFiles(ns string, global bool) bool {
+	switch o.fsMode {
+	case monitoringv1.AllowAllAlertmanagerConfigFileSystemMode:
+		return true
+	case monitoringv1.DenyAllAlertmanagerConfigFileSystemMode:
+		return false
+	}
+	if global {
+		return true
+	}
+	switch o.strategy {
+	case monitoringv1.NoneConfigMatcherStrategyType:
+		return true
+	case monitoringv1.OnNamespaceExceptForAlertmanagerNamespaceConfigMatcherStrategyType:
+		return ns == o.namespace
+	}
+	return false
 }
 
 // enforceNamespace says whether routes and inhibit rules of an object in ns get the
@@ -65,6 +97,7 @@ func (o options) intervalsKey() string {
 // spec.alertmanagerConfiguration, whose route becomes the top-level route.
 func convertPart(amc *monitoringv1alpha1.AlertmanagerConfig, o options, assets Assets, global bool) (*part, *problem) {
 	c := newConv(o.version, assets, amc.Namespace, amc.Name)
+	c.allowFiles = o.allowFiles(amc.Namespace, global)
 	pt := &part{key: types.NamespacedName{Namespace: amc.Namespace, Name: amc.Name}}
 	recv, names, p := c.receivers(amc.Spec.Receivers)
 	if p != nil {

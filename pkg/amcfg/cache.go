@@ -128,7 +128,7 @@ func fingerprint(amc *monitoringv1alpha1.AlertmanagerConfig, o options, baseSum 
 		return [sha256.Size]byte{}, err
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", amc.Namespace, amc.Name, o.version, o.strategy, o.namespace)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00", amc.Namespace, amc.Name, o.version, o.strategy, o.namespace, o.fsMode)
 	h.Write(baseSum[:])
 	h.Write(spec)
 	var sum [sha256.Size]byte

@@ -17,6 +17,9 @@ type conv struct {
 	// prefix is "<namespace>/<name>/" put before receiver and time interval names.
 	prefix    string
 	tlsAssets map[string][]byte
+	// allowFiles: the object may name files of the Alertmanager container
+	// (options.allowFiles).
+	allowFiles bool
 }
 
 func newConv(v version, assets Assets, namespace, name string) *conv {
@@ -47,6 +50,15 @@ func (c *conv) secret(field string, sel corev1.SecretKeySelector) (string, *prob
 		return "", refProblem(field, err)
 	}
 	return v, nil
+}
+
+// containerFile refuses a file of the Alertmanager container when the object may not
+// name one; the field is set when file is non-nil.
+func (c *conv) containerFile(field string, file *string) *problem {
+	if file == nil || c.allowFiles {
+		return nil
+	}
+	return invalid(field, "files of the Alertmanager container may not be referenced by this AlertmanagerConfig (spec.alertmanagerConfigFileSystemMode of the Alertmanager); use the Secret reference instead")
 }
 
 // optSecret resolves sel when it is set.

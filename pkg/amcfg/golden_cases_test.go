@@ -118,7 +118,7 @@ func goldenCases() []tcase {
       expire: 1h
       ttl: 1h
       html: true`)}},
-		{name: "pushover_key_files", configs: []string{recv("pushoverConfigs", `
+		{name: "pushover_key_files", fsMode: monitoringv1.AllowAllAlertmanagerConfigFileSystemMode, configs: []string{recv("pushoverConfigs", `
     - userKeyFile: /etc/alertmanager/secrets/p/user
       tokenFile: /etc/alertmanager/secrets/p/token
       device: phone
@@ -144,7 +144,7 @@ func goldenCases() []tcase {
       messageThreadID: 7
       parseMode: HTML
       disableNotifications: true`)}},
-		{name: "telegram_bot_token_file", configs: []string{recv("telegramConfigs", `
+		{name: "telegram_bot_token_file", fsMode: monitoringv1.AllowAllAlertmanagerConfigFileSystemMode, configs: []string{recv("telegramConfigs", `
     - botTokenFile: /etc/alertmanager/secrets/t/token
       apiURL: https://api.telegram.org
       chatID: 42`)}},

@@ -19,6 +19,8 @@ type tcase struct {
 	name     string
 	version  string
 	strategy monitoringv1.AlertmanagerConfigMatcherStrategyType
+	// fsMode is spec.alertmanagerConfigFileSystemMode ("": unset).
+	fsMode monitoringv1.AlertmanagerConfigFileSystemMode
 	// amConfiguration is spec.alertmanagerConfiguration of the Alertmanager (YAML).
 	amConfiguration string
 	base            string
@@ -59,6 +61,9 @@ func (c tcase) input(t testing.TB) amcfg.Input {
 	am := &monitoringv1.Alertmanager{ObjectMeta: metav1.ObjectMeta{Namespace: "monitoring", Name: "main"}}
 	am.Spec.Version = c.version
 	am.Spec.AlertmanagerConfigMatcherStrategy.Type = c.strategy
+	if c.fsMode != "" {
+		am.Spec.AlertmanagerConfigFileSystemMode = &c.fsMode
+	}
 	if c.amConfiguration != "" {
 		var ac monitoringv1.AlertmanagerConfiguration
 		if err := yaml.UnmarshalStrict([]byte(c.amConfiguration), &ac); err != nil {

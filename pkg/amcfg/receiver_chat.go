@@ -154,6 +154,9 @@ func (c *conv) telegram(f string, in *monitoringv1alpha1.TelegramConfig) (*obj, 
 	); p != nil {
 		return nil, p
 	}
+	if p := c.containerFile(f+".botTokenFile", in.BotTokenFile); p != nil {
+		return nil, p
+	}
 	u, p := plainURL(f+".apiURL", urlp(in.APIURL))
 	if p != nil {
 		return nil, p

@@ -174,6 +174,12 @@ func (c *conv) pushover(f string, in *monitoringv1alpha1.PushoverConfig) (*obj, 
 	); p != nil {
 		return nil, p
 	}
+	if p := c.containerFile(f+".userKeyFile", in.UserKeyFile); p != nil {
+		return nil, p
+	}
+	if p := c.containerFile(f+".tokenFile", in.TokenFile); p != nil {
+		return nil, p
+	}
 	uk, p := c.optSecret(f+".userKey", in.UserKey)
 	if p != nil {
 		return nil, p

@@ -71,7 +71,7 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 		log.Error(err, "checking the Service watch permission; not watching Services")
 	}
 	if !opts.watchServices {
-		log.Info("not watching Services: the service account may not list and watch them (prometheus-operator's RBAC has no rule for it); a deleted prometheus-operated Service comes back with the next reconcile of a Prometheus in its namespace")
+		log.Info("not watching Services: the service account may not list and watch them (prometheus-operator's RBAC has no rule for it); a deleted prometheus-operated or alertmanager-operated Service comes back with the next reconcile of an object in its namespace")
 	}
 	am, err := mayWatch(ctx, checker, opts, monitoringv1.SchemeGroupVersion.Group, monitoringv1.AlertmanagerName, monitoringv1alpha1.AlertmanagerConfigName)
 	if err != nil {
@@ -291,6 +291,7 @@ func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, appl
 		Labels:                  opts.Labels,
 		Annotations:             opts.Annotations,
 		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
+		WatchGoverningServices:  opts.watchServices,
 	})
 	if err := am.SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the Alertmanager controller: %w", err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -132,103 +133,15 @@ func TestAlertmanagerConfigValidatorWrongKind(t *testing.T) {
 	}
 }
 
-// populatedBeta is a v1beta1 object using most of the API.
-const populatedBeta = `
-apiVersion: monitoring.coreos.com/v1beta1
-kind: AlertmanagerConfig
-metadata: {name: a, namespace: ns, labels: {team: a}}
-spec:
-  route:
-    receiver: all
-    groupBy: [alertname]
-    groupWait: 30s
-    groupInterval: 5m
-    repeatInterval: 4h
-    matchers: [{name: severity, value: critical, matchType: "="}]
-    routes:
-    - receiver: all
-      continue: true
-      matchers: [{name: team, value: "a|b", matchType: "=~"}]
-      muteTimeIntervals: [nights]
-      activeTimeIntervals: [days]
-  receivers:
-  - name: all
-    emailConfigs:
-    - to: a@example.com
-      from: b@example.com
-      smarthost: smtp:25
-      authPassword: {name: s, key: pw}
-      headers: [{key: Subject, value: hi}]
-      tlsConfig: {ca: {secret: {name: s, key: ca}}, serverName: smtp}
-    slackConfigs:
-    - apiURL: {name: s, key: url}
-      channel: "#a"
-      fields: [{title: t, value: v, short: true}]
-      actions: [{type: button, text: go, url: "https://example.com"}]
-      httpConfig:
-        basicAuth: {username: {name: s, key: u}, password: {name: s, key: p}}
-        tlsConfig: {insecureSkipVerify: true}
-    webhookConfigs:
-    - url: https://example.com/hook
-      maxAlerts: 5
-      httpConfig:
-        authorization: {type: Bearer, credentials: {name: s, key: tok}}
-        proxyUrl: http://proxy:3128
-    pagerdutyConfigs:
-    - routingKey: {name: s, key: rk}
-      details: [{key: a, value: b}]
-      pagerDutyImageConfigs: [{src: "https://example.com/i.png"}]
-      pagerDutyLinkConfigs: [{href: "https://example.com"}]
-    opsgenieConfigs:
-    - apiKey: {name: s, key: key}
-      responders: [{name: ops, type: team}]
-      details: [{key: a, value: b}]
-    victoropsConfigs:
-    - routingKey: rk
-      apiKey: {name: s, key: key}
-      customFields: [{key: a, value: b}]
-    pushoverConfigs:
-    - userKey: {name: s, key: u}
-      token: {name: s, key: t}
-      priority: "1"
-    snsConfigs:
-    - topicARN: arn:aws:sns:eu-west-1:1:t
-      sigv4: {region: eu-west-1, roleArn: arn:aws:iam::1:role/r}
-    telegramConfigs:
-    - botToken: {name: s, key: t}
-      chatID: 5
-    webexConfigs:
-    - roomID: room
-      httpConfig:
-        authorization: {credentials: {name: s, key: tok}}
-    discordConfigs:
-    - apiURL: {name: s, key: url}
-    msteamsConfigs:
-    - webhookUrl: {name: s, key: url}
-    msteamsv2Configs:
-    - webhookURL: {name: s, key: url}
-    rocketchatConfigs:
-    - token: {name: s, key: t}
-      tokenID: {name: s, key: id}
-    wechatConfigs:
-    - apiSecret: {name: s, key: sec}
-      corpID: c
-  inhibitRules:
-  - sourceMatch: [{name: severity, value: critical, matchType: "="}]
-    targetMatch: [{name: severity, value: warning, matchType: "!="}]
-    equal: [alertname]
-  timeIntervals:
-  - name: nights
-    timeIntervals:
-    - times: [{startTime: "00:00", endTime: "06:00"}]
-      weekdays: ["monday:friday"]
-      daysOfMonth: [{start: 1, end: 5}]
-      months: [january]
-      years: ["2026"]
-  - name: days
-    timeIntervals:
-    - weekdays: [saturday]
-`
+// populatedBeta is a v1beta1 object using most of the API (testdata, shared with the
+// conversion test through a real API server in test/packaging).
+var populatedBeta = func() string {
+	b, err := os.ReadFile("testdata/alertmanagerconfig-v1beta1.yaml")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 // sameJSON compares two values by their JSON, so child routes (raw JSON in the API) are
 // compared by content, not key order.

@@ -2,6 +2,7 @@ package webhook_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -13,11 +14,16 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	monitoringv1beta1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1beta1"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -86,6 +92,13 @@ func startWebhookEnv(t *testing.T) *webhookEnv {
 			}
 			return out
 		}, base)
+	amcValidating := readWebhookConfig(t, root, "alertmanagerconfig-validating-webhook.yaml", &admissionregistrationv1.ValidatingWebhookConfiguration{},
+		func(c *admissionregistrationv1.ValidatingWebhookConfiguration) (out []*admissionregistrationv1.WebhookClientConfig) {
+			for i := range c.Webhooks {
+				out = append(out, &c.Webhooks[i].ClientConfig)
+			}
+			return out
+		}, base)
 	mutating := readWebhookConfig(t, root, "mutating-webhook.yaml", &admissionregistrationv1.MutatingWebhookConfiguration{},
 		func(c *admissionregistrationv1.MutatingWebhookConfiguration) (out []*admissionregistrationv1.WebhookClientConfig) {
 			for i := range c.Webhooks {
@@ -101,7 +114,7 @@ func startWebhookEnv(t *testing.T) *webhookEnv {
 		ControlPlaneStartTimeout: 90 * time.Second,
 		ControlPlaneStopTimeout:  30 * time.Second,
 		WebhookInstallOptions: envtest.WebhookInstallOptions{
-			ValidatingWebhooks: []*admissionregistrationv1.ValidatingWebhookConfiguration{validating},
+			ValidatingWebhooks: []*admissionregistrationv1.ValidatingWebhookConfiguration{validating, amcValidating},
 			MutatingWebhooks:   []*admissionregistrationv1.MutatingWebhookConfiguration{mutating},
 			LocalServingHost:   "127.0.0.1",
 			LocalServingPort:   port,
@@ -123,6 +136,9 @@ func startWebhookEnv(t *testing.T) *webhookEnv {
 		CertDir: env.WebhookInstallOptions.LocalServingCertDir,
 	})
 	if err := webhook.Register(srv, webhook.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := webhook.RegisterAlertmanagerConfig(srv, &webhook.AlertmanagerConfigValidator{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -156,7 +172,40 @@ func startWebhookEnv(t *testing.T) *webhookEnv {
 		}
 	}
 	waitForAdmission(t, c)
+	patchConversion(t, c, root, base+webhook.ConvertPath, env.WebhookInstallOptions.LocalServingCAData)
 	return &webhookEnv{client: c}
+}
+
+// patchConversion applies example/webhook/alertmanagerconfig-conversion.yaml to the
+// AlertmanagerConfig CRD as the install guide does (kubectl patch --type merge), with the
+// clientConfig pointed at url.
+func patchConversion(t *testing.T, c client.Client, root, url string, ca []byte) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "example", "webhook", "alertmanagerconfig-conversion.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patch map[string]any
+	if err := yaml.Unmarshal(data, &patch); err != nil {
+		t.Fatal(err)
+	}
+	wh := patch["spec"].(map[string]any)["conversion"].(map[string]any)["webhook"].(map[string]any)
+	cc := wh["clientConfig"].(map[string]any)
+	if svc := cc["service"].(map[string]any); svc["path"] != webhook.ConvertPath {
+		t.Fatalf("the shipped conversion webhook calls %v, the operator serves %s", svc["path"], webhook.ConvertPath)
+	}
+	wh["clientConfig"] = map[string]any{"url": url, "caBundle": ca}
+	raw, err := json.Marshal(patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := &apiextensionsv1.CustomResourceDefinition{ObjectMeta: metav1.ObjectMeta{Name: "alertmanagerconfigs.monitoring.coreos.com"}}
+	if err := c.Patch(context.Background(), crd, client.RawPatch(types.MergePatchType, raw)); err != nil {
+		t.Fatalf("patching the AlertmanagerConfig CRD: %v", err)
+	}
+	if crd.Spec.Conversion == nil || crd.Spec.Conversion.Strategy != apiextensionsv1.WebhookConverter {
+		t.Fatalf("the CRD's conversion after the patch: %+v", crd.Spec.Conversion)
+	}
 }
 
 // waitForAdmission waits until the API server calls the validating webhook: it loads
@@ -297,4 +346,98 @@ spec.groups[1].rules (group "empty"): group has no rules`
 			t.Errorf("delete refused: %v", err)
 		}
 	})
+}
+
+// TestAlertmanagerConfigsThroughAPIServer: the shipped AlertmanagerConfig webhook refuses
+// an invalid object, and with the shipped conversion patch a v1beta1 object using most
+// of the API is stored (as v1alpha1), read back in both versions and edited in v1alpha1
+// without losing anything of its v1beta1 form.
+func TestAlertmanagerConfigsThroughAPIServer(t *testing.T) {
+	e := startWebhookEnv(t)
+	ctx := context.Background()
+
+	t.Run("validating webhook refuses an invalid object", func(t *testing.T) {
+		bad := &monitoringv1alpha1.AlertmanagerConfig{
+			ObjectMeta: metav1.ObjectMeta{Name: "bad", Namespace: "team-a"},
+			Spec: monitoringv1alpha1.AlertmanagerConfigSpec{
+				Route:     &monitoringv1alpha1.Route{Receiver: "nope"},
+				Receivers: []monitoringv1alpha1.Receiver{{Name: "r"}},
+			},
+		}
+		err := e.client.Create(ctx, bad)
+		want := `admission webhook "alertmanagerconfigs.lookout.dev" denied the request: spec.route.receiver: receiver "nope" not found in spec.receivers`
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want it to contain %q", err, want)
+		}
+	})
+
+	t.Run("v1beta1 and v1alpha1 round trip through the conversion webhook", func(t *testing.T) {
+		data, err := os.ReadFile("testdata/alertmanagerconfig-v1beta1.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var beta monitoringv1beta1.AlertmanagerConfig
+		if err := yaml.UnmarshalStrict(data, &beta); err != nil {
+			t.Fatal(err)
+		}
+		beta.Namespace, beta.ResourceVersion = "team-a", ""
+		want := beta.Spec.DeepCopy()
+		// The API server reads the CRD's conversion settings from its own cache.
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			err := e.client.Create(ctx, beta.DeepCopy())
+			if err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("creating the v1beta1 object: %v", err)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		key := client.ObjectKey{Namespace: "team-a", Name: beta.Name}
+		var alpha monitoringv1alpha1.AlertmanagerConfig
+		if err := e.client.Get(ctx, key, &alpha); err != nil {
+			t.Fatalf("reading it as v1alpha1: %v", err)
+		}
+		var wantAlpha monitoringv1alpha1.AlertmanagerConfig
+		if err := beta.ConvertTo(&wantAlpha); err != nil {
+			t.Fatal(err)
+		}
+		if !sameJSON(t, alpha.Spec, wantAlpha.Spec) {
+			t.Errorf("v1alpha1 read back differs from the module's conversion:\n got %+v\nwant %+v", alpha.Spec, wantAlpha.Spec)
+		}
+		alpha.Labels = map[string]string{"edited": "v1alpha1"}
+		if err := e.client.Update(ctx, &alpha); err != nil {
+			t.Fatalf("updating it as v1alpha1: %v", err)
+		}
+		var back monitoringv1beta1.AlertmanagerConfig
+		if err := e.client.Get(ctx, key, &back); err != nil {
+			t.Fatalf("reading it as v1beta1: %v", err)
+		}
+		if back.Labels["edited"] != "v1alpha1" {
+			t.Errorf("the v1alpha1 edit is missing from the v1beta1 object: labels %v", back.Labels)
+		}
+		if !sameJSON(t, back.Spec, *want) {
+			t.Errorf("v1beta1 spec after the round trip differs:\n got %+v\nwant %+v", back.Spec, *want)
+		}
+	})
+}
+
+// sameJSON compares two values by their JSON (child routes are raw JSON in the API).
+func sameJSON(t *testing.T, a, b any) bool {
+	t.Helper()
+	var x, y any
+	for _, p := range []struct {
+		in  any
+		out *any
+	}{{a, &x}, {b, &y}} {
+		raw, err := json.Marshal(p.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, p.out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return equality.Semantic.DeepEqual(x, y)
 }

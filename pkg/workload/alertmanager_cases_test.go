@@ -177,5 +177,11 @@ func amCases() []amCase {
 			a.Spec.DNSConfig = &monitoringv1.PodDNSConfig{Nameservers: []string{"1.1.1.1"}}
 			a.Spec.EnableServiceLinks = ptr.To(false)
 		}), tls: 5},
+		{name: "reloader-watch-api", a: am(func(a *monitoringv1.Alertmanager) { a.Spec.ServiceAccountName = "alertmanager-main" }),
+			opts: func(o *Options) { o.ReloaderWatchAPI = true }},
+		{name: "reloader-watch-api-no-token-automount", a: am(func(a *monitoringv1.Alertmanager) {
+			a.Spec.ServiceAccountName = "alertmanager-main"
+			a.Spec.AutomountServiceAccountToken = ptr.To(false)
+		}), opts: func(o *Options) { o.ReloaderWatchAPI = true }},
 	}
 }

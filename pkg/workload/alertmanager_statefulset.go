@@ -115,7 +115,7 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v *version.Vers
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}
-	vols, err := alertmanagerVolumes(a, v, tlsSlots, storageMount)
+	vols, err := alertmanagerVolumes(a, opts, v, tlsSlots, storageMount)
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}
@@ -166,6 +166,10 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v *version.Vers
 		pullPolicy:   s.ImagePullPolicy,
 		env:          []corev1.EnvVar{podNameEnv()},
 		mounts:       vols.reloaderMounts,
+	}
+	if opts.ReloaderWatchAPI {
+		// The generated config Secret, mirrored into the directory --config-file names.
+		rl.extraArgs = []string{fmt.Sprintf("--watch-secret=%s/%s=%s", a.Namespace, layout.AlertmanagerGeneratedSecretName(a.Name), layout.AlertmanagerConfigDir)}
 	}
 	reloader, err := rl.container(opts, false)
 	if err != nil {

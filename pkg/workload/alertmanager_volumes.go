@@ -36,7 +36,10 @@ type amVolumes struct {
 // alertmanagerVolumes lays out the pod's volumes as prometheus-operator does: the
 // generated config Secret, the TLS assets, the expanded config, the notification
 // templates, spec.secrets and spec.configMaps, the web config and the cluster TLS config.
-func alertmanagerVolumes(a *monitoringv1.Alertmanager, v *version.Version, tlsSlots int, storageMount corev1.VolumeMount) (amVolumes, error) {
+// In API-watch mode the generated config is an in-memory emptyDir the reloader fills
+// from the API (and, when the pod does not mount the service account token, the
+// reloader gets its own).
+func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v *version.Version, tlsSlots int, storageMount corev1.VolumeMount) (amVolumes, error) {
 	memory := &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}
 	tlsSources := make([]corev1.VolumeProjection, 0, tlsSlots)
 	for n := range tlsSlots {
@@ -45,11 +48,15 @@ func alertmanagerVolumes(a *monitoringv1.Alertmanager, v *version.Version, tlsSl
 			Optional:             ptr.To(true),
 		}})
 	}
+	configSource := corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: layout.AlertmanagerGeneratedSecretName(a.Name)}}
+	if opts.ReloaderWatchAPI {
+		configSource = corev1.VolumeSource{EmptyDir: memory.DeepCopy()}
+	}
 	out := amVolumes{
 		volumes: []corev1.Volume{
-			{Name: amConfigVolume, VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: layout.AlertmanagerGeneratedSecretName(a.Name)}}},
+			{Name: amConfigVolume, VolumeSource: configSource},
 			{Name: tlsAssetsVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: tlsSources}}},
-			{Name: configOutVolume, VolumeSource: corev1.VolumeSource{EmptyDir: memory}},
+			{Name: configOutVolume, VolumeSource: corev1.VolumeSource{EmptyDir: memory.DeepCopy()}},
 		},
 		amMounts: []corev1.VolumeMount{
 			{Name: amConfigVolume, MountPath: layout.AlertmanagerConfigDir, ReadOnly: true},
@@ -58,10 +65,14 @@ func alertmanagerVolumes(a *monitoringv1.Alertmanager, v *version.Version, tlsSl
 			storageMount,
 		},
 		reloaderMounts: []corev1.VolumeMount{
-			{Name: amConfigVolume, MountPath: layout.AlertmanagerConfigDir, ReadOnly: true},
+			{Name: amConfigVolume, MountPath: layout.AlertmanagerConfigDir, ReadOnly: !opts.ReloaderWatchAPI},
 			{Name: configOutVolume, MountPath: layout.AlertmanagerConfigOutDir},
 		},
 		watched: []string{layout.AlertmanagerConfigDir},
+	}
+	if opts.ReloaderWatchAPI && !ptr.Deref(a.Spec.AutomountServiceAccountToken, true) {
+		out.volumes = append(out.volumes, apiAccessVolumeSource())
+		out.reloaderMounts = append(out.reloaderMounts, corev1.VolumeMount{Name: apiAccessVolume, MountPath: layout.ServiceAccountDir, ReadOnly: true})
 	}
 	shared := func(vol corev1.Volume, dir string) {
 		out.volumes = append(out.volumes, vol)

@@ -53,6 +53,10 @@ func TestAPIServerAcceptsGeneratedObjects(t *testing.T) {
 	}
 	objects["role"] = role
 	objects["rolebinding"] = workload.ReloaderRoleBinding(p)
+	amWithSA := workload.AlertmanagerCasesForTest()[0].Input.Alertmanager.DeepCopy()
+	amWithSA.Spec.ServiceAccountName = "alertmanager-main"
+	objects["alertmanager role"] = workload.AlertmanagerReloaderRole(amWithSA)
+	objects["alertmanager rolebinding"] = workload.AlertmanagerReloaderRoleBinding(amWithSA)
 
 	for name, obj := range objects {
 		if err := c.Create(ctx, obj, client.DryRunAll); err != nil {

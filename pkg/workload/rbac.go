@@ -75,3 +75,50 @@ func roleLabels(p *monitoringv1.Prometheus) map[string]string {
 		layout.OperatorNameLabel:    p.Name,
 	}
 }
+
+// AlertmanagerReloaderRoleName names the Role and RoleBinding of an Alertmanager's
+// config-reloader in API-watch mode.
+func AlertmanagerReloaderRoleName(a *monitoringv1.Alertmanager) string {
+	return fmt.Sprintf("alertmanager-%s-config-reloader", a.Name)
+}
+
+// AlertmanagerReloaderRole lets the pod's service account read exactly the generated
+// config Secret, which the config-reloader watches in API-watch mode (list and watch by
+// name: the reloader uses a metadata.name field selector).
+func AlertmanagerReloaderRole(a *monitoringv1.Alertmanager) *rbacv1.Role {
+	return &rbacv1.Role{
+		TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      AlertmanagerReloaderRoleName(a),
+			Namespace: a.Namespace,
+			Labels:    alertmanagerRoleLabels(a),
+		},
+		Rules: []rbacv1.PolicyRule{
+			{APIGroups: []string{""}, Resources: []string{"secrets"}, ResourceNames: []string{layout.AlertmanagerGeneratedSecretName(a.Name)}, Verbs: []string{"get", "list", "watch"}},
+		},
+	}
+}
+
+// AlertmanagerReloaderRoleBinding binds AlertmanagerReloaderRole to the pod's service
+// account. The controller uses API-watch mode only when spec.serviceAccountName is set.
+func AlertmanagerReloaderRoleBinding(a *monitoringv1.Alertmanager) *rbacv1.RoleBinding {
+	return &rbacv1.RoleBinding{
+		TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      AlertmanagerReloaderRoleName(a),
+			Namespace: a.Namespace,
+			Labels:    alertmanagerRoleLabels(a),
+		},
+		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: AlertmanagerReloaderRoleName(a)},
+		Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: a.Spec.ServiceAccountName, Namespace: a.Namespace}},
+	}
+}
+
+func alertmanagerRoleLabels(a *monitoringv1.Alertmanager) map[string]string {
+	return map[string]string{
+		layout.ManagedByLabel:        layout.ManagedByValue,
+		layout.NameLabel:             AlertmanagerNameValue,
+		layout.InstanceLabel:         a.Name,
+		layout.AlertmanagerNameLabel: a.Name,
+	}
+}

@@ -84,7 +84,7 @@ func alertmanagerReloaderCases(t *testing.T) []reloaderCase {
 		if err != nil {
 			t.Fatalf("alertmanager %s: %v", c.Name, err)
 		}
-		rc := reloaderCase{name: "alertmanager-" + c.Name, podName: sts.Name + "-0"}
+		rc := reloaderCase{name: "alertmanager-" + c.Name, api: c.Options.ReloaderWatchAPI, podName: sts.Name + "-0"}
 		for _, ic := range sts.Spec.Template.Spec.InitContainers {
 			if ic.Name == workload.ReloaderInitName {
 				rc.initC = ic

@@ -456,7 +456,7 @@ func TestChartDryRun(t *testing.T) {
 }
 
 // checkWebhookCert: the certificate the chart generates is for the Service's DNS name and
-// verifies against the caBundle of both webhook configurations.
+// verifies against the caBundle of every webhook configuration.
 func checkWebhookCert(t *testing.T, objs []manifest.Object) {
 	t.Helper()
 	var certPEM, keyPEM []byte
@@ -490,8 +490,9 @@ func checkWebhookCert(t *testing.T, objs []manifest.Object) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bundles) != 2 {
-		t.Fatalf("%d webhooks with a caBundle, want 2", len(bundles))
+	// PrometheusRule validation and mutation, AlertmanagerConfig validation.
+	if len(bundles) != 3 {
+		t.Fatalf("%d webhooks with a caBundle, want 3", len(bundles))
 	}
 	for _, b := range bundles {
 		ca, err := base64.StdEncoding.DecodeString(b)

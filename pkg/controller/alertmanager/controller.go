@@ -45,6 +45,10 @@ type Config struct {
 	// MaxConcurrentReconciles is the number of Alertmanager objects reconciled in
 	// parallel.
 	MaxConcurrentReconciles int
+	// WatchGoverningServices watches the metadata of Services so that a deleted or
+	// edited alertmanager-operated is restored at once (needs list and watch on
+	// Services; without it the Service comes back with the next reconcile).
+	WatchGoverningServices bool
 }
 
 // Deps are the collaborators a Reconciler works with; tests give fakes.

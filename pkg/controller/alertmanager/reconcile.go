@@ -81,8 +81,9 @@ func (r *Reconciler) managed(a *monitoringv1.Alertmanager) bool {
 // is nil, an *outcome.Note or a failure.
 func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alertmanager, st *amState) error {
 	// Everything the pod needs is checked before anything is written.
+	opts, note := r.workloadOptions(a)
 	in := workload.AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: 1}
-	if _, err := workload.AlertmanagerStatefulSet(in, r.cfg.Workload); err != nil {
+	if _, err := workload.AlertmanagerStatefulSet(in, opts); err != nil {
 		return outcome.Invalid(err)
 	}
 	base, extra, found, err := r.readConfigSecret(ctx, a)
@@ -125,8 +126,11 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	} else if err := r.checkGoverningService(ctx, a); err != nil {
 		return err
 	}
+	if err := r.applyReloaderRBAC(ctx, a, opts); err != nil {
+		return err
+	}
 	in.TLSAssetSecrets = tlsCount
-	sts, err := workload.AlertmanagerStatefulSet(in, r.cfg.Workload)
+	sts, err := workload.AlertmanagerStatefulSet(in, opts)
 	if err != nil {
 		return outcome.Invalid(err)
 	}
@@ -138,7 +142,40 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	if err != nil {
 		return err
 	}
-	return r.deleteSurplusTLSAssets(ctx, a, tlsCount)
+	if err := r.deleteSurplusTLSAssets(ctx, a, tlsCount); err != nil {
+		return err
+	}
+	if note != nil {
+		return note
+	}
+	return nil
+}
+
+// workloadOptions are the pod options for a. API-watch mode needs a's own service
+// account: the Role that reads the generated config Secret (every receiver credential) is
+// never bound to the namespace's default service account, which any pod of the namespace
+// may run as; a's reloader then reads the kubelet volume instead, and the note says why.
+func (r *Reconciler) workloadOptions(a *monitoringv1.Alertmanager) (workload.Options, *outcome.Note) {
+	opts := r.cfg.Workload
+	if opts.ReloaderWatchAPI && a.Spec.ServiceAccountName == "" {
+		opts.ReloaderWatchAPI = false
+		return opts, &outcome.Note{Reason: outcome.ReasonAPIWatchNeedsServiceAccount, Message: "the operator runs with --reloader-watch-api, but this Alertmanager has no spec.serviceAccountName: " +
+			"the config-reloader reads the mounted volume instead, so that the namespace's default service account is not granted the generated configuration Secret"}
+	}
+	return opts, nil
+}
+
+// applyReloaderRBAC writes the reloader's Role and RoleBinding in API-watch mode, and
+// removes them when an operator in that mode falls back to the volume for a (only such
+// an operator makes, and may read, Roles).
+func (r *Reconciler) applyReloaderRBAC(ctx context.Context, a *monitoringv1.Alertmanager, opts workload.Options) error {
+	if opts.ReloaderWatchAPI {
+		return r.writer().EnsureReloaderRBAC(ctx, workload.AlertmanagerReloaderRole(a), workload.AlertmanagerReloaderRoleBinding(a), ownerRef(a))
+	}
+	if r.cfg.Workload.ReloaderWatchAPI {
+		return r.writer().DeleteReloaderRBAC(ctx, r.Client, a.Namespace, workload.AlertmanagerReloaderRoleName(a), a.UID)
+	}
+	return nil
 }
 
 // readConfigSecret reads the user's config Secret from the API server (the operator

@@ -15,6 +15,7 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -41,7 +42,7 @@ type fixture struct {
 func newFixture(t *testing.T, cfg Config, gen ConfigGenerator, objs ...client.Object) *fixture {
 	t.Helper()
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, monitoringv1.AddToScheme, monitoringv1alpha1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, rbacv1.AddToScheme, monitoringv1.AddToScheme, monitoringv1alpha1.AddToScheme} {
 		if err := add(s); err != nil {
 			t.Fatal(err)
 		}
@@ -296,5 +297,69 @@ func TestCustomServiceIsChecked(t *testing.T) {
 	}
 	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "alertmanager-operated"}, &corev1.Service{}); err == nil {
 		t.Error("alertmanager-operated created although spec.serviceName is set")
+	}
+}
+
+// TestReloaderWatchAPI: with --reloader-watch-api an Alertmanager with its own service
+// account gets the reloader's Role and RoleBinding and a reloader that watches the
+// generated Secret; without one it falls back to the volume, says why, and what was made
+// for it before goes.
+func TestReloaderWatchAPI(t *testing.T) {
+	opts := workload.DefaultOptions()
+	opts.ReloaderWatchAPI = true
+	f := newFixture(t, Config{Workload: opts}, nil, alertmanager("main", func(a *monitoringv1.Alertmanager) { a.Spec.ServiceAccountName = "am" }))
+	if err := f.reconcile("main"); err != nil {
+		t.Fatal(err)
+	}
+	role, rb := &rbacv1.Role{}, &rbacv1.RoleBinding{}
+	f.get(role, "alertmanager-main-config-reloader")
+	f.get(rb, "alertmanager-main-config-reloader")
+	if !metav1.IsControlledBy(role, alertmanager("main")) || rb.Subjects[0].Name != "am" {
+		t.Errorf("Role owners %+v, binding subjects %+v", role.OwnerReferences, rb.Subjects)
+	}
+	watches := func() bool {
+		sts := &appsv1.StatefulSet{}
+		f.get(sts, "alertmanager-main")
+		for _, c := range sts.Spec.Template.Spec.Containers {
+			if slices.Contains(c.Args, "--watch-secret=mon/alertmanager-main-generated=/etc/alertmanager/config") {
+				return true
+			}
+		}
+		return false
+	}
+	if !watches() {
+		t.Error("the reloader does not watch the generated Secret")
+	}
+	if c := f.condition("main", monitoringv1.Reconciled); c.Reason != outcome.ReasonReconciled {
+		t.Errorf("Reconciled %+v", c)
+	}
+	before := f.writes.Total()
+	if err := f.reconcile("main"); err != nil {
+		t.Fatal(err)
+	}
+	if after := f.writes.Total(); after != before {
+		t.Errorf("a resync wrote %v objects", after-before)
+	}
+
+	a := &monitoringv1.Alertmanager{}
+	f.get(a, "main")
+	a.Spec.ServiceAccountName = ""
+	if err := f.c.Update(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("main"); err != nil {
+		t.Fatal(err)
+	}
+	if watches() {
+		t.Error("without a service account the reloader still watches the API")
+	}
+	c := f.condition("main", monitoringv1.Reconciled)
+	if c.Status != monitoringv1.ConditionTrue || c.Reason != outcome.ReasonAPIWatchNeedsServiceAccount || !strings.Contains(c.Message, "spec.serviceAccountName") {
+		t.Errorf("Reconciled %+v", c)
+	}
+	for _, o := range []client.Object{&rbacv1.Role{}, &rbacv1.RoleBinding{}} {
+		if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "alertmanager-main-config-reloader"}, o); err == nil {
+			t.Errorf("%T still exists after the fallback", o)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
+	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -29,10 +30,10 @@ import (
 //     Secrets an Alertmanager owns, its config Secret, and those its last generation read;
 //   - AlertmanagerConfigs (spec or label changes), mapped to the Alertmanagers with an
 //     alertmanagerConfigSelector and to the one whose spec.alertmanagerConfiguration
-//     names it.
-//
-// The governing Service is not watched: a deleted alertmanager-operated comes back with
-// the next reconcile of an Alertmanager in its namespace.
+//     names it;
+//   - with Config.WatchGoverningServices, the governing Service alertmanager-operated
+//     (metadata only), mapped to the Alertmanagers of its namespace that use it. The
+//     Prometheus controller's Service watch shares the same informer.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	specOrLabels := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{})
 	// triggered counts the events of a kind, prometheus-operator's
@@ -40,18 +41,45 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
 		return builder.WithPredicates(append([]predicate.Predicate{r.Upstream.EventCounter(kind)}, p...)...)
 	}
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named("alertmanager").
 		For(&monitoringv1.Alertmanager{}, triggered(monitoringv1.AlertmanagersKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
 		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), triggered("Secret")).
 		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap")).
-		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.mapConfig), triggered(monitoringv1alpha1.AlertmanagerConfigKind, specOrLabels)).
-		WithOptions(controller.Options{
-			MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
-			RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
-		}).
+		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.mapConfig), triggered(monitoringv1alpha1.AlertmanagerConfigKind, specOrLabels))
+	if r.cfg.WatchGoverningServices {
+		b = b.WatchesMetadata(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mapGoverningService),
+			builder.WithPredicates(predicate.NewPredicateFuncs(isGoverningService)))
+	}
+	return b.WithOptions(controller.Options{
+		MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
+		RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
+	}).
 		Complete(r)
+}
+
+// isGoverningService keeps the events of the Services named like the governing Service.
+func isGoverningService(o client.Object) bool {
+	return o.GetName() == layout.AlertmanagerGoverningServiceName
+}
+
+// mapGoverningService reconciles the Alertmanagers that use the governing Service of the
+// namespace (those without spec.serviceName), so that a deleted or edited
+// alertmanager-operated is restored at once.
+func (r *Reconciler) mapGoverningService(ctx context.Context, o client.Object) []reconcile.Request {
+	ams, err := r.alertmanagers(ctx, client.InNamespace(o.GetNamespace()))
+	if err != nil {
+		log.FromContext(ctx).Error(err, "listing Alertmanager objects to map a Service change to", "service", client.ObjectKeyFromObject(o))
+		return nil
+	}
+	var out []reconcile.Request
+	for _, a := range ams {
+		if workload.ManagesAlertmanagerService(a) {
+			out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: a.Namespace, Name: a.Name}})
+		}
+	}
+	return out
 }
 
 // alertmanagers lists the managed Alertmanager objects from the cache.

@@ -24,6 +24,9 @@ const (
 	// someone else (a user, another object whose generated names collide); it is left
 	// alone.
 	ReasonNameConflict = "NameConflict"
+	// ReasonAPIWatchNeedsServiceAccount: --reloader-watch-api is on but the object has no
+	// service account of its own; its reloader reads the mounted volume.
+	ReasonAPIWatchNeedsServiceAccount = "APIWatchNeedsServiceAccount"
 )
 
 // reconcileError is a failure with the reason the Reconciled condition shows.

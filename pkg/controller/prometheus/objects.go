@@ -9,7 +9,6 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -31,8 +30,6 @@ var (
 	secretGVK      = corev1.SchemeGroupVersion.WithKind("Secret")
 	configMapGVK   = corev1.SchemeGroupVersion.WithKind("ConfigMap")
 	serviceGVK     = corev1.SchemeGroupVersion.WithKind("Service")
-	roleGVK        = rbacv1.SchemeGroupVersion.WithKind("Role")
-	roleBindingGVK = rbacv1.SchemeGroupVersion.WithKind("RoleBinding")
 )
 
 func nnOf(o client.Object) types.NamespacedName {
@@ -182,7 +179,7 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 		// Only an operator in API-watch mode makes (and may read) Roles: one that falls
 		// back for this Prometheus removes what it made before.
 		if r.cfg.Workload.ReloaderWatchAPI {
-			if err := r.deleteReloaderRBAC(ctx, p); err != nil {
+			if err := r.writer().DeleteReloaderRBAC(ctx, r.Client, p.Namespace, workload.ReloaderRoleName(p), p.UID); err != nil {
 				return err
 			}
 		}
@@ -191,13 +188,7 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 		if err != nil {
 			return invalid(err)
 		}
-		role.OwnerReferences = []metav1.OwnerReference{ownerRef(p)}
-		if err := r.ensureHashed(ctx, roleGVK, role, role.Rules); err != nil {
-			return err
-		}
-		rb := workload.ReloaderRoleBinding(p)
-		rb.OwnerReferences = []metav1.OwnerReference{ownerRef(p)}
-		if err := r.ensureHashed(ctx, roleBindingGVK, rb, []any{rb.RoleRef, rb.Subjects}); err != nil {
+		if err := r.writer().EnsureReloaderRBAC(ctx, role, workload.ReloaderRoleBinding(p), ownerRef(p)); err != nil {
 			return err
 		}
 	}
@@ -224,28 +215,6 @@ func (r *Reconciler) checkGoverningService(ctx context.Context, p *monitoringv1.
 	}
 	if err := workload.CheckGoverningService(p, svc); err != nil {
 		return invalid(err)
-	}
-	return nil
-}
-
-// deleteReloaderRBAC removes the API-watch Role and RoleBinding of p, if it has any.
-func (r *Reconciler) deleteReloaderRBAC(ctx context.Context, p *monitoringv1.Prometheus) error {
-	for _, gvk := range []schema.GroupVersionKind{roleBindingGVK, roleGVK} {
-		live := &metav1.PartialObjectMetadata{}
-		live.SetGroupVersionKind(gvk)
-		err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.ReloaderRoleName(p)}, live)
-		if apierrors.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return applyFailed(fmt.Errorf("reading %s %s/%s: %w", gvk.Kind, p.Namespace, workload.ReloaderRoleName(p), err))
-		}
-		if !ownedBy(live, p) {
-			continue // not ours: a user's object of that name stays
-		}
-		if err := r.Applier.Delete(ctx, gvk.Kind, live, p.UID); err != nil {
-			return applyFailed(err)
-		}
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ const (
 	ReasonConfigurationUnmanaged = "ConfigurationUnmanaged"
 	// ReasonAPIWatchNeedsServiceAccount: --reloader-watch-api is on but the Prometheus has
 	// no service account of its own; its reloader reads the mounted volume.
-	ReasonAPIWatchNeedsServiceAccount = "APIWatchNeedsServiceAccount"
+	ReasonAPIWatchNeedsServiceAccount = outcome.ReasonAPIWatchNeedsServiceAccount
 )
 
 // invalid is a failure caused by the Prometheus's own spec: retrying cannot fix it.
