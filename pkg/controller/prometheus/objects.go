@@ -27,9 +27,9 @@ import (
 const maxSecretData = generated.MaxSecretData
 
 var (
-	secretGVK      = corev1.SchemeGroupVersion.WithKind("Secret")
-	configMapGVK   = corev1.SchemeGroupVersion.WithKind("ConfigMap")
-	serviceGVK     = corev1.SchemeGroupVersion.WithKind("Service")
+	secretGVK    = corev1.SchemeGroupVersion.WithKind("Secret")
+	configMapGVK = corev1.SchemeGroupVersion.WithKind("ConfigMap")
+	serviceGVK   = corev1.SchemeGroupVersion.WithKind("Service")
 )
 
 func nnOf(o client.Object) types.NamespacedName {
