@@ -7,10 +7,13 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
@@ -46,8 +49,23 @@ func TestAlertmanagerConfigsGenerated(t *testing.T) {
 	f := newFixture(t, Config{}, capture, alertmanager("main", func(a *monitoringv1.Alertmanager) {
 		a.Spec.AlertmanagerConfigSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}}
 	}), good, bad, secret)
+	reg := prometheus.NewRegistry()
+	up, err := opmetrics.NewController(reg, "alertmanager")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.r.Upstream = up
 	if err := f.reconcile("main"); err != nil {
 		t.Fatal(err)
+	}
+	wantMetrics := `
+# HELP prometheus_operator_managed_resources Number of resources managed by the operator's controller per state (selected/rejected)
+# TYPE prometheus_operator_managed_resources gauge
+prometheus_operator_managed_resources{controller="alertmanager",resource="AlertmanagerConfig",state="rejected"} 1
+prometheus_operator_managed_resources{controller="alertmanager",resource="AlertmanagerConfig",state="selected"} 1
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(wantMetrics), "prometheus_operator_managed_resources"); err != nil {
+		t.Error(err)
 	}
 	cfg, _ := f.generated("main")
 	if !strings.Contains(cfg, "mon/good/hook") || !strings.Contains(cfg, "http://hooks.example.invalid/alerts") {

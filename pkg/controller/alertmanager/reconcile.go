@@ -106,6 +106,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		return outcome.Invalid(fmt.Errorf("generating the configuration: %w", err))
 	}
 	r.Statuses.Publish(owner(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}), monitoringv1alpha1.AlertmanagerConfigKind, res.Verdicts)
+	r.countResources(a, res.Verdicts)
 	if err := r.applyConfig(ctx, a, st, res.Config, extra); err != nil {
 		return err
 	}
@@ -149,6 +150,21 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		return note
 	}
 	return nil
+}
+
+// countResources sets prometheus_operator_managed_resources for a as prometheus-operator
+// does for Alertmanagers: "selected" counts the AlertmanagerConfigs used, "rejected" those
+// left out.
+func (r *Reconciler) countResources(a *monitoringv1.Alertmanager, verdicts []selection.Verdict) {
+	used, rejected := 0, 0
+	for _, v := range verdicts {
+		if v.Reason == selection.Accepted {
+			used++
+		} else {
+			rejected++
+		}
+	}
+	r.Upstream.SetResources(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}.String(), monitoringv1alpha1.AlertmanagerConfigKind, used, rejected)
 }
 
 // workloadOptions are the pod options for a. API-watch mode needs a's own service
