@@ -29,8 +29,11 @@ local k = import 'k.libsonnet';
       k.rule([''], ['services'], read + ['create', 'update']),
       k.rule([''], ['namespaces'], read),
       k.rule(['', 'events.k8s.io'], ['events'], ['create', 'patch']),
-      // Only with --reloader-watch-api: the config-reloader's Role per Prometheus.
-      k.rule(['rbac.authorization.k8s.io'], ['roles', 'rolebindings'], read + ['create', 'update']),
+      // Only with --reloader-watch-api: the config-reloader's Role per Prometheus and
+      // Alertmanager (deleted when one falls back to the volume).
+      k.rule(['rbac.authorization.k8s.io'], ['roles', 'rolebindings'], read + ['create', 'update', 'delete']),
+      // The StorageClass a volumeClaimTemplate names must exist (skipped without it).
+      k.rule(['storage.k8s.io'], ['storageclasses'], ['get']),
       // Only with --kubelet-service: nodes, and the kubelet Service's endpoints.
       k.rule([''], ['nodes'], ['list', 'watch']),
       k.rule([''], ['endpoints'], read + ['create', 'update']),

@@ -73,6 +73,11 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	if !opts.watchServices {
 		log.Info("not watching Services: the service account may not list and watch them (prometheus-operator's RBAC has no rule for it); a deleted prometheus-operated or alertmanager-operated Service comes back with the next reconcile of an object in its namespace")
 	}
+	// As prometheus-operator: a storage spec naming a missing StorageClass is refused when
+	// the operator may read StorageClasses, and not checked otherwise.
+	if opts.readStorageClasses, err = allowed(ctx, checker, "storage.k8s.io", "storageclasses", []string{"get"}, []string{""}); err != nil {
+		log.Error(err, "checking the StorageClass permission; not checking storage classes")
+	}
 	am, err := mayWatch(ctx, checker, opts, monitoringv1.SchemeGroupVersion.Group, monitoringv1.AlertmanagerName, monitoringv1alpha1.AlertmanagerConfigName)
 	if err != nil {
 		log.Error(err, "checking the Alertmanager permissions; not reconciling Alertmanagers")
@@ -204,13 +209,14 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		store = resourcestatus.NewStore()
 	}
 	pr := promctrl.New(promctrl.Deps{
-		Client:    cl,
-		APIReader: mgr.GetAPIReader(),
-		Applier:   applier,
-		Recorder:  recorder,
-		Statuses:  store,
-		Metrics:   promMetrics,
-		Upstream:  upstream,
+		Client:         cl,
+		APIReader:      mgr.GetAPIReader(),
+		StorageClasses: storageClassReader(mgr, opts),
+		Applier:        applier,
+		Recorder:       recorder,
+		Statuses:       store,
+		Metrics:        promMetrics,
+		Upstream:       upstream,
 	}, promctrl.Config{
 		Workload:                      opts.Workload,
 		Scope:                         opts.WatchScope(),
@@ -275,13 +281,14 @@ func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, appl
 		return nil, err
 	}
 	am := amctrl.New(amctrl.Deps{
-		Client:    cl,
-		APIReader: mgr.GetAPIReader(),
-		Applier:   applier,
-		Recorder:  recorder,
-		Statuses:  store,
-		Generator: opts.AlertmanagerConfigGenerator,
-		Upstream:  amUpstream,
+		Client:         cl,
+		APIReader:      mgr.GetAPIReader(),
+		StorageClasses: storageClassReader(mgr, opts),
+		Applier:        applier,
+		Recorder:       recorder,
+		Statuses:       store,
+		Generator:      opts.AlertmanagerConfigGenerator,
+		Upstream:       amUpstream,
 	}, amctrl.Config{
 		Workload:                opts.Workload,
 		Scope:                   opts.AlertmanagerScope(),
@@ -297,4 +304,13 @@ func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, appl
 		return nil, fmt.Errorf("setting up the Alertmanager controller: %w", err)
 	}
 	return am, nil
+}
+
+// storageClassReader is what the controllers read StorageClasses with: the API server
+// (they are not cached), or nil when the operator may not read them.
+func storageClassReader(mgr manager.Manager, opts Options) client.Reader {
+	if !opts.readStorageClasses {
+		return nil
+	}
+	return mgr.GetAPIReader()
 }

@@ -182,6 +182,8 @@ type Options struct {
 	// skipAlertmanagers is set at start when the operator may not list and watch
 	// Alertmanagers and AlertmanagerConfigs.
 	skipAlertmanagers bool
+	// readStorageClasses is set at start when the operator may get StorageClasses.
+	readStorageClasses bool
 }
 
 // WebOptions are prometheus-operator's --web.* flags: TLS of the metrics listener.

@@ -36,11 +36,11 @@
     resources: [events]
     verbs: [create, patch]
   {{- if .Values.prometheusConfigReloader.watchAPI }}
-  # prometheusConfigReloader.watchAPI: the Role and RoleBinding per Prometheus that let
-  # its reloader read its own config Secret and rule ConfigMaps.
+  # prometheusConfigReloader.watchAPI: the Role and RoleBinding per Prometheus and
+  # Alertmanager that let its reloader read its own generated Secret (and rule ConfigMaps).
   - apiGroups: [rbac.authorization.k8s.io]
     resources: [roles, rolebindings]
-    verbs: [get, list, watch, create, update]
+    verbs: [get, list, watch, create, update, delete]
   {{- end }}
   {{- if include "lookout.repairPods" . }}
   # repairPolicyForStatefulSets evict or delete: the pod a stuck rollout left behind.
@@ -73,6 +73,10 @@ EndpointSlices, in kubeletService.namespace. */}}
   - apiGroups: [""]
     resources: [namespaces]
     verbs: [get, list, watch]
+  # The StorageClass a volumeClaimTemplate names must exist (skipped without it).
+  - apiGroups: [storage.k8s.io]
+    resources: [storageclasses]
+    verbs: [get]
   {{- if .Values.kubeletService.enabled }}
   # kubeletService.enabled: the nodes listed into the kubelet Service's Endpoints and
   # EndpointSlices, which it keeps.

@@ -58,6 +58,9 @@ type Deps struct {
 	Client client.Client
 	// APIReader reads Secrets (the config Secret) and Services from the API server.
 	APIReader client.Reader
+	// StorageClasses reads the StorageClass spec.storage names, which must exist (nil: not
+	// checked; the operator may not read StorageClasses).
+	StorageClasses client.Reader
 	// Applier is the write path of every generated object.
 	Applier *apply.Applier
 	// Recorder receives events about Alertmanager objects (nil: none).

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
@@ -85,6 +86,9 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	in := workload.AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: 1}
 	if _, err := workload.AlertmanagerStatefulSet(in, opts); err != nil {
 		return outcome.Invalid(err)
+	}
+	if err := generated.CheckStorageClass(ctx, r.StorageClasses, a.Spec.Storage); err != nil {
+		return err
 	}
 	base, extra, found, err := r.readConfigSecret(ctx, a)
 	if err != nil {

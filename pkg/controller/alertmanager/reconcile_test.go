@@ -16,6 +16,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -42,7 +44,7 @@ type fixture struct {
 func newFixture(t *testing.T, cfg Config, gen ConfigGenerator, objs ...client.Object) *fixture {
 	t.Helper()
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, rbacv1.AddToScheme, monitoringv1.AddToScheme, monitoringv1alpha1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, rbacv1.AddToScheme, storagev1.AddToScheme, monitoringv1.AddToScheme, monitoringv1alpha1.AddToScheme} {
 		if err := add(s); err != nil {
 			t.Fatal(err)
 		}
@@ -361,5 +363,37 @@ func TestReloaderWatchAPI(t *testing.T) {
 		if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "alertmanager-main-config-reloader"}, o); err == nil {
 			t.Errorf("%T still exists after the fallback", o)
 		}
+	}
+}
+
+// TestStorageClassIsChecked: a volumeClaimTemplate naming a StorageClass that does not
+// exist is refused before anything is written, as prometheus-operator does; once the
+// class exists the Alertmanager is reconciled.
+func TestStorageClassIsChecked(t *testing.T) {
+	f := newFixture(t, Config{}, nil, alertmanager("main", func(a *monitoringv1.Alertmanager) {
+		a.Spec.Storage = &monitoringv1.StorageSpec{VolumeClaimTemplate: monitoringv1.EmbeddedPersistentVolumeClaim{
+			Spec: corev1.PersistentVolumeClaimSpec{StorageClassName: ptr.To("fast"),
+				Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("1Gi")}}},
+		}}
+	}))
+	f.r.StorageClasses = f.c
+	if err := f.reconcile("main"); err == nil {
+		t.Fatal("reconciled with a missing storage class")
+	}
+	c := f.condition("main", monitoringv1.Reconciled)
+	if c.Status != monitoringv1.ConditionFalse || c.Reason != outcome.ReasonInvalidConfiguration || !strings.Contains(c.Message, `storage class "fast" does not exist`) {
+		t.Errorf("Reconciled %+v", c)
+	}
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "alertmanager-main"}, &appsv1.StatefulSet{}); err == nil {
+		t.Error("the StatefulSet was written")
+	}
+	if err := f.c.Create(context.Background(), &storagev1.StorageClass{ObjectMeta: metav1.ObjectMeta{Name: "fast"}, Provisioner: "example.com/fast"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("main"); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.condition("main", monitoringv1.Reconciled); c.Status != monitoringv1.ConditionTrue {
+		t.Errorf("Reconciled %+v", c)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
+	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
@@ -168,6 +169,9 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	sel, err := st.compile(p)
 	if err != nil {
 		return invalid(err)
+	}
+	if err := generated.CheckStorageClass(ctx, r.StorageClasses, p.Spec.Storage); err != nil {
+		return err
 	}
 	nsLabels, err := r.namespaceLabels(ctx)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -46,7 +47,7 @@ type fixture struct {
 func newFixture(t *testing.T, cfg Config, objs ...client.Object) *fixture {
 	t.Helper()
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, rbacv1.AddToScheme, monitoringv1.AddToScheme, monitoringv1alpha1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, rbacv1.AddToScheme, storagev1.AddToScheme, monitoringv1.AddToScheme, monitoringv1alpha1.AddToScheme} {
 		if err := add(s); err != nil {
 			t.Fatal(err)
 		}
@@ -507,5 +508,26 @@ func TestInvalidSelectorNamesField(t *testing.T) {
 		if cond := f.condition("p"); cond.Reason != ReasonInvalidConfiguration || !strings.Contains(cond.Message, c.want) {
 			t.Errorf("condition %s %q, want InvalidConfiguration …%s…", cond.Reason, cond.Message, c.want)
 		}
+	}
+}
+
+// TestStorageClassIsChecked: a volumeClaimTemplate naming a StorageClass that does not
+// exist is refused before anything is written, as prometheus-operator does.
+func TestStorageClassIsChecked(t *testing.T) {
+	f := newFixture(t, Config{}, prom("main", func(p *monitoringv1.Prometheus) {
+		p.Spec.Storage = &monitoringv1.StorageSpec{VolumeClaimTemplate: monitoringv1.EmbeddedPersistentVolumeClaim{
+			Spec: corev1.PersistentVolumeClaimSpec{StorageClassName: ptr.To("fast")},
+		}}
+	}))
+	f.r.StorageClasses = f.c
+	if err := f.reconcile("mon", "main"); err == nil {
+		t.Fatal("reconciled with a missing storage class")
+	}
+	c := f.condition("main")
+	if c.Status != monitoringv1.ConditionFalse || c.Reason != ReasonInvalidConfiguration || !strings.Contains(c.Message, `storage class "fast" does not exist`) {
+		t.Errorf("Reconciled %+v", c)
+	}
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prometheus-main"}, &corev1.Secret{}); err == nil {
+		t.Error("the config Secret was written")
 	}
 }
