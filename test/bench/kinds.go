@@ -256,7 +256,7 @@ var alertmanagerConfigKind = &benchKind{
 			o.namespaces, amcReceiver, webhookBase, amcCredSecret, thousands(o.secrets), bytesStr(o.secretSize), promNamespace, promName)
 	},
 	complete: "holds a `<ns>/<name>/" + amcReceiver + "` receiver for every AlertmanagerConfig",
-	changeText: "gives one AlertmanagerConfig's webhook a new URL (`.../<ns>/<name>/<k>` for change k); its latency runs from the " +
+	changeText: "gives one AlertmanagerConfig's webhook a new URL (`.../<ns>/<name>/<k>` for the k-th change, counting from 1); its latency runs from the " +
 		"return of the harness's update to the watch delivering the Secret version that holds that URL",
 }
 

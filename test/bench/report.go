@@ -192,7 +192,7 @@ func (rep *report) markdown() string {
 	fmt.Fprintf(&b, "How it is measured: the start is the moment the harness starts the operator process; a config counts as complete when "+
 		"the harness's watch on Secret `%s/%s` delivers a version whose `%s` %s. The start-up is over when the operator has made "+
 		"no API write for %s. Each change %s, and its writes are the operator user's create/update/patch/delete requests "+
-		"from just before the update to %s after the new config was seen. Percentiles are nearest-rank (with 50 changes, p99 is the "+
+		"from just before the update to %s after the new config was seen. Percentiles are nearest-rank (with up to 100 changes, p99 is the "+
 		"worst). RSS is sampled every %s; the peak is the kernel's VmHWM. The operator shares the CPUs with kube-apiserver, etcd "+
 		"and the harness.\n", promNamespace, o.configSecret, o.configKey, k.complete, o.quiet, k.changeText, o.settle, o.sample)
 	fmt.Fprintln(&b, k.endMarker())
