@@ -16,7 +16,7 @@ LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$
 TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm
 export KUBEBUILDER_ASSETS := $(BIN)
 
-.PHONY: all build images tools run test test-unit test-integration test-e2e bench generate crds chart-crds stack fmt vet check clean
+.PHONY: all build images tools run test test-unit test-integration test-e2e bench bench-alertmanager generate crds chart-crds stack fmt vet check clean
 
 all: build
 
@@ -69,10 +69,18 @@ test-e2e: tools build
 	$(GO) test -c -tags e2e -o $(BIN)/e2e.test ./test/e2e
 	cd test/e2e && $(BIN)/e2e.test -test.v -test.count=1 -test.timeout=20m $(if $(E2E_RUN),-test.run='$(E2E_RUN)')
 
-## bench: benchmarks of the pure packages and the scale harness
+## bench: benchmarks of the pure packages and the scale harness (ServiceMonitors, then
+## AlertmanagerConfigs: make bench-alertmanager)
 bench: tools build
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
 	$(GO) run ./test/bench -n 100,1000,5000 -out Documentation/benchmarks.md \
+		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0" $(BENCH_ARGS)
+	$(MAKE) bench-alertmanager
+
+## bench-alertmanager: the scale harness with N AlertmanagerConfigs selected by one
+## Alertmanager (its own section of Documentation/benchmarks.md)
+bench-alertmanager: tools build
+	$(GO) run ./test/bench -kind=alertmanagerconfigs -n 100,1000 -out Documentation/benchmarks.md \
 		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0" $(BENCH_ARGS)
 
 ## stack: regenerate example/stack/ from example/stack.jsonnet (jsonnet/lookout and the mixin)

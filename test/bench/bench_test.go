@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -23,7 +24,7 @@ scrape_configs:
 
 func TestJobs(t *testing.T) {
 	cfg := []byte(sampleConfig)
-	sc := scenario{monitors: 3, namespaces: 50}
+	sc := scenario{items: 3, namespaces: 50}
 	want := map[string]bool{sc.job(0): true, sc.job(1): true, sc.job(2): true}
 	if got := countJobs(cfg, want); got != 2 {
 		t.Errorf("countJobs = %d, want 2", got)
@@ -33,6 +34,35 @@ func TestJobs(t *testing.T) {
 	}
 	if hasInterval(cfg, sc.job(2), "30s") {
 		t.Error("hasInterval found a missing job")
+	}
+}
+
+// The ServiceMonitor section's markers are what Documentation/benchmarks.md has always had.
+var (
+	beginMarker = serviceMonitorKind.beginMarker()
+	endMarker   = serviceMonitorKind.endMarker()
+)
+
+func TestMarkers(t *testing.T) {
+	if beginMarker != "<!-- scale-benchmark:begin (written by test/bench; do not edit by hand) -->" || endMarker != "<!-- scale-benchmark:end -->" {
+		t.Errorf("ServiceMonitor markers changed: %q, %q", beginMarker, endMarker)
+	}
+	seen := map[string]bool{}
+	for _, k := range kinds {
+		for _, m := range []string{k.beginMarker(), k.endMarker()} {
+			for other := range seen {
+				if strings.Contains(m, other) || strings.Contains(other, m) {
+					t.Errorf("marker %q overlaps %q", m, other)
+				}
+			}
+			seen[m] = true
+		}
+		if got, err := kindByFlag(k.flag); err != nil || got != k {
+			t.Errorf("kindByFlag(%q) = %v, %v", k.flag, got, err)
+		}
+	}
+	if _, err := kindByFlag("podmonitors"); err == nil {
+		t.Error("kindByFlag accepted an unknown kind")
 	}
 }
 
@@ -96,11 +126,25 @@ func TestWriteSection(t *testing.T) {
 	if err := os.WriteFile(path, []byte("# B\n\nintro\n\n"+beginMarker+"\nold\n"+endMarker+"\n\ntail\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeSection(path, md); err != nil {
+	if err := writeSection(path, md, beginMarker, endMarker); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(path)
 	if want := "# B\n\nintro\n\n" + beginMarker + "\nnew\n" + endMarker + "\n\ntail\n"; string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+
+	// Another kind's section is appended the first time and replaced after, leaving the
+	// ServiceMonitor section alone.
+	k := alertmanagerConfigKind
+	amMD := func(s string) string { return k.beginMarker() + "\n" + s + "\n" + k.endMarker() + "\n" }
+	for _, s := range []string{"am1", "am2"} {
+		if err := writeSection(path, amMD(s), k.beginMarker(), k.endMarker()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ = os.ReadFile(path)
+	if want := "# B\n\nintro\n\n" + beginMarker + "\nnew\n" + endMarker + "\n\ntail\n\n" + amMD("am2"); string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

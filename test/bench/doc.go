@@ -11,6 +11,12 @@
 //   - the operator's CPU seconds and its peak (VmHWM) and steady (VmRSS) resident memory,
 //     sampled from /proc.
 //
+// With -kind=alertmanagerconfigs it creates N AlertmanagerConfigs instead (one webhook
+// receiver each, with a URL unique to the object and credentials from a Secret of the
+// namespace) and one Alertmanager selecting them, watches the generated Alertmanager config
+// Secret, and changes one object's webhook URL at a time. What differs between the kinds
+// is in kinds.go; the measurements and the report are shared.
+//
 // The operator is only given a kubeconfig (as --kubeconfig, configurable with -append,
 // and as $KUBECONFIG) for a user of its own, so any operator serving the
 // monitoring.coreos.com API can be measured by the same run. Its writes are counted by

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -23,6 +22,7 @@ import (
 
 // options are the harness's flags.
 type options struct {
+	kind          *benchKind
 	sizes         []int
 	operator      string
 	appended      string
@@ -48,15 +48,16 @@ type options struct {
 
 func main() {
 	var o options
-	sizes := flag.String("n", "100,1000,5000", "comma-separated numbers of ServiceMonitors; each runs on a fresh control plane")
+	kindName := flag.String("kind", serviceMonitorKind.flag, "the objects to scale: "+kindNames())
+	sizes := flag.String("n", "100,1000,5000", "comma-separated numbers of objects of -kind; each runs on a fresh control plane")
 	flag.StringVar(&o.operator, "operator", "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0",
 		"the operator command, run through /bin/sh with exec (give a binary: the measured process is the one exec'd)")
 	flag.StringVar(&o.appended, "append", "--kubeconfig={kubeconfig}", "flags appended to -operator; {kubeconfig} becomes the operator user's kubeconfig path (also in $KUBECONFIG); empty appends nothing")
 	flag.StringVar(&o.user, "operator-user", "bench-operator", "name of the operator's user (client certificate, group system:masters) whose requests the audit log counts")
-	flag.IntVar(&o.namespaces, "namespaces", 50, "namespaces the ServiceMonitors, Services, EndpointSlices and Secrets are spread over")
+	flag.IntVar(&o.namespaces, "namespaces", 50, "namespaces the objects of -kind (and their Services and EndpointSlices) and the Secrets are spread over")
 	flag.IntVar(&o.secrets, "secrets", 10000, "unrelated Secrets created before the operator starts")
 	flag.IntVar(&o.secretSize, "secret-size", 10*1024, "bytes of data in each unrelated Secret")
-	flag.IntVar(&o.changes, "changes", 50, "single-ServiceMonitor changes timed at each size")
+	flag.IntVar(&o.changes, "changes", 50, "single-object changes timed at each size")
 	flag.DurationVar(&o.idle, "idle", 2*time.Minute, "idle period in which API writes are counted (must be zero)")
 	flag.DurationVar(&o.quiet, "quiet", 5*time.Second, "after the complete config, the start-up is over once the operator made no write for this long")
 	flag.DurationVar(&o.quietTimeout, "quiet-timeout", 10*time.Minute, "give up waiting for the start-up writes to end after this long")
@@ -67,10 +68,23 @@ func main() {
 	flag.StringVar(&o.out, "out", "", "Markdown file whose scale-benchmark section receives the results table (empty: print only)")
 	flag.StringVar(&o.workDir, "work-dir", "", "directory for audit logs, kubeconfigs and operator logs (default: a new temporary directory)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory")
-	flag.StringVar(&o.configSecret, "config-secret", "prometheus-"+promName, "name of the config Secret the operator writes (namespace "+promNamespace+")")
-	flag.StringVar(&o.configKey, "config-key", "prometheus.yaml.gz", "key of the config in that Secret (gunzipped when it ends in .gz)")
+	flag.StringVar(&o.configSecret, "config-secret", "", "name of the config Secret the operator writes (namespace "+promNamespace+"; default: "+
+		serviceMonitorKind.configSecret+" for "+serviceMonitorKind.flag+", "+alertmanagerConfigKind.configSecret+" for "+alertmanagerConfigKind.flag+")")
+	flag.StringVar(&o.configKey, "config-key", "", "key of the config in that Secret, gunzipped when it ends in .gz (default: "+
+		serviceMonitorKind.configKey+" for "+serviceMonitorKind.flag+", "+alertmanagerConfigKind.configKey+" for "+alertmanagerConfigKind.flag+")")
 	flag.DurationVar(&o.sample, "sample-interval", 50*time.Millisecond, "how often /proc/<pid>/status and stat are read")
 	flag.Parse()
+	k, err := kindByFlag(*kindName)
+	if err != nil {
+		fatalf("-kind: %v", err)
+	}
+	o.kind = k
+	if o.configSecret == "" {
+		o.configSecret = k.configSecret
+	}
+	if o.configKey == "" {
+		o.configKey = k.configKey
+	}
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
@@ -131,7 +145,7 @@ func main() {
 		os.Exit(1)
 	}
 	if o.out != "" {
-		if err := writeSection(o.out, md); err != nil {
+		if err := writeSection(o.out, md, o.kind.beginMarker(), o.kind.endMarker()); err != nil {
 			fatalf("writing %s: %v", o.out, err)
 		}
 		logf("wrote %s", o.out)
@@ -181,7 +195,8 @@ func runOne(ctx context.Context, o options, n int, dir string) (*result, error) 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	sc := scenario{monitors: n, namespaces: o.namespaces, secrets: o.secrets, secretSize: o.secretSize}
+	k := o.kind
+	sc := scenario{items: n, namespaces: o.namespaces, secrets: o.secrets, secretSize: o.secretSize}
 	logf("N=%d: starting the control plane", n)
 	cl, err := startCluster(ctx, dir, o.user)
 	if err != nil {
@@ -193,10 +208,10 @@ func runOne(ctx context.Context, o options, n int, dir string) (*result, error) 
 		}
 	}()
 
-	logf("N=%d: creating %d ServiceMonitors, Services and EndpointSlices and %d Secrets of %d bytes in %d namespaces with %d workers",
-		n, n, o.secrets, o.secretSize, o.namespaces, o.workers)
+	logf("N=%d: creating %d %s and %d Secrets of %d bytes in %d namespaces with %d workers",
+		n, n, k.created, o.secrets, o.secretSize, o.namespaces, o.workers)
 	t := time.Now()
-	if r.objects, err = populate(ctx, cl, sc, o.workers); err != nil {
+	if r.objects, err = populate(ctx, cl, k, sc, o.workers); err != nil {
 		return r, err
 	}
 	r.setup = time.Since(t)
@@ -204,7 +219,7 @@ func runOne(ctx context.Context, o options, n int, dir string) (*result, error) 
 
 	expected := make(map[string]bool, n)
 	for i := 0; i < n; i++ {
-		expected[sc.job(i)] = true
+		expected[k.expected(sc, i)] = true
 	}
 	wctx, wcancel := context.WithCancel(ctx)
 	defer wcancel()
@@ -228,7 +243,7 @@ func runOne(ctx context.Context, o options, n int, dir string) (*result, error) 
 	smp := startSampler(op.pid(), o.sample)
 	defer smp.halt()
 
-	// 1. Time to a config that holds every job.
+	// 1. Time to a config that holds every object's marker.
 	deadline := time.After(o.completeLimit)
 	progress := time.NewTicker(10 * time.Second)
 	defer progress.Stop()
@@ -245,7 +260,7 @@ wait:
 				r.partialVersions++
 				continue
 			}
-			lastCount = countJobs(ev.config, expected)
+			lastCount = k.count(ev.config, expected)
 			if lastCount == n {
 				r.complete = ev.at.Sub(op.started)
 				r.configBytes, r.storedBytes = len(ev.config), ev.stored
@@ -256,9 +271,9 @@ wait:
 			return r, op.alive()
 		case <-progress.C:
 			s := smp.now()
-			logf("  %s: %d/%d jobs in the config so far; RSS %s, CPU %.1fs", time.Since(op.started).Round(time.Second), lastCount, n, mib(s.rss), s.cpu.Seconds())
+			logf("  %s: %d/%d %ss in the config so far; RSS %s, CPU %.1fs", time.Since(op.started).Round(time.Second), lastCount, n, k.marker, mib(s.rss), s.cpu.Seconds())
 		case <-deadline:
-			return r, fmt.Errorf("no config Secret with all %d jobs within %s (last seen: %d jobs); operator log: %s", n, o.completeLimit, lastCount, op.log)
+			return r, fmt.Errorf("no config Secret with all %d %ss within %s (last seen: %d); operator log: %s", n, k.marker, o.completeLimit, lastCount, op.log)
 		case <-ctx.Done():
 			return r, ctx.Err()
 		}
@@ -271,8 +286,8 @@ wait:
 	}
 	r.completeReqs.add(evs)
 	r.startup.add(evs)
-	logf("N=%d: complete config (%d jobs, %s) %s after start; CPU %.2fs; RSS %s; %d writes so far",
-		n, n, bytesStr(r.configBytes), r.complete.Round(time.Millisecond), r.completeCPU.Seconds(), mib(r.completeRSS), r.startup.writes)
+	logf("N=%d: complete config (%d %ss, %s) %s after start; CPU %.2fs; RSS %s; %d writes so far",
+		n, n, k.marker, bytesStr(r.configBytes), r.complete.Round(time.Millisecond), r.completeCPU.Seconds(), mib(r.completeRSS), r.startup.writes)
 
 	// 2. Wait for the start-up writes (status, workload objects) to end.
 	lastWrite := latestWrite(evs, op.started)
@@ -305,17 +320,16 @@ wait:
 	r.startupCPU = smp.now().cpu
 	logf("N=%d: start-up writes ended %s after start: %s", n, r.lastStartupWrite.Round(time.Millisecond), r.startup.String())
 
-	// 3. Single-monitor changes.
+	// 3. Single-object changes.
 	cpu0 := smp.now().cpu
-	for k := 0; k < o.changes; k++ {
-		i := k * n / o.changes
-		iv := fmt.Sprintf("%ds", 31+k)
-		lat, err := change(ctx, cl, sc, i, iv, events, o.changeLimit)
+	for c := 0; c < o.changes; c++ {
+		i := c * n / o.changes
+		lat, err := change(ctx, cl, k, sc, i, c, events, o.changeLimit)
 		if err != nil {
 			if ctx.Err() != nil {
 				return r, ctx.Err()
 			}
-			logf("  change %d (%s/%s interval %s): %v", k, sc.namespace(i), monitorName(i), iv, err)
+			logf("  change %d (%s): %v", c, k.describeChange(sc, i, c), err)
 			r.failedChanges++
 		} else {
 			r.latencies = append(r.latencies, lat)
@@ -370,9 +384,9 @@ wait:
 	return r, nil
 }
 
-// change sets monitor i's endpoint interval to iv and returns the time from the update's
-// return to the harness seeing a config Secret whose job for i has that interval.
-func change(ctx context.Context, cl *cluster, sc scenario, i int, iv string, events <-chan configEvent, limit time.Duration) (time.Duration, error) {
+// change makes the kind's change c to object i and returns the time from the update's
+// return to the harness seeing a config Secret that holds the change.
+func change(ctx context.Context, cl *cluster, k *benchKind, sc scenario, i, c int, events <-chan configEvent, limit time.Duration) (time.Duration, error) {
 	for drained := false; !drained; {
 		select {
 		case <-events:
@@ -380,15 +394,17 @@ func change(ctx context.Context, cl *cluster, sc scenario, i int, iv string, eve
 			drained = true
 		}
 	}
-	key := types.NamespacedName{Namespace: sc.namespace(i), Name: monitorName(i)}
+	key := types.NamespacedName{Namespace: sc.namespace(i), Name: k.itemName(i)}
 	var updated time.Time
 	for attempt := 0; ; attempt++ {
-		sm := &monitoringv1.ServiceMonitor{}
-		if err := cl.c.Get(ctx, key, sm); err != nil {
+		obj := k.newObject()
+		if err := cl.c.Get(ctx, key, obj); err != nil {
 			return 0, err
 		}
-		sm.Spec.Endpoints[0].Interval = monitoringv1.Duration(iv)
-		err := cl.c.Update(ctx, sm)
+		if err := k.mutate(obj, sc, i, c); err != nil {
+			return 0, err
+		}
+		err := cl.c.Update(ctx, obj)
 		if err == nil {
 			updated = time.Now()
 			break
@@ -397,7 +413,6 @@ func change(ctx context.Context, cl *cluster, sc scenario, i int, iv string, eve
 			return 0, err
 		}
 	}
-	job := sc.job(i)
 	timeout := time.After(limit)
 	for {
 		select {
@@ -405,7 +420,7 @@ func change(ctx context.Context, cl *cluster, sc scenario, i int, iv string, eve
 			if !ok {
 				return 0, ctx.Err()
 			}
-			if ev.err == nil && hasInterval(ev.config, job, iv) {
+			if ev.err == nil && k.changed(ev.config, sc, i, c) {
 				return ev.at.Sub(updated), nil
 			}
 		case <-timeout:

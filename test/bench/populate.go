@@ -8,13 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
 )
 
 // Names and labels of the generated objects.
@@ -28,7 +24,7 @@ const (
 
 // scenario is what one run creates.
 type scenario struct {
-	monitors, namespaces, secrets, secretSize int
+	items, namespaces, secrets, secretSize int
 }
 
 func (s scenario) namespace(i int) string { return fmt.Sprintf("bench-%02d", i%s.namespaces) }
@@ -39,9 +35,9 @@ func (s scenario) job(i int) string {
 	return fmt.Sprintf("serviceMonitor/%s/%s/0", s.namespace(i), monitorName(i))
 }
 
-// populate creates the namespaces, Secrets, Services, EndpointSlices, ServiceMonitors and
-// the Prometheus with the given number of concurrent workers.
-func populate(ctx context.Context, cl *cluster, s scenario, workers int) (int, error) {
+// populate creates the namespaces, the unrelated Secrets, the kind's objects and their
+// owner with the given number of concurrent workers.
+func populate(ctx context.Context, cl *cluster, k *benchKind, s scenario, workers int) (int, error) {
 	nss := []string{promNamespace}
 	for i := 0; i < s.namespaces; i++ {
 		nss = append(nss, s.namespace(i))
@@ -59,6 +55,11 @@ func populate(ctx context.Context, cl *cluster, s scenario, workers int) (int, e
 	total := len(jobs)
 
 	jobs = nil
+	bind := func(cjs []createJob) {
+		for _, j := range cjs {
+			jobs = append(jobs, func(ctx context.Context) error { return j(ctx, cl) })
+		}
+	}
 	for i := 0; i < s.secrets; i++ {
 		jobs = append(jobs, func(ctx context.Context) error {
 			data := make([]byte, s.secretSize)
@@ -74,53 +75,15 @@ func populate(ctx context.Context, cl *cluster, s scenario, workers int) (int, e
 			return err
 		})
 	}
-	for i := 0; i < s.monitors; i++ {
-		ns, name := s.namespace(i), monitorName(i)
-		labels := map[string]string{"app": name}
-		jobs = append(jobs, func(ctx context.Context) error {
-			svc := &corev1.Service{
-				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels},
-				Spec: corev1.ServiceSpec{
-					ClusterIP: corev1.ClusterIPNone,
-					Selector:  labels,
-					Ports:     []corev1.ServicePort{{Name: portName, Port: 8080, TargetPort: intstr.FromString(portName)}},
-				},
-			}
-			_, err := cl.cs.CoreV1().Services(ns).Create(ctx, svc, metav1.CreateOptions{})
-			return err
-		}, func(ctx context.Context) error {
-			eps := &discoveryv1.EndpointSlice{
-				ObjectMeta:  metav1.ObjectMeta{Name: name + "-1", Namespace: ns, Labels: map[string]string{discoveryv1.LabelServiceName: name}},
-				AddressType: discoveryv1.AddressTypeIPv4,
-				Endpoints: []discoveryv1.Endpoint{{
-					Addresses:  []string{fmt.Sprintf("10.%d.%d.%d", 1+i/(250*250), (i/250)%250, 1+i%250)},
-					Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-				}},
-				Ports: []discoveryv1.EndpointPort{{Name: ptr.To(portName), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
-			}
-			_, err := cl.cs.DiscoveryV1().EndpointSlices(ns).Create(ctx, eps, metav1.CreateOptions{})
-			return err
-		}, func(ctx context.Context) error {
-			sm := &monitoringv1.ServiceMonitor{
-				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: map[string]string{selectLabel: "true"}},
-				Spec: monitoringv1.ServiceMonitorSpec{
-					Selector:  metav1.LabelSelector{MatchLabels: labels},
-					Endpoints: []monitoringv1.Endpoint{{Port: portName, Interval: baseInterval}},
-				},
-			}
-			return cl.c.Create(ctx, sm)
-		})
-	}
-	jobs = append(jobs, func(ctx context.Context) error {
-		p := &monitoringv1.Prometheus{
-			ObjectMeta: metav1.ObjectMeta{Name: promName, Namespace: promNamespace},
-			Spec: monitoringv1.PrometheusSpec{CommonPrometheusFields: monitoringv1.CommonPrometheusFields{
-				ServiceMonitorSelector:          &metav1.LabelSelector{MatchLabels: map[string]string{selectLabel: "true"}},
-				ServiceMonitorNamespaceSelector: &metav1.LabelSelector{},
-			}},
+	if k.perNamespace != nil {
+		for _, ns := range nss[1:] {
+			bind(k.perNamespace(s, ns))
 		}
-		return cl.c.Create(ctx, p)
-	})
+	}
+	for i := 0; i < s.items; i++ {
+		bind(k.item(s, i))
+	}
+	bind([]createJob{k.owner})
 	if err := runJobs(ctx, "objects", jobs, workers); err != nil {
 		return 0, err
 	}

@@ -9,12 +9,6 @@ import (
 	"time"
 )
 
-// Markers delimit the section of the output file the harness owns.
-const (
-	beginMarker = "<!-- scale-benchmark:begin (written by test/bench; do not edit by hand) -->"
-	endMarker   = "<!-- scale-benchmark:end -->"
-)
-
 // report is every size's result plus how they were produced.
 type report struct {
 	command            string
@@ -37,6 +31,7 @@ const targetSize = 5000
 
 func (rep *report) rows() []row {
 	o := rep.opts
+	k := o.kind
 	return []row{
 		{name: "objects created before the operator starts", value: func(r *result) string {
 			return fmt.Sprintf("%s in %s", thousands(r.objects), secs(r.setup))
@@ -47,7 +42,7 @@ func (rep *report) rows() []row {
 			}
 			return "–"
 		}},
-		{name: "**start → config Secret with every job**", value: func(r *result) string { return secs(r.complete) },
+		{name: fmt.Sprintf("**start → config Secret with every %s**", k.marker), value: func(r *result) string { return secs(r.complete) },
 			target: "≤ 5 s", met: func(r *result) bool { return r.complete > 0 && r.complete <= 5*time.Second }},
 		{name: "operator CPU until then", value: func(r *result) string { return cpu(r.completeCPU) }},
 		{name: "config Secret versions before the complete one", value: func(r *result) string { return fmt.Sprint(r.partialVersions) }},
@@ -64,12 +59,12 @@ func (rep *report) rows() []row {
 		}},
 		{name: "API writes during start-up", value: func(r *result) string { return thousands(r.startup.writes) }},
 		{name: "operator CPU during start-up", value: func(r *result) string { return cpu(r.startupCPU) }},
-		{name: fmt.Sprintf("**one-monitor change, median** (%d changes)", o.changes), value: func(r *result) string { return msStr(percentile(r.latencies, 0.5)) },
+		{name: fmt.Sprintf("**one-%s change, median** (%d changes)", k.short, o.changes), value: func(r *result) string { return msStr(percentile(r.latencies, 0.5)) },
 			target: "≤ 300 ms", met: func(r *result) bool {
 				return len(r.latencies) > 0 && percentile(r.latencies, 0.5) <= 300*time.Millisecond
 			}},
-		{name: "**one-monitor change, p99**", value: func(r *result) string { return msStr(percentile(r.latencies, 0.99)) }},
-		{name: "**one-monitor change, worst**", value: func(r *result) string { return msStr(percentile(r.latencies, 1)) },
+		{name: fmt.Sprintf("**one-%s change, p99**", k.short), value: func(r *result) string { return msStr(percentile(r.latencies, 0.99)) }},
+		{name: fmt.Sprintf("**one-%s change, worst**", k.short), value: func(r *result) string { return msStr(percentile(r.latencies, 1)) },
 			target: "≤ 1 s", met: func(r *result) bool {
 				return len(r.latencies) > 0 && r.failedChanges == 0 && percentile(r.latencies, 1) <= time.Second
 			}},
@@ -112,32 +107,33 @@ func (rep *report) rows() []row {
 func (rep *report) markdown() string {
 	var b strings.Builder
 	o := rep.opts
-	fmt.Fprintln(&b, beginMarker)
-	fmt.Fprintln(&b, "## Scale benchmark")
+	k := o.kind
+	fmt.Fprintln(&b, k.beginMarker())
+	fmt.Fprintln(&b, "## "+k.title)
 	fmt.Fprintln(&b)
-	fmt.Fprintln(&b, "Produced by this command (`make bench` runs it after the `go test -bench` benchmarks of the packages):")
+	fmt.Fprintf(&b, "Produced by this command (%s):\n", k.makeRuns)
 	fmt.Fprintln(&b)
 	fmt.Fprintf(&b, "```sh\n%s\n```\n\n", rep.command)
 	fmt.Fprintf(&b, "Run %s–%s UTC on %d CPUs (%s/%s, %s); load average (1, 5, 15 min) %s before the first control plane started, %s at the end (the benchmark's own kube-apiserver, etcd and harness count in the later figures); commit %s.\n\n",
 		rep.started.UTC().Format("2006-01-02 15:04"), rep.finished.UTC().Format("15:04"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH,
 		runtime.Version(), rep.loadStart, rep.loadEnd, gitDescribe())
-	fmt.Fprintf(&b, "Each size runs on a fresh control plane (kube-apiserver and etcd from `bin/`, via envtest) holding N ServiceMonitors "+
-		"spread over %d namespaces, each with a headless Service and an EndpointSlice, %s unrelated Secrets of %s, and one Prometheus "+
-		"selecting every monitor (`serviceMonitorSelector` on a label, `serviceMonitorNamespaceSelector: {}`). Everything is created "+
+	fmt.Fprintf(&b, "Each size runs on a fresh control plane (kube-apiserver and etcd from `bin/`, via envtest) holding %s. Everything is created "+
 		"before the operator starts. The operator, `%s`, runs as a child process with a kubeconfig of its own user (`%s`, "+
 		"system:masters); its API requests are counted from the kube-apiserver audit log, its memory and CPU read from `/proc/<pid>`.\n\n",
-		o.namespaces, thousands(o.secrets), bytesStr(o.secretSize), o.operator, o.user)
+		k.objects(o), o.operator, o.user)
 
 	rows := rep.rows()
 	hasTarget := false
 	for _, r := range rep.results {
-		hasTarget = hasTarget || r.n == targetSize
+		hasTarget = hasTarget || (k.targets && r.n == targetSize)
 	}
 	fmt.Fprint(&b, "| measure |")
 	for _, r := range rep.results {
 		fmt.Fprintf(&b, " N = %s |", thousands(r.n))
 	}
-	fmt.Fprint(&b, " target at N = 5,000 |")
+	if k.targets {
+		fmt.Fprint(&b, " target at N = 5,000 |")
+	}
 	if hasTarget {
 		fmt.Fprint(&b, " met |")
 	}
@@ -146,7 +142,9 @@ func (rep *report) markdown() string {
 	for range rep.results {
 		fmt.Fprint(&b, "---:|")
 	}
-	fmt.Fprint(&b, "---|")
+	if k.targets {
+		fmt.Fprint(&b, "---|")
+	}
 	if hasTarget {
 		fmt.Fprint(&b, "---|")
 	}
@@ -160,7 +158,9 @@ func (rep *report) markdown() string {
 			}
 			fmt.Fprintf(&b, " %s |", v)
 		}
-		fmt.Fprintf(&b, " %s |", orDash(rw.target))
+		if k.targets {
+			fmt.Fprintf(&b, " %s |", orDash(rw.target))
+		}
 		if hasTarget {
 			met := ""
 			if rw.met != nil {
@@ -190,20 +190,18 @@ func (rep *report) markdown() string {
 	}
 	fmt.Fprintln(&b)
 	fmt.Fprintf(&b, "How it is measured: the start is the moment the harness starts the operator process; a config counts as complete when "+
-		"the harness's watch on Secret `%s/%s` delivers a version whose `%s` holds a `serviceMonitor/<ns>/<name>/0` job for every "+
-		"monitor. The start-up is over when the operator has made no API write for %s. Each change sets one monitor's "+
-		"`endpoints[0].interval` to a new value; its latency runs from the return of the harness's update to the watch delivering the "+
-		"Secret version with that interval in that job, and its writes are the operator user's create/update/patch/delete requests "+
-		"from just before the update to %s after the new config was seen. Percentiles are nearest-rank (with 50 changes, p99 is the "+
+		"the harness's watch on Secret `%s/%s` delivers a version whose `%s` %s. The start-up is over when the operator has made "+
+		"no API write for %s. Each change %s, and its writes are the operator user's create/update/patch/delete requests "+
+		"from just before the update to %s after the new config was seen. Percentiles are nearest-rank (with up to 100 changes, p99 is the "+
 		"worst). RSS is sampled every %s; the peak is the kernel's VmHWM. The operator shares the CPUs with kube-apiserver, etcd "+
-		"and the harness.\n", promNamespace, o.configSecret, o.configKey, o.quiet, o.settle, o.sample)
-	fmt.Fprintln(&b, endMarker)
+		"and the harness.\n", promNamespace, o.configSecret, o.configKey, k.complete, o.quiet, k.changeText, o.settle, o.sample)
+	fmt.Fprintln(&b, k.endMarker())
 	return b.String()
 }
 
-// writeSection replaces the marked section of path with md, appends it when the file
-// has none, or creates the file.
-func writeSection(path, md string) error {
+// writeSection replaces the section of path between begin and end with md (which carries
+// both markers), appends it when the file has none, or creates the file.
+func writeSection(path, md, begin, end string) error {
 	old, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return os.WriteFile(path, []byte("# Benchmarks\n\n"+md), 0o644)
@@ -212,9 +210,9 @@ func writeSection(path, md string) error {
 		return err
 	}
 	s := string(old)
-	i, j := strings.Index(s, beginMarker), strings.Index(s, endMarker)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
 	if i >= 0 && j > i {
-		s = s[:i] + strings.TrimSuffix(md, "\n") + s[j+len(endMarker):]
+		s = s[:i] + strings.TrimSuffix(md, "\n") + s[j+len(end):]
 	} else {
 		s = strings.TrimRight(s, "\n") + "\n\n" + md
 	}

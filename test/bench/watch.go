@@ -110,26 +110,7 @@ func gunzip(b []byte) ([]byte, error) {
 const jobPrefix = "- job_name: "
 
 // countJobs returns how many of the expected job names the config holds.
-func countJobs(cfg []byte, expected map[string]bool) int {
-	seen := 0
-	for len(cfg) > 0 {
-		i := bytes.Index(cfg, []byte(jobPrefix))
-		if i < 0 {
-			break
-		}
-		cfg = cfg[i+len(jobPrefix):]
-		end := bytes.IndexByte(cfg, '\n')
-		if end < 0 {
-			end = len(cfg)
-		}
-		name := strings.Trim(strings.TrimSpace(string(cfg[:end])), `"'`)
-		if expected[name] {
-			seen++
-		}
-		cfg = cfg[end:]
-	}
-	return seen
-}
+func countJobs(cfg []byte, expected map[string]bool) int { return countNamed(cfg, jobPrefix, expected) }
 
 // jobBlock returns the text of one scrape job, from its job_name line to the next job.
 func jobBlock(cfg []byte, job string) []byte {
