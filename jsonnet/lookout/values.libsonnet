@@ -91,7 +91,12 @@
       // Prometheus servers stay on; turn them off with mixin+: { prometheusServerAlerts: false }
       // when the Prometheus mixin is added (Documentation/monitoring.md).
       prometheusServerAlerts: true,
+      // Nor the upstream Alertmanager mixin: Lookout's Alertmanager alerts stay on too.
+      alertmanagerAlerts: true,
       kubeStateMetrics: $.values.kubeStateMetrics.enabled,
+      // The job of the Alertmanager's ServiceMonitor is the name of its Service.
+      alertmanagerSelector: 'job="alertmanager-%s", container="alertmanager"' % $.values.alertmanager.name,
+      alertmanagerReloaderSelector: 'job="alertmanager-%s", container="config-reloader"' % $.values.alertmanager.name,
     },
 
     // grafana: Grafana with the stack's Prometheus as its data source and the mixin's
@@ -101,8 +106,9 @@
       enabled: true,
       name: 'grafana',
       namespace: $.values.common.namespace,
-      // grafana/grafana:12.4.2: see Documentation/monitoring.md on the versions.
-      version: '12.4.2',
+      // The image versions of Grafana, node-exporter, kube-state-metrics and the blackbox
+      // exporter are kube-prometheus's (Documentation/monitoring.md).
+      version: '13.1.3',
       image: 'grafana/grafana:' + self.version,
       resources: { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '200m', memory: '200Mi' } },
       // datasourceURL is the Prometheus the provisioned data source queries.
@@ -118,7 +124,7 @@
       enabled: true,
       name: 'node-exporter',
       namespace: $.values.common.namespace,
-      version: 'v1.11.1',
+      version: 'v1.12.1',
       image: 'quay.io/prometheus/node-exporter:' + self.version,
       port: 9100,
       resources: { requests: { cpu: '102m', memory: '180Mi' }, limits: { cpu: '250m', memory: '180Mi' } },
@@ -129,7 +135,7 @@
       enabled: true,
       name: 'kube-state-metrics',
       namespace: $.values.common.namespace,
-      version: 'v2.18.0',
+      version: 'v2.19.1',
       image: 'registry.k8s.io/kube-state-metrics/kube-state-metrics:' + self.version,
       resources: { requests: { cpu: '10m', memory: '190Mi' }, limits: { cpu: '100m', memory: '250Mi' } },
     },
@@ -139,7 +145,7 @@
       enabled: true,
       name: 'blackbox-exporter',
       namespace: $.values.common.namespace,
-      version: 'v0.25.0',
+      version: 'v0.28.0',
       image: 'quay.io/prometheus/blackbox-exporter:' + self.version,
       port: 9115,
       resources: { requests: { cpu: '10m', memory: '20Mi' }, limits: { cpu: '20m', memory: '40Mi' } },

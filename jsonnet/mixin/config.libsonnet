@@ -9,6 +9,17 @@
     operatorSelector: 'job="lookout-operator"',
     reloaderSelector: 'container="config-reloader", pod=~"prometheus-.+"',
     prometheusSelector: 'container="prometheus", pod=~"prometheus-.+"',
+    // The Alertmanager pods (StatefulSet alertmanager-<name>): the stack's ServiceMonitor
+    // alertmanager-<name> scrapes both containers of the Alertmanager `main` under the job
+    // of its Service, alertmanager-main; the container tells Alertmanager from its
+    // config-reloader.
+    alertmanagerSelector: 'job="alertmanager-main", container="alertmanager"',
+    alertmanagerReloaderSelector: 'job="alertmanager-main", container="config-reloader"',
+    // alertmanagerClusterLabels are the labels whose values together name one Alertmanager
+    // (its replicas gossip with each other and must agree); with a ServiceMonitor that is
+    // the namespace and Service. alertmanagerReplicaLabel tells its replicas apart.
+    alertmanagerClusterLabels: ['namespace', 'service'],
+    alertmanagerReplicaLabel: 'pod',
 
     // Switches.
     //
@@ -25,6 +36,12 @@
     // alert (Deployment replicas). No dashboard panel uses kube-state-metrics today; a
     // panel that does belongs under this switch too.
     kubeStateMetrics: true,
+    // alertmanagerAlerts turns on the lookout-alertmanager group: the LookoutAlertmanager*
+    // alerts on the Alertmanagers the operator runs (configuration reload failed,
+    // configuration or cluster membership differing across replicas, failing
+    // notifications, replicas down or restarting). They cover what the upstream Alertmanager
+    // mixin alerts on; turn them off where that mixin is installed.
+    alertmanagerAlerts: true,
 
     // kube-state-metrics, for the Deployment readiness of the operator.
     kubeStateMetricsSelector: 'job="kube-state-metrics"',
@@ -51,6 +68,10 @@
     configSizeWarningRatio: 0.8,
     configOutOfDateFor: '15m',
     notificationErrorRatio: 0.01,
+    // Of the notifications one Alertmanager sends through one integration, over 5 minutes.
+    alertmanagerNotificationFailureRatio: 0.01,
+    // More restarts than this of one Alertmanager replica in 15 minutes are a crash loop.
+    alertmanagerRestarts: 2,
 
     // Runbooks: the alert name in kebab-case fills %s.
     runbookURLPattern: 'https://github.com/lookout-operator/lookout/blob/main/Documentation/runbooks/%s.md',
@@ -64,6 +85,7 @@
       operator: 'lookout-operator',
       reloader: 'lookout-config-reloader',
       prometheus: 'lookout-prometheus',
+      alertmanager: 'lookout-alertmanager',
     },
   },
 }

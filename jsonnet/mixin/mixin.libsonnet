@@ -1,5 +1,6 @@
 // The Lookout monitoring mixin: alerts, recording rules and Grafana dashboards for the
-// operator, its config-reloader sidecars and the Prometheus servers it runs.
+// operator, its config-reloader sidecars, and the Prometheus servers and Alertmanagers it
+// runs.
 //
 //   local mixin = (import 'mixin/mixin.libsonnet') + { _config+:: { showMultiCluster: true } };
 //   mixin.prometheusAlerts   // {groups: [...]}, a Prometheus rule file

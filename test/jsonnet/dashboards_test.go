@@ -11,8 +11,8 @@ import (
 func TestDashboards(t *testing.T) {
 	m := loadMixin(t)
 	ds := m.dashboards(t)
-	if len(ds) != 3 {
-		t.Errorf("%d dashboards, want 3 (operator, config-reloader, Prometheus)", len(ds))
+	if len(ds) != 4 {
+		t.Errorf("%d dashboards, want 4 (operator, config-reloader, Prometheus, Alertmanager)", len(ds))
 	}
 	uids, titles := map[string]string{}, map[string]string{}
 	for file, d := range ds {

@@ -8,7 +8,7 @@ import (
 )
 
 // externalMetrics are the metrics the mixin uses that neither the operator, the
-// config-reloader nor Prometheus's own /metrics expose: `up`, which Prometheus writes for
+// config-reloaders, Prometheus nor Alertmanager expose on their own /metrics: `up`, which Prometheus writes for
 // every scrape, and the kube-state-metrics series of the operator's Deployment.
 var externalMetrics = map[string]string{
 	"up": "Prometheus, one series per scrape target",
@@ -17,16 +17,18 @@ var externalMetrics = map[string]string{
 }
 
 // TestLiveMetricNames checks every metric name the alerts, recording rules and dashboards
-// use against the /metrics pages of a running operator, config-reloader and Prometheus,
-// the mixin's own recording rules, and the short list of external metrics.
+// use against the /metrics pages of a running operator, config-reloaders, Prometheus and
+// Alertmanager, the mixin's own recording rules, and the short list of external metrics.
 func TestLiveMetricNames(t *testing.T) {
 	s := liveSys(t)
 	m := loadMixin(t)
 	exposed := map[string]string{}
 	for source, url := range map[string]string{
-		"operator":        s.operatorURL,
-		"config-reloader": s.reloaderURL,
-		"prometheus":      s.prom.base + "/metrics",
+		"operator":                     s.operatorURL,
+		"config-reloader":              s.reloaderURL,
+		"prometheus":                   s.prom.base + "/metrics",
+		"alertmanager":                 s.alertmanagerURL + "/metrics",
+		"alertmanager config-reloader": s.amReloaderURL,
 	} {
 		for name := range sampleNames(s.metrics(t, url)) {
 			exposed[name] = source

@@ -65,9 +65,15 @@ var liveAlertExpectations = map[string]alertExpectation{
 	"LookoutConfigUnsetVariables":                  {want: map[string]string{"namespace": stackNamespace, "pod": prometheusPod}, why: "the configuration mentions an unset variable"},
 	"LookoutPrometheusBadConfig":                   {why: "Prometheus loaded its configuration"},
 	"LookoutPrometheusRuleFailures":                {why: "the rules evaluate"},
-	"LookoutPrometheusNotConnectedToAlertmanagers": {why: "the stub Alertmanager is configured"},
-	"LookoutPrometheusErrorSendingAlerts":          {why: "the stub Alertmanager accepts everything"},
+	"LookoutPrometheusNotConnectedToAlertmanagers": {why: "the Alertmanager is configured"},
+	"LookoutPrometheusErrorSendingAlerts":          {why: "the Alertmanager accepts every alert"},
 	"LookoutPrometheusTSDBCompactionsFailing":      {why: "no compaction failed"},
+	"LookoutAlertmanagerBadConfig":                 {why: "Alertmanager loaded its configuration"},
+	"LookoutAlertmanagerConfigInconsistent":        {why: "one replica runs one configuration"},
+	"LookoutAlertmanagerMembersInconsistent":       {why: "the one replica sees itself, the one member scraped"},
+	"LookoutAlertmanagerNotificationsFailing":      {want: map[string]string{"namespace": stackNamespace, "service": alertmanagerService, "integration": "webhook"}, why: "the receiver failing answers 500 to every webhook notification"},
+	"LookoutAlertmanagerClusterDown":               {why: "Alertmanager is scraped"},
+	"LookoutAlertmanagerCrashlooping":              {why: "Alertmanager has not restarted"},
 }
 
 // TestLiveAlertExpressions evaluates the expression of every alert on the live system and
@@ -193,5 +199,5 @@ func TestLiveDashboardQueries(t *testing.T) {
 }
 
 // emptyPanels are the panels ("<dashboard file without .json>/<title>") that have no
-// data on the live system, and why. Every panel of the three dashboards shows data today.
+// data on the live system, and why. Every panel of the four dashboards shows data today.
 var emptyPanels = map[string]string{}

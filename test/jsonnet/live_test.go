@@ -8,8 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -43,8 +41,10 @@ import (
 )
 
 // The live system: a real control plane with the example stack applied, the operator
-// running as the stack's ServiceAccount, a config-reloader in API mode, and a real
-// Prometheus that scrapes both and itself and evaluates the mixin's rules.
+// running as the stack's ServiceAccount, a config-reloader in API mode, a real
+// Alertmanager with its own config-reloader (live_alertmanager_test.go), and a real
+// Prometheus that scrapes all of them and itself, evaluates the mixin's rules and sends
+// its alerts to that Alertmanager.
 //
 // Labels on the scrape targets are those the stack's ServiceMonitors produce, so the
 // mixin runs with its default selectors.
@@ -64,10 +64,14 @@ type liveSystem struct {
 	admin     client.Client
 	clientset *kubernetes.Clientset
 	procs     []*process
-	am        *httptest.Server
+	// am is the webhook receiver of the Alertmanager's notifications.
+	am *httptest.Server
 
 	operator, reloader, prometheus *process
 	operatorURL, reloaderURL       string
+	// alertmanagerURL is Alertmanager's base URL; amReloaderURL the /metrics of its
+	// config-reloader.
+	alertmanagerURL, amReloaderURL string
 	prom                           promAPI
 
 	// stackFiles are the example/stack files applied, in order.
@@ -145,8 +149,10 @@ func startLive(root string, m *mixin) (_ *liveSystem, err error) {
 		}
 	}()
 
-	if _, err := os.Stat(filepath.Join(root, "bin", "prometheus")); err != nil {
-		return nil, fmt.Errorf("bin/prometheus not found: run `make tools` first (%w)", err)
+	for _, tool := range []string{"prometheus", "alertmanager"} {
+		if _, err := os.Stat(filepath.Join(root, "bin", tool)); err != nil {
+			return nil, fmt.Errorf("bin/%s not found: run `make tools` first (%w)", tool, err)
+		}
 	}
 	bins, err := s.build()
 	if err != nil {
@@ -395,7 +401,7 @@ func (s *liveSystem) reloaderRBAC(ctx context.Context) (string, error) {
 
 // prometheusConfig is the configuration the reloader hands to Prometheus. The comment
 // refers to a variable that is never set, which the reloader counts.
-func prometheusConfig(promPort, operatorPort, reloaderPort, amPort int, rulesDir, generation string) []byte {
+func prometheusConfig(promPort, operatorPort, reloaderPort, amPort, amReloaderPort int, rulesDir, generation string) []byte {
 	return []byte(fmt.Sprintf(`# generation %s; $(LOOKOUT_TEST_UNSET) stays unexpanded
 global:
   scrape_interval: 1s
@@ -422,7 +428,14 @@ scrape_configs:
     labels: {namespace: lookout, pod: %s, container: prometheus}
   - targets: ['127.0.0.1:%d']
     labels: {namespace: lookout, pod: %s, container: config-reloader}
-`, generation, rulesDir, amPort, operatorPort, promPort, prometheusPod, reloaderPort, prometheusPod))
+- job_name: alertmanager-main
+  static_configs:
+  - targets: ['127.0.0.1:%d']
+    labels: {namespace: lookout, service: %s, pod: %s, container: alertmanager}
+  - targets: ['127.0.0.1:%d']
+    labels: {namespace: lookout, service: %s, pod: %s, container: config-reloader}
+`, generation, rulesDir, amPort, operatorPort, promPort, prometheusPod, reloaderPort, prometheusPod,
+		amPort, alertmanagerService, alertmanagerPod, amReloaderPort, alertmanagerService, alertmanagerPod))
 }
 
 func gzipped(b []byte) []byte {
@@ -438,13 +451,17 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// startPrometheusAndReloader starts a stub Alertmanager, Prometheus with the mixin's rules,
-// and the config-reloader in API mode feeding Prometheus its configuration.
+// startPrometheusAndReloader starts Alertmanager, Prometheus with the mixin's rules, and
+// the config-reloader in API mode feeding Prometheus its configuration.
 func (s *liveSystem) startPrometheusAndReloader(ctx context.Context, reloaderBin string) error {
-	s.am = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusOK)
-	}))
-	amPort := s.am.Listener.Addr().(*net.TCPAddr).Port
+	amPort, err := s.startAlertmanager(ctx, reloaderBin)
+	if err != nil {
+		return err
+	}
+	amReloaderPort, err := portOf(s.amReloaderURL)
+	if err != nil {
+		return err
+	}
 
 	rulesDir := filepath.Join(s.dir, "rules")
 	if err := os.MkdirAll(rulesDir, 0o755); err != nil {
@@ -476,7 +493,7 @@ func (s *liveSystem) startPrometheusAndReloader(ctx context.Context, reloaderBin
 	s.prom = promAPI{base: fmt.Sprintf("http://127.0.0.1:%d", promPort)}
 	s.reloaderURL = fmt.Sprintf("http://127.0.0.1:%d/metrics", reloaderPort)
 
-	s.reloaderConfig = prometheusConfig(promPort, operatorPort, reloaderPort, amPort, rulesDir, "1")
+	s.reloaderConfig = prometheusConfig(promPort, operatorPort, reloaderPort, amPort, amReloaderPort, rulesDir, "1")
 	if err := s.admin.Create(ctx, &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: stackNamespace, Name: reloaderInput},
 		Data:       map[string][]byte{"prometheus.yaml.gz": gzipped(s.reloaderConfig)},
@@ -557,17 +574,17 @@ func (s *liveSystem) waitReloaded(ctx context.Context, config []byte) error {
 	})
 }
 
-// waitPrometheus waits until Prometheus scrapes its three targets and has evaluated every
+// waitPrometheus waits until Prometheus scrapes its five targets and has evaluated every
 // rule group a few times; then it updates the reloader's input, so the reloader renders
 // and reloads once more while Prometheus watches its counters.
 func (s *liveSystem) waitPrometheus(ctx context.Context) error {
 	if err := poll(ctx, time.Minute, 500*time.Millisecond, func() error {
-		up, err := s.prom.query(ctx, `sum(up) == 3 and count(up) == 3`)
+		up, err := s.prom.query(ctx, `sum(up) == 5 and count(up) == 5`)
 		if err != nil {
 			return err
 		}
 		if len(up) != 1 {
-			return fmt.Errorf("Prometheus does not scrape its three targets yet")
+			return fmt.Errorf("Prometheus does not scrape its five targets yet")
 		}
 		return nil
 	}); err != nil {

@@ -26,7 +26,24 @@ var (
 		"LookoutPrometheusTSDBCompactionsFailing",
 	}
 	kubeStateMetricsAlerts = []string{"LookoutOperatorNotReady"}
+	alertmanagerAlerts     = []string{
+		"LookoutAlertmanagerBadConfig",
+		"LookoutAlertmanagerConfigInconsistent",
+		"LookoutAlertmanagerMembersInconsistent",
+		"LookoutAlertmanagerNotificationsFailing",
+		"LookoutAlertmanagerClusterDown",
+		"LookoutAlertmanagerCrashlooping",
+	}
 )
+
+// concat joins lists of alert names into a new slice.
+func concat(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
 
 func alertNames(m *mixin) []string {
 	var out []string
@@ -44,7 +61,7 @@ func alertNames(m *mixin) []string {
 func TestMixinSwitches(t *testing.T) {
 	root := repoRoot(t)
 	all := alertNames(loadMixin(t))
-	for _, want := range append(append([]string{}, prometheusServerAlerts...), kubeStateMetricsAlerts...) {
+	for _, want := range concat(prometheusServerAlerts, kubeStateMetricsAlerts, alertmanagerAlerts) {
 		if !slices.Contains(all, want) {
 			t.Fatalf("%s is not in the mixin with its default configuration", want)
 		}
@@ -54,10 +71,11 @@ func TestMixinSwitches(t *testing.T) {
 		gone      []string
 	}{
 		{`{}`, nil},
-		{`{ prometheusServerAlerts: true, kubeStateMetrics: true }`, nil},
+		{`{ prometheusServerAlerts: true, kubeStateMetrics: true, alertmanagerAlerts: true }`, nil},
 		{`{ prometheusServerAlerts: false }`, prometheusServerAlerts},
 		{`{ kubeStateMetrics: false }`, kubeStateMetricsAlerts},
-		{`{ prometheusServerAlerts: false, kubeStateMetrics: false }`, append(append([]string{}, prometheusServerAlerts...), kubeStateMetricsAlerts...)},
+		{`{ alertmanagerAlerts: false }`, alertmanagerAlerts},
+		{`{ prometheusServerAlerts: false, kubeStateMetrics: false, alertmanagerAlerts: false }`, concat(prometheusServerAlerts, kubeStateMetricsAlerts, alertmanagerAlerts)},
 	} {
 		t.Run(tc.overrides, func(t *testing.T) {
 			m := &mixin{}
@@ -89,8 +107,8 @@ func TestMixinSwitches(t *testing.T) {
 }
 
 // TestStackMixinSwitches checks the defaults the stack gives the switches: the
-// Prometheus server alerts off, the kube-state-metrics alerts on with kube-state-metrics
-// in the stack and off without it.
+// Prometheus server and Alertmanager alerts on (the stack ships neither upstream mixin),
+// the kube-state-metrics alerts on with kube-state-metrics in the stack and off without it.
 func TestStackMixinSwitches(t *testing.T) {
 	names := func(s map[string]map[string]object) []string {
 		var out []string
@@ -111,6 +129,11 @@ func TestStackMixinSwitches(t *testing.T) {
 			t.Errorf("the stack lacks %s by default", a)
 		}
 	}
+	for _, a := range alertmanagerAlerts {
+		if !slices.Contains(def, a) {
+			t.Errorf("the stack lacks %s by default", a)
+		}
+	}
 	for _, a := range kubeStateMetricsAlerts {
 		if !slices.Contains(def, a) {
 			t.Errorf("the stack lacks %s although it runs kube-state-metrics", a)
@@ -126,6 +149,12 @@ func TestStackMixinSwitches(t *testing.T) {
 	for _, a := range prometheusServerAlerts {
 		if slices.Contains(off, a) {
 			t.Errorf("values.mixin.prometheusServerAlerts: false keeps %s", a)
+		}
+	}
+	amOff := names(evaluateStack(t, "{ mixin+: { alertmanagerAlerts: false } }"))
+	for _, a := range alertmanagerAlerts {
+		if slices.Contains(amOff, a) {
+			t.Errorf("values.mixin.alertmanagerAlerts: false keeps %s", a)
 		}
 	}
 }

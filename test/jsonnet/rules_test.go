@@ -190,12 +190,16 @@ func TestConfigOverrides(t *testing.T) {
 		operatorSelector: 'job="custom-operator"',
 		reloaderSelector: 'container="custom-reloader"',
 		prometheusSelector: 'container="custom-prometheus"',
+		alertmanagerSelector: 'job="custom-am", container="custom-alertmanager"',
+		alertmanagerReloaderSelector: 'job="custom-am", container="custom-am-reloader"',
+		alertmanagerClusterLabels: ['am_cluster'],
+		alertmanagerReplicaLabel: 'am_replica',
 		groupLabels: [],
 		clusterLabel: 'region',
 		showMultiCluster: true,
 		commonAlertLabels: { team: 'observability' },
 		reconcileErrorRatio: 0.25,
-		dashboardUIDs: { operator: 'o', reloader: 'r', prometheus: 'p' },
+		dashboardUIDs: { operator: 'o', reloader: 'r', prometheus: 'p', alertmanager: 'a' },
 	}`
 	if err := evaluateMixin(root, overrides, &m); err != nil {
 		t.Fatal(err)
@@ -205,10 +209,21 @@ func TestConfigOverrides(t *testing.T) {
 		if _, err := p.ParseExpr(r.Expr); err != nil {
 			t.Errorf("%s%s: %v\n%s", r.Alert, r.Record, err, r.Expr)
 		}
-		for _, def := range []string{`job="lookout-operator"`, `container="config-reloader"`, `container="prometheus"`, "cluster"} {
+		for _, def := range []string{`job="lookout-operator"`, `container="config-reloader"`, `container="prometheus"`, `job="alertmanager-main"`, `container="alertmanager"`} {
 			if strings.Contains(r.Expr, def) {
 				t.Errorf("%s%s still uses the default %s: %s", r.Alert, r.Record, def, r.Expr)
 			}
+		}
+		for _, def := range []string{"cluster", "namespace", "service", "pod"} {
+			if strings.HasPrefix(r.Alert, "LookoutAlertmanager") && labelWord(def).MatchString(r.Expr) {
+				t.Errorf("%s still uses the default label %s: %s", r.Alert, def, r.Expr)
+			}
+		}
+		if labelWord("cluster").MatchString(r.Expr) {
+			t.Errorf("%s%s still uses the default cluster label: %s", r.Alert, r.Record, r.Expr)
+		}
+		if strings.HasPrefix(r.Alert, "LookoutAlertmanager") && !strings.Contains(r.Expr, "am_cluster") {
+			t.Errorf("%s does not group by the overridden alertmanagerClusterLabels: %s", r.Alert, r.Expr)
 		}
 		if r.Alert != "" && r.Labels["team"] != "observability" {
 			t.Errorf("%s lacks the common alert labels: %v", r.Alert, r.Labels)
@@ -235,9 +250,15 @@ func TestConfigOverrides(t *testing.T) {
 		}
 	}
 	slices.Sort(uids)
-	if !slices.Equal(uids, []string{"o", "p", "r"}) {
-		t.Errorf("dashboard uids %v, want the overridden o, p, r", uids)
+	if !slices.Equal(uids, []string{"a", "o", "p", "r"}) {
+		t.Errorf("dashboard uids %v, want the overridden a, o, p, r", uids)
 	}
+}
+
+// labelWord matches name as a label name in PromQL: not part of a longer identifier such
+// as the metric alertmanager_cluster_members.
+func labelWord(name string) *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^A-Za-z0-9_])` + name + `($|[^A-Za-z0-9_])`)
 }
 
 func evaluateMixin(root, overrides string, m *mixin) error {

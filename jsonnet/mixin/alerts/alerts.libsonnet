@@ -1,3 +1,4 @@
 (import 'operator.libsonnet') +
 (import 'reloader.libsonnet') +
-(import 'prometheus.libsonnet')
+(import 'prometheus.libsonnet') +
+(import 'alertmanager.libsonnet')

@@ -1,4 +1,4 @@
-// common.libsonnet: what the three dashboards share: the data source and cluster
+// common.libsonnet: what the dashboards share: the data source and cluster
 // variables, and dashboard.new with the mixin's tags, refresh and time zone.
 local d = import '../lib/dashboard.libsonnet';
 
