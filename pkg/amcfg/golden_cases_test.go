@@ -457,14 +457,14 @@ time_intervals:
   receivers:
   - name: r1
   - name: r2`)}},
-		{name: "route_labels", configs: []string{amc("ns1", "a", `
+		{name: "route_labels", version: "v0.35.0", configs: []string{amc("ns1", "a", `
   route:
     receiver: r
     labels:
     - {key: team, value: a}
   receivers:
   - name: r`)}},
-		{name: "multiline_values_in_nested_route", base: "route:\n  receiver: d\n  routes:\n  - receiver: d\n    labels:\n      note: |\n        first\n          second\nreceivers:\n- name: d\n",
+		{name: "multiline_values_in_nested_route", version: "v0.35.0", base: "route:\n  receiver: d\n  routes:\n  - receiver: d\n    labels:\n      note: |\n        first\n          second\nreceivers:\n- name: d\n",
 			configs: []string{amc("ns1", "a", `
   route:
     receiver: r

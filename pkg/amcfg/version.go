@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultVersion is the Alertmanager version assumed when spec.version is empty.
-const DefaultVersion = "v0.35.0"
+const DefaultVersion = "v0.33.1"
 
 // version is a parsed major.minor.patch.
 type version [3]int
