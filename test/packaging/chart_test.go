@@ -561,7 +561,7 @@ func TestChartCRDsInSync(t *testing.T) {
 // optionalPermissions are the rules of example/install that only an optional feature
 // needs; the chart grants them only when the feature is on.
 var optionalPermissions = map[string][]string{
-	"prometheusConfigReloader.watchAPI": permList("rbac.authorization.k8s.io", []string{"roles", "rolebindings"}, "get", "list", "watch", "create", "update"),
+	"prometheusConfigReloader.watchAPI": permList("rbac.authorization.k8s.io", []string{"roles", "rolebindings"}, "get", "list", "watch", "create", "update", "delete"),
 	"kubeletService.enabled": slices.Concat(
 		permList("", []string{"nodes"}, "list", "watch"),
 		permList("", []string{"endpoints"}, "get", "list", "watch", "create", "update"),

@@ -73,10 +73,13 @@ EndpointSlices, in kubeletService.namespace. */}}
   - apiGroups: [""]
     resources: [namespaces]
     verbs: [get, list, watch]
-  # The StorageClass a volumeClaimTemplate names must exist (skipped without it).
+  {{- if not .Values.rbac.namespaced }}
+  # The StorageClass a volumeClaimTemplate names must exist (skipped without it, as with
+  # rbac.namespaced, whose ClusterRole grants namespaces only).
   - apiGroups: [storage.k8s.io]
     resources: [storageclasses]
     verbs: [get]
+  {{- end }}
   {{- if .Values.kubeletService.enabled }}
   # kubeletService.enabled: the nodes listed into the kubelet Service's Endpoints and
   # EndpointSlices, which it keeps.
