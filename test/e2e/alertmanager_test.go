@@ -202,10 +202,6 @@ func TestAlertmanagerConfigRouting(t *testing.T) {
 	})
 
 	// A valid change of team A's object: group by severity too, and a second webhook.
-	restarts := map[string]int{}
-	for _, p := range ams {
-		restarts[p.name] = p.restartCount()
-	}
 	mustUpdate(t, amcA, func() {
 		amcA.Spec.Route.GroupBy = []string{"alertname", "severity"}
 		amcA.Spec.Receivers[0].WebhookConfigs = append(amcA.Spec.Receivers[0].WebhookConfigs, monitoringv1alpha1.WebhookConfig{URL: ptr.To(hook.url("/team-a-2"))})
@@ -225,9 +221,11 @@ func TestAlertmanagerConfigRouting(t *testing.T) {
 			return nil
 		})
 	})
+	// Served by the reloader's reload, not by new pods (scenario.done checks again at the
+	// end).
 	for _, p := range ams {
-		if n := p.restartCount(); n != restarts[p.name] {
-			t.Errorf("pod %s was recreated for a configuration change (%d restarts, %d before)", p.name, n, restarts[p.name])
+		if n := p.restartCount(); n != 0 {
+			t.Errorf("pod %s was recreated %d times: the configuration change rolled it", p.name, n)
 		}
 	}
 	mustCreate(t, teamAlerts(sc, "after-change", map[string]string{"E2ETeamAAfterChange": teamA}))
@@ -237,11 +235,6 @@ func TestAlertmanagerConfigRouting(t *testing.T) {
 		}
 		return hook.received("/team-a-2", "E2ETeamAAfterChange", teamA)
 	})
-	for _, p := range ams {
-		if n := p.restartCount(); n != 0 {
-			t.Errorf("pod %s was recreated %d times", p.name, n)
-		}
-	}
 }
 
 // alertmanager is an Alertmanager object of a scenario: the version of bin/alertmanager
