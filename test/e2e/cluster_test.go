@@ -11,6 +11,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -79,15 +81,36 @@ func createService(ctx context.Context, ns, name string, labels map[string]strin
 			Ports:     []corev1.ServicePort{{Name: portName, Port: port, Protocol: corev1.ProtocolTCP}},
 		},
 	}
+	if err := s.k8s.Create(ctx, svc); err != nil {
+		return fmt.Errorf("creating Service %s/%s: %w", ns, name, err)
+	}
+	return createEndpoints(ctx, svc, eps, nil)
+}
+
+// createEndpoints creates the EndpointSlice and the Endpoints the endpoint controllers
+// would derive from svc for eps, every endpoint ready. targetPort gives the number behind
+// a Service port (nil: the Service port itself).
+func createEndpoints(ctx context.Context, svc *corev1.Service, eps []endpoint, targetPort func(corev1.ServicePort) (int32, error)) error {
+	ns, name := svc.Namespace, svc.Name
 	slice := &discoveryv1.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name + "-e2e", Labels: map[string]string{
 			discoveryv1.LabelServiceName: name,
 			discoveryv1.LabelManagedBy:   "e2e.lookout.dev",
 		}},
 		AddressType: discoveryv1.AddressTypeIPv4,
-		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To(portName), Port: ptr.To(port), Protocol: ptr.To(corev1.ProtocolTCP)}},
 	}
-	subset := corev1.EndpointSubset{Ports: []corev1.EndpointPort{{Name: portName, Port: port, Protocol: corev1.ProtocolTCP}}}
+	var subset corev1.EndpointSubset
+	for _, sp := range svc.Spec.Ports {
+		port := sp.Port
+		if targetPort != nil {
+			var err error
+			if port, err = targetPort(sp); err != nil {
+				return fmt.Errorf("Service %s/%s port %s: %w", ns, name, sp.Name, err)
+			}
+		}
+		slice.Ports = append(slice.Ports, discoveryv1.EndpointPort{Name: ptr.To(sp.Name), Port: ptr.To(port), Protocol: ptr.To(sp.Protocol)})
+		subset.Ports = append(subset.Ports, corev1.EndpointPort{Name: sp.Name, Port: port, Protocol: sp.Protocol})
+	}
 	for _, e := range eps {
 		se := discoveryv1.Endpoint{Addresses: []string{e.ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true), Serving: ptr.To(true), Terminating: ptr.To(false)}}
 		addr := corev1.EndpointAddress{IP: e.ip}
@@ -98,13 +121,51 @@ func createService(ctx context.Context, ns, name string, labels map[string]strin
 		slice.Endpoints = append(slice.Endpoints, se)
 		subset.Addresses = append(subset.Addresses, addr)
 	}
-	endpoints := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels}, Subsets: []corev1.EndpointSubset{subset}}
-	for _, o := range []client.Object{svc, slice, endpoints} {
+	endpoints := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: svc.Labels}, Subsets: []corev1.EndpointSubset{subset}}
+	for _, o := range []client.Object{slice, endpoints} {
 		if err := s.k8s.Create(ctx, o); err != nil {
 			return fmt.Errorf("creating %T %s/%s: %w", o, ns, o.GetName(), err)
 		}
 	}
 	return nil
+}
+
+// publishPods creates the endpoints of an existing Service (the operator's governing
+// Service, say) for pods the kubelet helper runs, as the endpoint controllers would: every
+// pod, ready (the suite's pods are waited for before), each Service port's target port
+// looked up by name in the pods' containers.
+func publishPods(ctx context.Context, ns, service string, pods []*pod) error {
+	svc := &corev1.Service{}
+	if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: service}, svc); err != nil {
+		return fmt.Errorf("Service %s/%s: %w", ns, service, err)
+	}
+	if len(pods) == 0 {
+		return fmt.Errorf("Service %s/%s: no pods to publish", ns, service)
+	}
+	pods[0].mu.Lock()
+	containers := pods[0].spec.Containers
+	pods[0].mu.Unlock()
+	targetPort := func(sp corev1.ServicePort) (int32, error) {
+		if sp.TargetPort.Type == intstr.Int {
+			if n := sp.TargetPort.IntVal; n != 0 {
+				return n, nil
+			}
+			return sp.Port, nil
+		}
+		for _, c := range containers {
+			for _, cp := range c.Ports {
+				if cp.Name == sp.TargetPort.StrVal && cp.Protocol == sp.Protocol {
+					return cp.ContainerPort, nil
+				}
+			}
+		}
+		return 0, fmt.Errorf("no container port named %q (%s) in pod %s", sp.TargetPort.StrVal, sp.Protocol, pods[0].name)
+	}
+	eps := make([]endpoint, len(pods))
+	for i, p := range pods {
+		eps[i] = endpoint{ip: p.ip, pod: p.name}
+	}
+	return createEndpoints(ctx, svc, eps, targetPort)
 }
 
 // createRunningPod creates a Pod object and sets its status as the kubelet would report a

@@ -15,9 +15,10 @@ import (
 
 // The operator and Alertmanager run as plain processes in the suite's network namespace.
 
-// The main operator manages the Prometheus objects without operatorLabel; one labelled
-// operatorLabel=NAME belongs to the operator a scenario starts as NAME
-// (--prometheus-instance-selector).
+// The main operator manages the Prometheus and Alertmanager objects without
+// operatorLabel; one labelled operatorLabel=NAME belongs to the operator a scenario starts
+// as NAME (--prometheus-instance-selector, --alertmanager-instance-selector), so that two
+// operators never reconcile one object.
 const operatorLabel = "e2e.lookout.dev/operator"
 
 // mainOperator is the operator every scenario uses.
@@ -25,7 +26,7 @@ var mainOperator *proc
 
 func startMainOperator(st *suite) error {
 	p, err := startOperator(st, "operator", "127.0.0.1:18080", "127.0.0.1:18081",
-		"--prometheus-instance-selector=!"+operatorLabel)
+		"--prometheus-instance-selector=!"+operatorLabel, "--alertmanager-instance-selector=!"+operatorLabel)
 	if err != nil {
 		return err
 	}
@@ -76,13 +77,15 @@ func startOperator(st *suite, name, metricsAddr, probeAddr string, args ...strin
 
 var operatorPorts atomic.Int32
 
-// startScenarioOperator starts an operator of the scenario's own, named name, that manages
-// the Prometheus objects labelled operatorLabel=name, and stops it when the test ends.
+// startOperator starts an operator of the scenario's own, named name, that manages the
+// Prometheus and Alertmanager objects labelled operatorLabel=name, and stops it when the
+// test ends.
 func (sc *scenario) startOperator(name string, args ...string) *proc {
 	sc.t.Helper()
 	port := 18100 + 2*int(operatorPorts.Add(1))
 	args = append([]string{
 		"--prometheus-instance-selector=" + operatorLabel + "=" + name,
+		"--alertmanager-instance-selector=" + operatorLabel + "=" + name,
 		"--leader-election-id=lookout-operator-" + name,
 	}, args...)
 	p, err := startOperator(s, "operator-"+name, fmt.Sprintf("127.0.0.1:%d", port), fmt.Sprintf("127.0.0.1:%d", port+1), args...)

@@ -35,36 +35,37 @@ const defaultKubeletSync = 5 * time.Second
 
 // The images the operator puts in pod specs, and the binaries that play them.
 const (
-	prometheusImageRepo = "quay.io/prometheus/prometheus"
-	reloaderImage       = "localhost/lookout/config-reloader:e2e"
+	prometheusImageRepo   = "quay.io/prometheus/prometheus"
+	alertmanagerImageRepo = "quay.io/prometheus/alertmanager"
+	reloaderImage         = "localhost/lookout/config-reloader:e2e"
 	// upstreamReloaderImage is prometheus-operator's reloader (bin/prometheus-config-reloader,
 	// built by `make tools`), for the scenarios that give it to an operator.
 	upstreamReloaderImage = "localhost/prometheus-operator/prometheus-config-reloader:e2e"
 )
 
-// imageStore maps images to binaries. The Prometheus image's tag must be the version of
-// bin/prometheus, so a pod spec naming another version does not start. Upstream's
-// reloader is in the store only when it was built; TestUpstreamReloader says how.
+// imageStore maps images to binaries. The Prometheus and Alertmanager images' tags must
+// be the versions of bin/prometheus and bin/alertmanager, so a pod spec naming another
+// version does not start. Upstream's reloader is in the store only when it was built;
+// TestUpstreamReloader says how.
 func imageStore(bin string) (map[string]string, error) {
-	prom, err := binaryPath(bin, "prometheus")
-	if err != nil {
-		return nil, err
-	}
 	reloader, err := binaryPath(bin, "config-reloader")
 	if err != nil {
 		return nil, err
 	}
-	out, err := exec.Command(prom, "--version").Output()
-	if err != nil {
-		return nil, fmt.Errorf("%s --version: %w", prom, err)
-	}
-	m := regexp.MustCompile(`^prometheus, version (\S+)`).FindSubmatch(out)
-	if m == nil {
-		return nil, fmt.Errorf("%s --version: unexpected output %q", prom, out)
-	}
-	images := map[string]string{
-		prometheusImageRepo + ":v" + string(m[1]): prom,
-		reloaderImage: reloader,
+	images := map[string]string{reloaderImage: reloader}
+	for _, product := range []struct{ name, repo string }{
+		{"prometheus", prometheusImageRepo},
+		{"alertmanager", alertmanagerImageRepo},
+	} {
+		path, err := binaryPath(bin, product.name)
+		if err != nil {
+			return nil, err
+		}
+		v, err := binaryVersion(path, product.name)
+		if err != nil {
+			return nil, err
+		}
+		images[product.repo+":v"+v] = path
 	}
 	if upstream, err := binaryPath(bin, "prometheus-config-reloader"); err == nil {
 		images[upstreamReloaderImage] = upstream
@@ -72,8 +73,33 @@ func imageStore(bin string) (map[string]string, error) {
 	return images, nil
 }
 
+// binaryVersion is the version a Prometheus project's binary reports ("<name>, version
+// 0.35.0 (branch: …").
+func binaryVersion(path, name string) (string, error) {
+	out, err := exec.Command(path, "--version").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %w", path, err)
+	}
+	m := regexp.MustCompile(`^` + regexp.QuoteMeta(name) + `, version (\S+)`).FindSubmatch(out)
+	if m == nil {
+		return "", fmt.Errorf("%s --version: unexpected output %q", path, out)
+	}
+	return string(m[1]), nil
+}
+
+// imageVersion is the tag (without its v) of the image of repo in the image store: the
+// version of the binary that plays it, for spec.version.
+func imageVersion(repo string) string {
+	for image := range s.images {
+		if v, ok := strings.CutPrefix(image, repo+":v"); ok {
+			return v
+		}
+	}
+	panic("no image of " + repo + " in the image store")
+}
+
 // pod is one pod of a StatefulSet, run the way the StatefulSet controller and the kubelet
-// would: named <statefulset>-0, its own network namespace and address, the service
+// would: named <statefulset>-<ordinal>, its own network namespace and address, the service
 // account token mounted as the ServiceAccount admission plugin adds it, volumes projected
 // from the API (atomic writer, "..data" swap), init containers run to completion, then the
 // containers, each in its own mount namespace with exactly its volumeMounts. Every
@@ -82,9 +108,13 @@ func imageStore(bin string) (map[string]string, error) {
 type pod struct {
 	name, namespace, statefulSet string
 	ip                           string
-	dir                          string
-	box                          *sandbox
-	log                          *log.Logger
+	// replicas are every pod of the StatefulSet (this one included), which the hosts file
+	// names under the governing Service (serviceName) as cluster DNS would.
+	replicas    []replica
+	serviceName string
+	dir         string
+	box         *sandbox
+	log         *log.Logger
 
 	mu         sync.Mutex
 	template   corev1.PodTemplateSpec
@@ -97,12 +127,29 @@ type pod struct {
 	gone         bool    // the StatefulSet was deleted
 	stopErrs     []error // containers that did not exit cleanly when stopped by a sync
 
+	syncing       bool // syncLoop runs (the pod was created)
 	stop, stopped chan struct{}
 }
 
-// runStatefulSetPod waits for the StatefulSet, starts its pod and stops it when the test
-// ends. It does not wait for readiness (see pod.ready).
+// replica is the name and address of one pod of a StatefulSet.
+type replica struct{ name, ip string }
+
+// runStatefulSetPod runs the pod of a StatefulSet of one replica (runStatefulSetPods).
 func runStatefulSetPod(t *testing.T, namespace, statefulSet string) *pod {
+	t.Helper()
+	pods := runStatefulSetPods(t, namespace, statefulSet)
+	if len(pods) != 1 {
+		t.Fatalf("StatefulSet %s/%s has %d replicas, want 1", namespace, statefulSet, len(pods))
+	}
+	return pods[0]
+}
+
+// runStatefulSetPods waits for the StatefulSet, starts its pods <statefulset>-0 to
+// <statefulset>-<replicas-1> (every address is allocated first, so that each pod's hosts
+// file names all of them) and stops them when the test ends. It does not wait for
+// readiness (see pod.ready). The number of replicas is the one the StatefulSet has now: a
+// later scale is not followed.
+func runStatefulSetPods(t *testing.T, namespace, statefulSet string) []*pod {
 	t.Helper()
 	ctx := context.Background()
 	var sts appsv1.StatefulSet
@@ -120,37 +167,47 @@ func runStatefulSetPod(t *testing.T, namespace, statefulSet string) *pod {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if r := ptr.Deref(sts.Spec.Replicas, 1); r != 1 {
-		t.Fatalf("StatefulSet %s/%s has %d replicas; the kubelet helper runs exactly one pod per StatefulSet", namespace, statefulSet, r)
+	n := int(ptr.Deref(sts.Spec.Replicas, 1))
+	if n < 1 {
+		t.Fatalf("StatefulSet %s/%s has %d replicas; the kubelet helper runs at least one pod", namespace, statefulSet, n)
 	}
-	p := &pod{
-		name: statefulSet + "-0", namespace: namespace, statefulSet: statefulSet,
-		ip:   s.ips.allocate(),
-		stop: make(chan struct{}), stopped: make(chan struct{}),
+	replicas := make([]replica, n)
+	for i := range replicas {
+		replicas[i] = replica{name: fmt.Sprintf("%s-%d", statefulSet, i), ip: s.ips.allocate()}
 	}
-	p.dir = filepath.Join(s.artifacts, "pods", namespace, p.name)
-	if err := os.MkdirAll(p.dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	lf, err := os.Create(filepath.Join(p.dir, "kubelet.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.log = log.New(lf, "", log.Ltime|log.Lmicroseconds)
-	if p.box, err = newSandbox(namespace+"/"+p.name, p.ip, p.dir, s.apiHost, s.apiPort); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, err := range p.delete() {
-			t.Error(err)
+	pods := make([]*pod, n)
+	for i, r := range replicas {
+		p := &pod{
+			name: r.name, namespace: namespace, statefulSet: statefulSet, ip: r.ip,
+			replicas: replicas, serviceName: sts.Spec.ServiceName,
+			stop: make(chan struct{}), stopped: make(chan struct{}),
 		}
-		lf.Close()
-	})
-	if err := p.create(ctx, &sts); err != nil {
-		t.Fatalf("pod %s/%s: %v", namespace, p.name, err)
+		p.dir = filepath.Join(s.artifacts, "pods", namespace, p.name)
+		if err := os.MkdirAll(p.dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		lf, err := os.Create(filepath.Join(p.dir, "kubelet.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.log = log.New(lf, "", log.Ltime|log.Lmicroseconds)
+		if p.box, err = newSandbox(namespace+"/"+p.name, p.ip, p.dir, s.apiHost, s.apiPort); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			for _, err := range p.delete() {
+				t.Error(err)
+			}
+			lf.Close()
+		})
+		if err := p.create(ctx, &sts); err != nil {
+			t.Fatalf("pod %s/%s: %v", namespace, p.name, err)
+		}
+		p.syncing = true
+		go p.syncLoop()
+		pods[i] = p
 	}
-	go p.syncLoop()
-	return p
+	return pods
 }
 
 // url is the pod's address for a named container port, http://<pod ip>:<port>.
@@ -384,7 +441,9 @@ func (p *pod) isGone() bool {
 // that did not exit cleanly on SIGTERM over the pod's life.
 func (p *pod) delete() []error {
 	close(p.stop)
-	<-p.stopped
+	if p.syncing {
+		<-p.stopped
+	}
 	p.recordStop(p.stopContainers())
 	p.box.close()
 	p.mu.Lock()

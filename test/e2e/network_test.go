@@ -24,6 +24,12 @@ const (
 	bridge    = "e2ebr0"
 	gateway   = "10.77.0.1"
 	podPrefix = 16
+	// bridgeMAC is set on the bridge so that it keeps one hardware address. Left to itself
+	// a Linux bridge takes the lowest address of its ports, so stopping a pod (its veth
+	// leaves the bridge) can change it, and the other pods' neighbour entries for the
+	// suite's addresses (the sample app, a webhook receiver) point at a stale address
+	// until they expire: new connections hang for seconds.
+	bridgeMAC = "02:77:00:00:00:01"
 )
 
 // setUpNetwork brings up loopback and the bridge in the suite's fresh namespace.
@@ -31,6 +37,7 @@ func setUpNetwork() error {
 	for _, args := range [][]string{
 		{"link", "set", "lo", "up"},
 		{"link", "add", bridge, "type", "bridge"},
+		{"link", "set", bridge, "address", bridgeMAC},
 		{"addr", "add", fmt.Sprintf("%s/%d", gateway, podPrefix), "dev", bridge},
 		{"link", "set", bridge, "up"},
 	} {

@@ -124,19 +124,34 @@ func (sc *scenario) logHint() string {
 	return strings.Join(hints, " ")
 }
 
-// runPods runs the pod of each StatefulSet and waits until they are ready.
+// runPods runs the pod of each StatefulSet (of one replica) and waits until they are
+// ready.
 func (sc *scenario) runPods(ns string, statefulSets ...string) []*pod {
 	sc.t.Helper()
 	var pods []*pod
 	for _, name := range statefulSets {
-		p := runStatefulSetPod(sc.t, ns, name)
-		sc.pods = append(sc.pods, p)
-		pods = append(pods, p)
+		pods = append(pods, runStatefulSetPod(sc.t, ns, name))
 	}
+	sc.ready(pods)
+	return pods
+}
+
+// runReplicas runs every replica of a StatefulSet and waits until they are ready.
+func (sc *scenario) runReplicas(ns, statefulSet string) []*pod {
+	sc.t.Helper()
+	pods := runStatefulSetPods(sc.t, ns, statefulSet)
+	sc.ready(pods)
+	return pods
+}
+
+// ready makes pods the scenario's (their health is checked at every step) and waits for
+// their readiness.
+func (sc *scenario) ready(pods []*pod) {
+	sc.t.Helper()
+	sc.pods = append(sc.pods, pods...)
 	for _, p := range pods {
 		sc.step(fmt.Sprintf("pod %s ready", p.name), 90*time.Second, p.ready)
 	}
-	return pods
 }
 
 // prometheus is a Prometheus object for a scenario: its monitors and rules are the ones

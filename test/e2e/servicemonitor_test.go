@@ -131,21 +131,28 @@ func oneTargetUp(prom promAPI, pool string, want map[string]string) error {
 
 // accepted checks the Accepted condition of the binding to Prometheus ns/name.
 func accepted(bindings []monitoringv1.WorkloadBinding, ns, name string, want bool) error {
+	_, err := acceptedBy(bindings, monitoringv1.PrometheusName, ns, name, want)
+	return err
+}
+
+// acceptedBy checks the Accepted condition of the binding to the workload resource
+// ("prometheuses", "alertmanagers") ns/name and returns it.
+func acceptedBy(bindings []monitoringv1.WorkloadBinding, resource, ns, name string, want bool) (*monitoringv1.ConfigResourceCondition, error) {
 	for _, b := range bindings {
-		if b.Resource != monitoringv1.PrometheusName || b.Namespace != ns || b.Name != name {
+		if b.Resource != resource || b.Namespace != ns || b.Name != name {
 			continue
 		}
-		for _, c := range b.Conditions {
+		for i, c := range b.Conditions {
 			if c.Type != monitoringv1.Accepted {
 				continue
 			}
 			if (c.Status == monitoringv1.ConditionTrue) != want {
-				return fmt.Errorf("Accepted=%s (%s: %s), want %v", c.Status, c.Reason, c.Message, want)
+				return nil, fmt.Errorf("Accepted=%s (%s: %s), want %v", c.Status, c.Reason, c.Message, want)
 			}
-			return nil
+			return &b.Conditions[i], nil
 		}
 	}
-	return fmt.Errorf("no Accepted condition for Prometheus %s/%s in %+v", ns, name, bindings)
+	return nil, fmt.Errorf("no Accepted condition for %s %s/%s in %+v", resource, ns, name, bindings)
 }
 
 // TestPodMonitor: a PodMonitor makes each sample pod a target through pod discovery, with

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -59,11 +60,25 @@ func admitServiceAccount(spec *corev1.PodSpec) {
 }
 
 // writeEtcFiles writes the hosts, hostname and resolv.conf files the kubelet mounts into
-// every container. There is no cluster DNS: the name server is the pod's own loopback,
-// where nothing listens, so a lookup of another name fails at once.
+// every container. There is no cluster DNS: the hosts file stands in for it, naming every
+// replica of the pod's StatefulSet (this one included) under its governing Service as
+// <pod>.<service>, <pod>.<service>.<namespace>, ….svc and ….svc.cluster.local, the names
+// cluster DNS gives StatefulSet pods (Alertmanager's --cluster.peer flags use them); the
+// pod's own short name maps to its address as the kubelet writes it. The name server is
+// the pod's own loopback, where nothing listens, so a lookup of any other name fails at
+// once.
 func (p *pod) writeEtcFiles() error {
+	var hosts strings.Builder
+	hosts.WriteString("127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n")
+	fmt.Fprintf(&hosts, "%s\t%s\n", p.ip, p.name)
+	if p.serviceName != "" {
+		for _, r := range p.replicas {
+			fqdn := r.name + "." + p.serviceName + "." + p.namespace + ".svc"
+			fmt.Fprintf(&hosts, "%s\t%s.cluster.local %s %s.%s.%s %s.%s\n", r.ip, fqdn, fqdn, r.name, p.serviceName, p.namespace, r.name, p.serviceName)
+		}
+	}
 	files := map[string]string{
-		"hosts":       fmt.Sprintf("127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n%s\t%s\n", p.ip, p.name),
+		"hosts":       hosts.String(),
 		"hostname":    p.name + "\n",
 		"resolv.conf": "nameserver 127.0.0.1\noptions ndots:5\n",
 	}
