@@ -159,16 +159,31 @@ func compactionArgs(p *monitoringv1.Prometheus, v *version.Version, add func(nam
 	return nil
 }
 
-// thanosImage resolves the sidecar image as prometheus-operator does.
+// thanosImage resolves the sidecar image as prometheus-operator does: a base image that
+// already has a tag or digest (kube-prometheus-stack passes
+// --thanos-default-base-image=quay.io/thanos/thanos:<version>) is used as it is.
 func thanosImage(t *monitoringv1.ThanosSpec, opts Options) (string, error) {
 	base := ptr.Deref(t.BaseImage, "")
 	if base == "" {
 		base = opts.ThanosBaseImage
 	}
-	if strings.TrimSpace(ptr.Deref(t.Image, "")) == "" && base == "" {
+	img := strings.TrimSpace(ptr.Deref(t.Image, ""))
+	if img == "" && base == "" {
 		return "", fmt.Errorf("no Thanos image: spec.thanos.image is empty and the operator has no default Thanos base image (--thanos-default-base-image)")
 	}
+	if img == "" && imageHasTagOrDigest(base) {
+		return base, nil
+	}
 	return imageFor("Thanos", imageSpec{t.Image, base, ptr.Deref(t.SHA, ""), ptr.Deref(t.Tag, ""), ptr.Deref(t.Version, "")}, base, DefaultThanosVersion)
+}
+
+// imageHasTagOrDigest reports whether an image reference names a tag or a digest: a
+// colon after the last slash (a colon before it is the registry's port) or an "@".
+func imageHasTagOrDigest(ref string) bool {
+	if strings.Contains(ref, "@") {
+		return true
+	}
+	return strings.Contains(ref[strings.LastIndex(ref, "/")+1:], ":")
 }
 
 // thanosTLSVersion is the spelling of a TLS version Thanos's flags take.

@@ -56,6 +56,23 @@ func TestThanosDefaultBaseImage(t *testing.T) {
 	if c.Image != "registry.example/thanos:v0.39.2" {
 		t.Errorf("image %q", c.Image)
 	}
+	// A base image with a tag or digest is used as it is, as upstream does
+	// (kube-prometheus-stack passes one).
+	for base, want := range map[string]string{
+		"quay.io/thanos/thanos:v0.42.4":         "quay.io/thanos/thanos:v0.42.4",
+		"registry.example:5000/thanos":          "registry.example:5000/thanos:v0.39.2",
+		"registry.example:5000/thanos:v1":       "registry.example:5000/thanos:v1",
+		"quay.io/thanos/thanos@sha256:0123abcd": "quay.io/thanos/thanos@sha256:0123abcd",
+	} {
+		opts.ThanosBaseImage = base
+		sts, err := StatefulSet(Input{Prometheus: p}, opts, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sts.Spec.Template.Spec.Containers[2].Image; got != want {
+			t.Errorf("base %q: image %q, want %q", base, got, want)
+		}
+	}
 }
 
 func TestThanosHTTPClientSecret(t *testing.T) {
