@@ -46,13 +46,13 @@ const (
 
 // Versions gating the sidecar's flags, as prometheus-operator gates them.
 const (
-	thanosHTTPClientFlagVersion      = "0.24.0"
-	thanosGetConfigVersion           = "0.29.0"
-	thanosTLSMinVersionVersion       = "0.37.0"
-	thanosTLSCiphersVersion          = "0.42.0"
-	thanosDelayedCompactionVersion   = "0.41.0"
-	promDelayedCompactionVersion     = "3.9.0"
-	promNoOverlappingCompactionVersn = "2.55.0"
+	thanosHTTPClientFlagVersion        = "0.24.0"
+	thanosGetConfigVersion             = "0.29.0"
+	thanosTLSMinVersionVersion         = "0.37.0"
+	thanosTLSCiphersVersion            = "0.42.0"
+	thanosDelayedCompactionVersion     = "0.41.0"
+	promDelayedCompactionVersion       = "3.9.0"
+	promNoOverlappingCompactionVersion = "2.55.0"
 )
 
 // ThanosHTTPClientSecretName is the Secret holding the HTTP client configuration the
@@ -153,7 +153,7 @@ func compactionArgs(p *monitoringv1.Prometheus, v *version.Version, add func(nam
 	case compactionDelayed:
 		add("storage.tsdb.delay-compact-file.path", path.Join(layout.StorageDir, thanosShipperMetaFile))
 	}
-	if t := p.Spec.TSDB; t != nil && t.OutOfOrderTimeWindow != nil && mode != compactionDefault && atLeast(v, promNoOverlappingCompactionVersn) {
+	if t := p.Spec.TSDB; t != nil && t.OutOfOrderTimeWindow != nil && mode != compactionDefault && atLeast(v, promNoOverlappingCompactionVersion) {
 		add("no-storage.tsdb.allow-overlapping-compaction", "")
 	}
 	return nil

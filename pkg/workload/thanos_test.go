@@ -119,6 +119,13 @@ func TestThanosErrors(t *testing.T) {
 		{"bad ready timeout", monitoringv1.ThanosSpec{ReadyTimeout: "soon"}, nil, `spec.thanos.readyTimeout "soon"`},
 		{"bad block size", monitoringv1.ThanosSpec{ObjectStorageConfigFile: ptr.To("/x"), BlockDuration: "big"}, func(p *monitoringv1.Prometheus) { p.Spec.DisableCompaction = true },
 			`spec.thanos.blockSize "big"`},
+		{"mount of a missing volume", monitoringv1.ThanosSpec{VolumeMounts: []corev1.VolumeMount{{Name: "tls", MountPath: "/tls"}}}, nil,
+			`container "thanos-sidecar" mounts volume "tls", which the pod does not have`},
+		{"mount path of the HTTP client file", monitoringv1.ThanosSpec{VolumeMounts: []corev1.VolumeMount{{Name: "extra", MountPath: "/etc/thanos/config"}}},
+			func(p *monitoringv1.Prometheus) {
+				p.Spec.Volumes = []corev1.Volume{{Name: "extra", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
+			},
+			`container "thanos-sidecar" mounts two volumes at /etc/thanos/config`},
 		{"grpc TLS from a Secret", monitoringv1.ThanosSpec{GRPCServerTLSConfig: &monitoringv1.GRPCServerTLSConfig{TLSConfig: monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{KeySecret: sel}}}}, nil,
 			"spec.thanos.grpcServerTlsConfig: only caFile, certFile and keyFile are supported (mount the files with spec.volumes and spec.thanos.volumeMounts), not ca, cert or keySecret"},
 	}
