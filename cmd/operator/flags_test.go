@@ -149,6 +149,7 @@ func TestParseFlagGroups(t *testing.T) {
 			eq(t, "prometheus-default-base-image", o.Workload.PrometheusBaseImage, "registry.example/prometheus")
 			eq(t, "alertmanager-default-base-image", o.Workload.AlertmanagerBaseImage, "registry.example/am")
 			eq(t, "thanos-default-base-image", o.ThanosBaseImage, "registry.example/thanos")
+			eq(t, "thanos-default-base-image (workload)", o.Workload.ThanosBaseImage, "registry.example/thanos")
 			eq(t, "prometheus-config-reloader", o.Workload.ConfigReloaderImage, "registry.example/reloader:v1")
 			eq(t, "reloader resources", o.Workload.ConfigReloaderResources, corev1.ResourceRequirements{
 				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("20m"), corev1.ResourceMemory: resource.MustParse("30Mi")},
@@ -243,7 +244,7 @@ func TestDeploymentArguments(t *testing.T) {
 		notApplied []string
 	}{
 		{"kube-prometheus", kubePrometheusArgs, nil},
-		{"kube-prometheus-stack chart", helmArgs, []string{"--thanos-default-base-image"}},
+		{"kube-prometheus-stack chart", helmArgs, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -264,7 +265,7 @@ func TestNotApplied(t *testing.T) {
 	}{
 		{[]string{"--controller-id=x", "--labels=a=b", "--annotations=c=d", "--cluster-domain=x", "--repair-policy-for-statefulsets=delete", "--alertmanager-instance-selector=a=b", "--kubelet-sync-period=1m", "--enable-config-reloader-probes"}, nil},
 		{[]string{"--alertmanager-instance-namespaces=a", "--alertmanager-config-namespaces=b", "--alertmanager-default-base-image=x", "--thanos-ruler-instance-selector=a=b", "--thanos-default-base-image=y"},
-			[]string{"--thanos-default-base-image", "--thanos-ruler-instance-selector"}},
+			[]string{"--thanos-ruler-instance-selector"}},
 		{[]string{"--feature-gates=PrometheusTopologySharding=false,StatusForConfigurationResources=true"}, []string{"--feature-gates (PrometheusTopologySharding=false)"}},
 		{[]string{"--feature-gates=StatusForConfigurationResources=true"}, nil},
 		{[]string{"--watch-referenced-objects-in-all-namespaces=false", "--disable-unmanaged-prometheus-configuration=false"}, []string{
@@ -301,7 +302,7 @@ func TestNotAppliedLogLine(t *testing.T) {
 	}
 	eq(t, "level", entry.Level, "INFO")
 	eq(t, "message", entry.Msg, "accepted flags Lookout does not act on yet")
-	eq(t, "flags", entry.Flags, []string{"--thanos-default-base-image", "--thanos-ruler-instance-selector"})
+	eq(t, "flags", entry.Flags, []string{"--thanos-ruler-instance-selector"})
 
 	buf.Reset()
 	reportNotApplied(log, parse(t, "--namespaces=a"))

@@ -29,7 +29,6 @@ var UpstreamFlags = []string{
 // notAppliedFlags are accepted and parsed into Options, but nothing in Lookout acts on
 // them yet: they belong to kinds or controllers Lookout does not have.
 var notAppliedFlags = map[string]bool{
-	"thanos-default-base-image":        true,
 	"thanos-ruler-instance-namespaces": true,
 	"thanos-ruler-instance-selector":   true,
 }

@@ -141,7 +141,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	// The generated objects and pods.
 	fs.StringVar(&o.Workload.PrometheusBaseImage, "prometheus-default-base-image", o.Workload.PrometheusBaseImage, "Prometheus image (without tag) used when spec.image is empty; the tag comes from spec.version")
 	fs.StringVar(&o.Workload.AlertmanagerBaseImage, "alertmanager-default-base-image", o.Workload.AlertmanagerBaseImage, "Alertmanager image (without tag) used when spec.image is empty; the tag comes from spec.version")
-	fs.StringVar(&o.ThanosBaseImage, "thanos-default-base-image", o.ThanosBaseImage, "Thanos image without tag (accepted; not used yet)")
+	fs.StringVar(&o.ThanosBaseImage, "thanos-default-base-image", o.ThanosBaseImage, "Thanos image (without tag) of the Prometheus thanos-sidecar when spec.thanos.image and spec.thanos.baseImage are empty; the tag comes from spec.thanos.version")
 	for _, n := range []string{"prometheus-config-reloader", "config-reloader-image"} {
 		fs.StringVar(&o.Workload.ConfigReloaderImage, n, o.Workload.ConfigReloaderImage, "image of the config-reloader sidecar and init container; --prometheus-config-reloader and --config-reloader-image are the same flag")
 	}
@@ -218,6 +218,7 @@ func (f *runFlags) finish(fs *flag.FlagSet) (*Parsed, error) {
 		o.Workload.LocalHost = o.LocalHost
 	}
 	o.Workload.ClusterDomain = o.ClusterDomain
+	o.Workload.ThanosBaseImage = o.ThanosBaseImage
 
 	if f.kubeletService != "" {
 		ns, name, ok := strings.Cut(f.kubeletService, "/")

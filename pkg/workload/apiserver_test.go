@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -47,6 +48,9 @@ func TestAPIServerAcceptsGeneratedObjects(t *testing.T) {
 	objects["alertmanager service"] = workload.AlertmanagerGoverningService(workload.AlertmanagerCasesForTest()[0].Input.Alertmanager)
 	p := workload.BuildCasesForTest()[0].Input.Prometheus
 	objects["service"] = workload.GoverningService(p)
+	withThanos := p.DeepCopy()
+	withThanos.Spec.Thanos = &monitoringv1.ThanosSpec{}
+	objects["service with thanos"] = workload.GoverningService(withThanos)
 	role, err := workload.ReloaderRole(workload.Input{Prometheus: p, RuleConfigMaps: 9})
 	if err != nil {
 		t.Fatal(err)

@@ -95,9 +95,8 @@ func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, erro
 			add("no-storage.tsdb.wal-compression", "")
 		}
 	}
-	if s.DisableCompaction {
-		add("storage.tsdb.min-block-duration", "2h")
-		add("storage.tsdb.max-block-duration", "2h")
+	if err := compactionArgs(p, v, add); err != nil {
+		return nil, err
 	}
 
 	if err := webArgs(p, add); err != nil {

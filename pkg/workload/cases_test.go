@@ -252,6 +252,85 @@ func buildCases() []buildCase {
 			p.Spec.TSDB = &monitoringv1.TSDBSpec{ChunkEncoding: &monitoringv1.ChunkEncodingSpec{Floats: ptr.To(monitoringv1.ChunkEncodingFloatsXor2)}}
 		})},
 		{name: "many-rule-configmaps", in: func(in *Input) { in.RuleConfigMaps = 5; in.TLSAssetSecrets = 0 }, p: prom()},
+		{name: "thanos-minimal", p: prom(func(p *monitoringv1.Prometheus) {
+			// No object storage: no TSDB mount, no compaction flags.
+			p.Spec.Thanos = &monitoringv1.ThanosSpec{}
+		})},
+		{name: "thanos-object-storage-tracing", p: prom(func(p *monitoringv1.Prometheus) {
+			// Prometheus 3.16 and Thanos 0.42: delayed compaction through the shipper
+			// meta file; an out-of-order window adds no overlapping compaction.
+			p.Spec.LogLevel = "debug"
+			p.Spec.LogFormat = "json"
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{OutOfOrderTimeWindow: ptr.To(monitoringv1.Duration("30m"))}
+			p.Spec.Storage = &monitoringv1.StorageSpec{VolumeClaimTemplate: monitoringv1.EmbeddedPersistentVolumeClaim{
+				Spec: corev1.PersistentVolumeClaimSpec{Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("10Gi")}}},
+			}}
+			p.Spec.Thanos = &monitoringv1.ThanosSpec{
+				ObjectStorageConfig: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "thanos-objstore"}, Key: "objstore.yml"},
+				TracingConfig:       &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "thanos-tracing"}, Key: "tracing.yml"},
+				LogLevel:            "info",
+				MinTime:             "-3d",
+				ReadyTimeout:        "5m",
+				GetConfigTimeout:    "30s",
+				GetConfigInterval:   "1m",
+				Resources:           corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("50m"), corev1.ResourceMemory: resource.MustParse("128Mi")}},
+			}
+		})},
+		{name: "thanos-old-versions-block-size", p: prom(func(p *monitoringv1.Prometheus) {
+			// Before Prometheus 3.9 (or Thanos 0.41) uploads disable local compaction,
+			// with spec.thanos.blockSize as the block duration; Thanos before 0.29 gets no
+			// get_config flags, before 0.24 no HTTP client file, before 0.37 no TLS
+			// minimum version.
+			p.Spec.Version = "v3.5.0"
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{OutOfOrderTimeWindow: ptr.To(monitoringv1.Duration("30m"))}
+			p.Spec.Thanos = &monitoringv1.ThanosSpec{
+				Version:                 ptr.To("v0.23.0"),
+				BaseImage:               ptr.To("registry.example/thanos"),
+				ObjectStorageConfigFile: ptr.To("/etc/thanos/objstore/objstore.yml"),
+				TracingConfigFile:       "/etc/thanos/tracing/tracing.yml",
+				BlockDuration:           "1h",
+				GetConfigTimeout:        "30s",
+				GRPCServerTLSConfig:     &monitoringv1.GRPCServerTLSConfig{TLSConfig: monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{MinVersion: ptr.To(monitoringv1.TLSVersion12)}}},
+			}
+		})},
+		{name: "thanos-listen-local-grpc-tls", p: prom(func(p *monitoringv1.Prometheus) {
+			// Prometheus serves HTTPS under /prom on loopback: the sidecar reaches it as the
+			// config-reloader does.
+			p.Spec.ListenLocal = true
+			p.Spec.RoutePrefix = "/prom"
+			p.Spec.Web = &monitoringv1.PrometheusWebSpec{WebConfigFileFields: webTLSFields()}
+			p.Spec.Volumes = []corev1.Volume{{Name: "thanos-grpc-tls", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "thanos-grpc-tls"}}}}
+			p.Spec.Thanos = &monitoringv1.ThanosSpec{
+				GRPCListenLocal: true,
+				HTTPListenLocal: true,
+				VolumeMounts:    []corev1.VolumeMount{{Name: "thanos-grpc-tls", MountPath: "/etc/thanos/grpc-tls", ReadOnly: true}},
+				GRPCServerTLSConfig: &monitoringv1.GRPCServerTLSConfig{
+					TLSConfig: monitoringv1.TLSConfig{
+						SafeTLSConfig:  monitoringv1.SafeTLSConfig{MinVersion: ptr.To(monitoringv1.TLSVersion13)},
+						TLSFilesConfig: monitoringv1.TLSFilesConfig{CAFile: "/etc/thanos/grpc-tls/ca.crt", CertFile: "/etc/thanos/grpc-tls/tls.crt", KeyFile: "/etc/thanos/grpc-tls/tls.key"},
+					},
+					CipherSuites: []string{"TLS_AES_128_GCM_SHA256"},
+					Curves:       []string{"X25519"},
+				},
+			}
+		})},
+		{name: "thanos-additional-args-image-override", p: prom(func(p *monitoringv1.Prometheus) {
+			// spec.thanos.image wins over version; a container of the same name in
+			// spec.containers is merged into the sidecar; spec.disableCompaction uses
+			// spec.thanos.blockSize.
+			p.Spec.DisableCompaction = true
+			p.Spec.ImagePullPolicy = corev1.PullIfNotPresent
+			p.Spec.Thanos = &monitoringv1.ThanosSpec{
+				Image:                   ptr.To("registry.example/thanos:v0.40.0-custom"),
+				Version:                 ptr.To("v0.40.0"),
+				BlockDuration:           "2h",
+				ObjectStorageConfigFile: ptr.To("/etc/thanos/objstore.yml"),
+				//nolint:staticcheck // the deprecated listenLocal is still honoured
+				ListenLocal:    true,
+				AdditionalArgs: []monitoringv1.Argument{{Name: "shipper.upload-compacted"}, {Name: "store.limits.request-samples", Value: "1000000"}},
+			}
+			p.Spec.Containers = []corev1.Container{{Name: "thanos-sidecar", Env: []corev1.EnvVar{{Name: "GOMEMLIMIT", Value: "1GiB"}}}}
+		})},
 	}
 }
 

@@ -29,6 +29,10 @@ type Options struct {
 	// AlertmanagerBaseImage is the Alertmanager image without tag, used when neither
 	// spec.image nor spec.baseImage is set (--alertmanager-default-base-image).
 	AlertmanagerBaseImage string
+	// ThanosBaseImage is the Thanos image without tag of the Prometheus thanos-sidecar,
+	// used when neither spec.thanos.image nor spec.thanos.baseImage is set
+	// (--thanos-default-base-image).
+	ThanosBaseImage string
 	// ClusterDomain, when set, makes Alertmanager peers fully qualified
 	// (<pod>.<service>.<namespace>.svc.<ClusterDomain>.); --cluster-domain.
 	ClusterDomain string
@@ -58,6 +62,7 @@ func DefaultOptions() Options {
 	return Options{
 		PrometheusBaseImage:   "quay.io/prometheus/prometheus",
 		AlertmanagerBaseImage: "quay.io/prometheus/alertmanager",
+		ThanosBaseImage:       "quay.io/thanos/thanos",
 		ConfigReloaderImage:   version.ReloaderImage(),
 		ConfigReloaderResources: corev1.ResourceRequirements{
 			Requests: corev1.ResourceList{

@@ -62,7 +62,16 @@ func podTemplate(p *monitoringv1.Prometheus, opts Options, v *version.Version, s
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}
-	containers, err := mergeContainers([]corev1.Container{prometheus, reloader}, s.Containers, "spec.containers")
+	ours := []corev1.Container{prometheus, reloader}
+	thanos, thanosVolumes, err := thanosSidecar(p, opts, v, storageMount)
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
+	}
+	if thanos != nil {
+		ours = append(ours, *thanos)
+		volumes = append(volumes, thanosVolumes...)
+	}
+	containers, err := mergeContainers(ours, s.Containers, "spec.containers")
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}

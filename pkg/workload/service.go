@@ -15,10 +15,11 @@ import (
 // GoverningService is the headless Service prometheus-operated shared by the Prometheus
 // StatefulSets of p's namespace; it gives pods stable DNS names. It selects the pods of
 // every Prometheus Lookout manages in the namespace. The controller creates it only when
-// ManagesGoverningService(p).
+// ManagesGoverningService(p). With spec.thanos it also has the sidecars' grpc port 10901,
+// as prometheus-operator adds it, so that Thanos Query finds them by DNS SRV records.
 func GoverningService(p *monitoringv1.Prometheus) *corev1.Service {
 	port := portName(p)
-	return &corev1.Service{
+	svc := &corev1.Service{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name:      layout.GoverningServiceName,
@@ -43,6 +44,28 @@ func GoverningService(p *monitoringv1.Prometheus) *corev1.Service {
 			},
 		},
 	}
+	if p.Spec.Thanos != nil {
+		AddThanosGRPCPort(svc)
+	}
+	return svc
+}
+
+// AddThanosGRPCPort adds the Thanos sidecar's grpc port to the governing Service svc
+// unless it has a port of that name. The controller adds it when any Prometheus sharing
+// the Service has spec.thanos, so that objects with and without the sidecar in one
+// namespace do not rewrite the Service in turn.
+func AddThanosGRPCPort(svc *corev1.Service) {
+	for _, p := range svc.Spec.Ports {
+		if p.Name == ThanosGRPCPortName {
+			return
+		}
+	}
+	svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{
+		Name:       ThanosGRPCPortName,
+		Port:       thanosGRPCPort,
+		TargetPort: intstr.FromString(ThanosGRPCPortName),
+		Protocol:   corev1.ProtocolTCP,
+	})
 }
 
 // CheckGoverningService checks the Service spec.serviceName names, which the user

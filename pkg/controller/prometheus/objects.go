@@ -146,6 +146,35 @@ func (r *Reconciler) applyWebConfig(ctx context.Context, p *monitoringv1.Prometh
 	return r.ensure(ctx, secretGVK, sec)
 }
 
+// applyThanosHTTPClient writes the Secret prometheus-<name>-thanos-prometheus-http-client-file
+// the Thanos sidecar reads as --prometheus.http-client-file (spec.thanos on Thanos v0.24.0
+// and later), owned like the web-config Secret. prometheus-operator writes it for every
+// Prometheus; Lookout writes it only when the pods mount it and deletes the one p owns
+// otherwise.
+func (r *Reconciler) applyThanosHTTPClient(ctx context.Context, p *monitoringv1.Prometheus) error {
+	name := workload.ThanosHTTPClientSecretName(p)
+	if workload.NeedsThanosHTTPClientSecret(p) {
+		data := map[string][]byte{workload.ThanosHTTPClientFile: workload.ThanosHTTPClientConfig()}
+		sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, name, dataHash(data)), Data: data}
+		return r.ensure(ctx, secretGVK, sec)
+	}
+	live := &metav1.PartialObjectMetadata{}
+	live.SetGroupVersionKind(secretGVK)
+	err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: name}, live)
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil
+	case err != nil:
+		return applyFailed(err)
+	case !ownedBy(live, p):
+		return nil
+	}
+	if err := r.Applier.Delete(ctx, secretGVK.Kind, live, p.UID); err != nil {
+		return applyFailed(err)
+	}
+	return nil
+}
+
 // workloadOptions are the pod options for p. API-watch mode needs p's own service
 // account: the Role that reads the config Secret (every inlined scrape credential) is
 // never bound to the namespace's default service account, which every other pod of the
@@ -252,6 +281,9 @@ func (r *Reconciler) applyGoverningService(ctx context.Context, p *monitoringv1.
 			ref := ownerRef(o)
 			ref.Controller = nil
 			owners = append(owners, ref)
+			if o.Spec.Thanos != nil {
+				workload.AddThanosGRPCPort(svc)
+			}
 		}
 	}
 	sort.Slice(owners, func(i, j int) bool { return owners[i].Name < owners[j].Name })

@@ -217,6 +217,9 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if err := r.applyWebConfig(ctx, p); err != nil {
 		return err
 	}
+	if err := r.applyThanosHTTPClient(ctx, p); err != nil {
+		return err
+	}
 	if err := r.applyRuleConfigMaps(ctx, p, st, rules); err != nil {
 		return err
 	}
