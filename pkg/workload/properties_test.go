@@ -248,6 +248,10 @@ func TestImage(t *testing.T) {
 		{func(p *monitoringv1.Prometheus) { p.Spec.Tag = "t1"; p.Spec.Version = "v3.0.0" }, "quay.io/prometheus/prometheus:t1"},
 		{func(p *monitoringv1.Prometheus) { p.Spec.Tag = "t1"; p.Spec.SHA = "abc" }, "quay.io/prometheus/prometheus@sha256:abc"},
 		{func(p *monitoringv1.Prometheus) { p.Spec.SHA = "sha256:abc" }, "quay.io/prometheus/prometheus@sha256:abc"},
+		// A base image that already has a tag or digest is used as it is.
+		{func(p *monitoringv1.Prometheus) { p.Spec.BaseImage = "registry:5000/p:v3.2.0"; p.Spec.Version = "v3.0.0" }, "registry:5000/p:v3.2.0"},
+		{func(p *monitoringv1.Prometheus) { p.Spec.BaseImage = "b/p@sha256:def"; p.Spec.Tag = "t1" }, "b/p@sha256:def"},
+		{func(p *monitoringv1.Prometheus) { p.Spec.BaseImage = "registry:5000/p"; p.Spec.Version = "v3.0.0" }, "registry:5000/p:v3.0.0"},
 	}
 	for _, c := range cases {
 		p := prom(c.mut)
@@ -255,6 +259,16 @@ func TestImage(t *testing.T) {
 		if err != nil || got != c.want {
 			t.Errorf("Image = %q, %v; want %q", got, err, c.want)
 		}
+	}
+	// The operator's default base image too, for every kind (kube-prometheus-stack passes
+	// tagged ones).
+	tagged := opts
+	tagged.PrometheusBaseImage, tagged.AlertmanagerBaseImage = "quay.io/prometheus/prometheus:v3.5.0", "quay.io/prometheus/alertmanager:v0.30.0"
+	if got, _ := Image(prom(), tagged); got != "quay.io/prometheus/prometheus:v3.5.0" {
+		t.Errorf("tagged default Prometheus base image: %q", got)
+	}
+	if got, _ := AlertmanagerImage(am(), tagged); got != "quay.io/prometheus/alertmanager:v0.30.0" {
+		t.Errorf("tagged default Alertmanager base image: %q", got)
 	}
 }
 

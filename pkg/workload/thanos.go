@@ -171,9 +171,6 @@ func thanosImage(t *monitoringv1.ThanosSpec, opts Options) (string, error) {
 	if img == "" && base == "" {
 		return "", fmt.Errorf("no Thanos image: spec.thanos.image is empty and the operator has no default Thanos base image (--thanos-default-base-image)")
 	}
-	if img == "" && imageHasTagOrDigest(base) {
-		return base, nil
-	}
 	return imageFor("Thanos", imageSpec{t.Image, base, ptr.Deref(t.SHA, ""), ptr.Deref(t.Tag, ""), ptr.Deref(t.Version, "")}, base, DefaultThanosVersion)
 }
 

@@ -49,9 +49,10 @@ type imageSpec struct {
 	baseImage, sha, tag, version string
 }
 
-// imageFor resolves the image of a kind as prometheus-operator does: spec.image, or the
-// base image (spec.baseImage or defBase) with spec.sha as digest, or spec.tag, or
-// spec.version (defVersion when empty) as tag.
+// imageFor resolves the image of a kind as prometheus-operator does: spec.image; or the
+// base image (spec.baseImage or defBase) as it is when it already has a tag or digest
+// (kube-prometheus-stack passes tagged default base images); or the base image with
+// spec.sha as digest, or spec.tag, or spec.version (defVersion when empty) as tag.
 func imageFor(kind string, s imageSpec, defBase, defVersion string) (string, error) {
 	if img := strings.TrimSpace(ptr.Deref(s.image, "")); img != "" {
 		return img, nil
@@ -62,6 +63,9 @@ func imageFor(kind string, s imageSpec, defBase, defVersion string) (string, err
 	}
 	if base == "" {
 		return "", fmt.Errorf("no %s image: spec.image is empty and the operator has no default base image", kind)
+	}
+	if imageHasTagOrDigest(base) {
+		return base, nil
 	}
 	if s.sha != "" {
 		return base + "@sha256:" + strings.TrimPrefix(s.sha, "sha256:"), nil
