@@ -249,7 +249,10 @@ func TestImage(t *testing.T) {
 		{func(p *monitoringv1.Prometheus) { p.Spec.Tag = "t1"; p.Spec.SHA = "abc" }, "quay.io/prometheus/prometheus@sha256:abc"},
 		{func(p *monitoringv1.Prometheus) { p.Spec.SHA = "sha256:abc" }, "quay.io/prometheus/prometheus@sha256:abc"},
 		// A base image that already has a tag or digest is used as it is.
-		{func(p *monitoringv1.Prometheus) { p.Spec.BaseImage = "registry:5000/p:v3.2.0"; p.Spec.Version = "v3.0.0" }, "registry:5000/p:v3.2.0"},
+		{func(p *monitoringv1.Prometheus) {
+			p.Spec.BaseImage = "registry:5000/p:v3.2.0"
+			p.Spec.Version = "v3.0.0"
+		}, "registry:5000/p:v3.2.0"},
 		{func(p *monitoringv1.Prometheus) { p.Spec.BaseImage = "b/p@sha256:def"; p.Spec.Tag = "t1" }, "b/p@sha256:def"},
 		{func(p *monitoringv1.Prometheus) { p.Spec.BaseImage = "registry:5000/p"; p.Spec.Version = "v3.0.0" }, "registry:5000/p:v3.0.0"},
 	}
