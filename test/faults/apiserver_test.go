@@ -340,7 +340,7 @@ func TestAPIServerRestart(t *testing.T) {
 	w := quiet(t, 2*time.Second, 30*time.Second, next)[0]
 	for k, v := range w {
 		if k != "Secret/update" && k != "ServiceMonitor/apply-status" {
-			t.Errorf("needless write by the replacement: %s %v", k, v)
+			t.Errorf("needless write by the replacement: %s %v\n%s", k, v, grepLog(next.log, "status written"))
 		}
 	}
 	if w["Secret/update"] != 1 || w["ServiceMonitor/apply-status"] != 1 {

@@ -320,6 +320,21 @@ func diff(before, after map[string]float64) map[string]float64 {
 }
 
 // tail returns the last n lines of a file.
+// grepLog returns the lines of the log at path that contain s, indented.
+func grepLog(path, s string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Sprintf("(%v)", err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, s) {
+			out = append(out, "    "+l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 func tail(path string, n int) string {
 	b, err := os.ReadFile(path)
 	if err != nil {

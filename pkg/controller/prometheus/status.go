@@ -3,12 +3,14 @@ package prometheus
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
@@ -44,7 +46,43 @@ func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheu
 		return err
 	}
 	r.Applier.CountWrite(monitoringv1.PrometheusesKind, "apply-status")
+	log.FromContext(ctx).Info("Prometheus status written", "changed", statusChange(p.Status, status))
 	return nil
+}
+
+// statusChange says briefly what differs between two statuses, for the log line of a
+// status write: the conditions whose status, reason or message changed, and the replica
+// counts and paused flag.
+func statusChange(old, cur monitoringv1.PrometheusStatus) string {
+	var parts []string
+	oldConds := map[monitoringv1.ConditionType]monitoringv1.Condition{}
+	for _, c := range old.Conditions {
+		oldConds[c.Type] = c
+	}
+	for _, c := range cur.Conditions {
+		o, ok := oldConds[c.Type]
+		switch {
+		case !ok:
+			parts = append(parts, fmt.Sprintf("%s: none -> %s/%s", c.Type, c.Status, c.Reason))
+		case o.Status != c.Status || o.Reason != c.Reason:
+			parts = append(parts, fmt.Sprintf("%s: %s/%s -> %s/%s", c.Type, o.Status, o.Reason, c.Status, c.Reason))
+		case o.Message != c.Message:
+			parts = append(parts, fmt.Sprintf("%s message: %q -> %q", c.Type, o.Message, c.Message))
+		case o.ObservedGeneration != c.ObservedGeneration:
+			parts = append(parts, fmt.Sprintf("%s observedGeneration: %d -> %d", c.Type, o.ObservedGeneration, c.ObservedGeneration))
+		}
+	}
+	if old.Replicas != cur.Replicas || old.AvailableReplicas != cur.AvailableReplicas || old.UpdatedReplicas != cur.UpdatedReplicas || old.UnavailableReplicas != cur.UnavailableReplicas {
+		parts = append(parts, fmt.Sprintf("replicas %d/%d/%d/%d -> %d/%d/%d/%d", old.Replicas, old.UpdatedReplicas, old.AvailableReplicas, old.UnavailableReplicas,
+			cur.Replicas, cur.UpdatedReplicas, cur.AvailableReplicas, cur.UnavailableReplicas))
+	}
+	if old.Paused != cur.Paused || old.Shards != cur.Shards || old.Selector != cur.Selector {
+		parts = append(parts, fmt.Sprintf("paused %v shards %d selector %q -> paused %v shards %d selector %q", old.Paused, old.Shards, old.Selector, cur.Paused, cur.Shards, cur.Selector))
+	}
+	if len(parts) == 0 {
+		return "other fields (shard statuses, transition times)"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // reconciledCondition turns the outcome into the Reconciled condition, keeping the
