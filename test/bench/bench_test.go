@@ -166,3 +166,23 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+// The changes spread over the namespaces as well as over the objects.
+func TestChangedObjectSpreadsOverNamespaces(t *testing.T) {
+	const namespaces = 50
+	for _, n := range []int{100, 1000, 5000} {
+		seen := map[int]bool{}
+		objects := map[int]bool{}
+		for c := 0; c < 50; c++ {
+			i := changedObject(c, n, 50)
+			if i < 0 || i >= n {
+				t.Fatalf("n=%d change %d: object %d out of range", n, c, i)
+			}
+			seen[i%namespaces] = true
+			objects[i] = true
+		}
+		if len(seen) < 25 || len(objects) != 50 {
+			t.Errorf("n=%d: 50 changes hit %d namespaces and %d objects", n, len(seen), len(objects))
+		}
+	}
+}

@@ -323,7 +323,7 @@ wait:
 	// 3. Single-object changes.
 	cpu0 := smp.now().cpu
 	for c := 0; c < o.changes; c++ {
-		i := c * n / o.changes
+		i := changedObject(c, n, o.changes)
 		lat, err := change(ctx, cl, k, sc, i, c, events, o.changeLimit)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -507,4 +507,12 @@ func logf(format string, args ...any) {
 func fatalf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
 	os.Exit(2)
+}
+
+// changedObject is the index of the object change c of changes modifies: spread evenly
+// over the n objects and, by the offset c, over the namespaces (object i is in namespace
+// i mod namespaces; evenly spaced indices alone would all fall in one namespace whenever
+// n/changes is a multiple of the namespace count).
+func changedObject(c, n, changes int) int {
+	return (c*n/changes + c) % n
 }
