@@ -19,7 +19,6 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -62,6 +61,14 @@ func readWebhookConfig[T any](t *testing.T, root, file string, obj *T, hooks fun
 	return obj
 }
 
+// validatingHooks are the clientConfigs of a ValidatingWebhookConfiguration.
+func validatingHooks(c *admissionregistrationv1.ValidatingWebhookConfiguration) (out []*admissionregistrationv1.WebhookClientConfig) {
+	for i := range c.Webhooks {
+		out = append(out, &c.Webhooks[i].ClientConfig)
+	}
+	return out
+}
+
 func startWebhookEnv(t *testing.T) *webhookEnv {
 	t.Helper()
 	root, err := testenv.RepoRoot()
@@ -85,20 +92,8 @@ func startWebhookEnv(t *testing.T) *webhookEnv {
 	ln.Close()
 	base := fmt.Sprintf("https://127.0.0.1:%d", port)
 
-	validating := readWebhookConfig(t, root, "validating-webhook.yaml", &admissionregistrationv1.ValidatingWebhookConfiguration{},
-		func(c *admissionregistrationv1.ValidatingWebhookConfiguration) (out []*admissionregistrationv1.WebhookClientConfig) {
-			for i := range c.Webhooks {
-				out = append(out, &c.Webhooks[i].ClientConfig)
-			}
-			return out
-		}, base)
-	amcValidating := readWebhookConfig(t, root, "alertmanagerconfig-validating-webhook.yaml", &admissionregistrationv1.ValidatingWebhookConfiguration{},
-		func(c *admissionregistrationv1.ValidatingWebhookConfiguration) (out []*admissionregistrationv1.WebhookClientConfig) {
-			for i := range c.Webhooks {
-				out = append(out, &c.Webhooks[i].ClientConfig)
-			}
-			return out
-		}, base)
+	validating := readWebhookConfig(t, root, "validating-webhook.yaml", &admissionregistrationv1.ValidatingWebhookConfiguration{}, validatingHooks, base)
+	amcValidating := readWebhookConfig(t, root, "alertmanagerconfig-validating-webhook.yaml", &admissionregistrationv1.ValidatingWebhookConfiguration{}, validatingHooks, base)
 	mutating := readWebhookConfig(t, root, "mutating-webhook.yaml", &admissionregistrationv1.MutatingWebhookConfiguration{},
 		func(c *admissionregistrationv1.MutatingWebhookConfiguration) (out []*admissionregistrationv1.WebhookClientConfig) {
 			for i := range c.Webhooks {
@@ -403,7 +398,7 @@ func TestAlertmanagerConfigsThroughAPIServer(t *testing.T) {
 		if err := beta.ConvertTo(&wantAlpha); err != nil {
 			t.Fatal(err)
 		}
-		if !sameJSON(t, alpha.Spec, wantAlpha.Spec) {
+		if !webhook.SameJSON(t, alpha.Spec, wantAlpha.Spec) {
 			t.Errorf("v1alpha1 read back differs from the module's conversion:\n got %+v\nwant %+v", alpha.Spec, wantAlpha.Spec)
 		}
 		alpha.Labels = map[string]string{"edited": "v1alpha1"}
@@ -417,27 +412,8 @@ func TestAlertmanagerConfigsThroughAPIServer(t *testing.T) {
 		if back.Labels["edited"] != "v1alpha1" {
 			t.Errorf("the v1alpha1 edit is missing from the v1beta1 object: labels %v", back.Labels)
 		}
-		if !sameJSON(t, back.Spec, *want) {
+		if !webhook.SameJSON(t, back.Spec, *want) {
 			t.Errorf("v1beta1 spec after the round trip differs:\n got %+v\nwant %+v", back.Spec, *want)
 		}
 	})
-}
-
-// sameJSON compares two values by their JSON (child routes are raw JSON in the API).
-func sameJSON(t *testing.T, a, b any) bool {
-	t.Helper()
-	var x, y any
-	for _, p := range []struct {
-		in  any
-		out *any
-	}{{a, &x}, {b, &y}} {
-		raw, err := json.Marshal(p.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, p.out); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return equality.Semantic.DeepEqual(x, y)
 }
