@@ -32,19 +32,9 @@ func ReloaderRole(in Input) (*rbacv1.Role, error) {
 	for n := range slots {
 		configMaps = append(configMaps, layout.RuleConfigMapName(p.Name, n))
 	}
-	verbs := []string{"get", "list", "watch"}
-	return &rbacv1.Role{
-		TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      ReloaderRoleName(p),
-			Namespace: p.Namespace,
-			Labels:    roleLabels(p),
-		},
-		Rules: []rbacv1.PolicyRule{
-			{APIGroups: []string{""}, Resources: []string{"secrets"}, ResourceNames: []string{layout.ConfigSecretName(p.Name)}, Verbs: verbs},
-			{APIGroups: []string{""}, Resources: []string{"configmaps"}, ResourceNames: configMaps, Verbs: verbs},
-		},
-	}, nil
+	return reloaderRole(ReloaderRoleName(p), p.Namespace, roleLabels(p),
+		readRule("secrets", layout.ConfigSecretName(p.Name)),
+		readRule("configmaps", configMaps...)), nil
 }
 
 // ReloaderRoleBinding binds ReloaderRole to the pod's service account (spec.serviceAccountName,
@@ -54,16 +44,7 @@ func ReloaderRoleBinding(p *monitoringv1.Prometheus) *rbacv1.RoleBinding {
 	if sa == "" {
 		sa = "default"
 	}
-	return &rbacv1.RoleBinding{
-		TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      ReloaderRoleName(p),
-			Namespace: p.Namespace,
-			Labels:    roleLabels(p),
-		},
-		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: ReloaderRoleName(p)},
-		Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: sa, Namespace: p.Namespace}},
-	}
+	return reloaderRoleBinding(ReloaderRoleName(p), p.Namespace, roleLabels(p), sa)
 }
 
 func roleLabels(p *monitoringv1.Prometheus) map[string]string {
@@ -86,32 +67,14 @@ func AlertmanagerReloaderRoleName(a *monitoringv1.Alertmanager) string {
 // config Secret, which the config-reloader watches in API-watch mode (list and watch by
 // name: the reloader uses a metadata.name field selector).
 func AlertmanagerReloaderRole(a *monitoringv1.Alertmanager) *rbacv1.Role {
-	return &rbacv1.Role{
-		TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      AlertmanagerReloaderRoleName(a),
-			Namespace: a.Namespace,
-			Labels:    alertmanagerRoleLabels(a),
-		},
-		Rules: []rbacv1.PolicyRule{
-			{APIGroups: []string{""}, Resources: []string{"secrets"}, ResourceNames: []string{layout.AlertmanagerGeneratedSecretName(a.Name)}, Verbs: []string{"get", "list", "watch"}},
-		},
-	}
+	return reloaderRole(AlertmanagerReloaderRoleName(a), a.Namespace, alertmanagerRoleLabels(a),
+		readRule("secrets", layout.AlertmanagerGeneratedSecretName(a.Name)))
 }
 
 // AlertmanagerReloaderRoleBinding binds AlertmanagerReloaderRole to the pod's service
 // account. The controller uses API-watch mode only when spec.serviceAccountName is set.
 func AlertmanagerReloaderRoleBinding(a *monitoringv1.Alertmanager) *rbacv1.RoleBinding {
-	return &rbacv1.RoleBinding{
-		TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      AlertmanagerReloaderRoleName(a),
-			Namespace: a.Namespace,
-			Labels:    alertmanagerRoleLabels(a),
-		},
-		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: AlertmanagerReloaderRoleName(a)},
-		Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: a.Spec.ServiceAccountName, Namespace: a.Namespace}},
-	}
+	return reloaderRoleBinding(AlertmanagerReloaderRoleName(a), a.Namespace, alertmanagerRoleLabels(a), a.Spec.ServiceAccountName)
 }
 
 func alertmanagerRoleLabels(a *monitoringv1.Alertmanager) map[string]string {
@@ -120,5 +83,29 @@ func alertmanagerRoleLabels(a *monitoringv1.Alertmanager) map[string]string {
 		layout.NameLabel:             AlertmanagerNameValue,
 		layout.InstanceLabel:         a.Name,
 		layout.AlertmanagerNameLabel: a.Name,
+	}
+}
+
+// readRule lets its subject get, list and watch the named objects of a core resource.
+func readRule(resource string, names ...string) rbacv1.PolicyRule {
+	return rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{resource}, ResourceNames: names, Verbs: []string{"get", "list", "watch"}}
+}
+
+// reloaderRole is a config-reloader's Role in API-watch mode.
+func reloaderRole(name, namespace string, labels map[string]string, rules ...rbacv1.PolicyRule) *rbacv1.Role {
+	return &rbacv1.Role{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, Labels: labels},
+		Rules:      rules,
+	}
+}
+
+// reloaderRoleBinding binds the Role name to the service account sa of namespace.
+func reloaderRoleBinding(name, namespace string, labels map[string]string, sa string) *rbacv1.RoleBinding {
+	return &rbacv1.RoleBinding{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, Labels: labels},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: name},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: sa, Namespace: namespace}},
 	}
 }
