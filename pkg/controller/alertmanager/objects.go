@@ -189,11 +189,4 @@ func (r *Reconciler) deleteSurplusTLSAssets(ctx context.Context, a *monitoringv1
 	return nil
 }
 
-func ownedBy(o metav1.Object, a *monitoringv1.Alertmanager) bool {
-	for _, ref := range o.GetOwnerReferences() {
-		if ref.UID == a.UID {
-			return true
-		}
-	}
-	return false
-}
+func ownedBy(o metav1.Object, a *monitoringv1.Alertmanager) bool { return generated.OwnedBy(o, a.UID) }

@@ -50,18 +50,13 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.mapConfig), triggered(monitoringv1alpha1.AlertmanagerConfigKind, specOrLabels))
 	if r.cfg.WatchGoverningServices {
 		b = b.WatchesMetadata(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mapGoverningService),
-			builder.WithPredicates(predicate.NewPredicateFuncs(isGoverningService)))
+			builder.WithPredicates(watch.Named(layout.AlertmanagerGoverningServiceName)))
 	}
 	return b.WithOptions(controller.Options{
 		MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
 		RateLimiter:             workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
 	}).
 		Complete(r)
-}
-
-// isGoverningService keeps the events of the Services named like the governing Service.
-func isGoverningService(o client.Object) bool {
-	return o.GetName() == layout.AlertmanagerGoverningServiceName
 }
 
 // mapGoverningService reconciles the Alertmanagers that use the governing Service of the

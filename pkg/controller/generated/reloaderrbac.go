@@ -44,7 +44,7 @@ func (w *Writer) DeleteReloaderRBAC(ctx context.Context, c client.Reader, namesp
 		if err != nil {
 			return outcome.ApplyFailed(fmt.Errorf("reading %s %s/%s: %w", gvk.Kind, namespace, name, err))
 		}
-		if !ownedByUID(live, uid) {
+		if !OwnedBy(live, uid) {
 			continue // not ours: a user's object of that name stays
 		}
 		if err := w.Applier.Delete(ctx, gvk.Kind, live, uid); err != nil {
@@ -54,7 +54,8 @@ func (w *Writer) DeleteReloaderRBAC(ctx context.Context, c client.Reader, namesp
 	return nil
 }
 
-func ownedByUID(o metav1.Object, uid types.UID) bool {
+// OwnedBy reports whether o has an owner reference to the object with UID uid.
+func OwnedBy(o metav1.Object, uid types.UID) bool {
 	for _, ref := range o.GetOwnerReferences() {
 		if ref.UID == uid {
 			return true

@@ -402,11 +402,4 @@ func isNumbered(name string, gen func(int) string) bool {
 	return true
 }
 
-func ownedBy(o metav1.Object, p *monitoringv1.Prometheus) bool {
-	for _, ref := range o.GetOwnerReferences() {
-		if ref.UID == p.UID {
-			return true
-		}
-	}
-	return false
-}
+func ownedBy(o metav1.Object, p *monitoringv1.Prometheus) bool { return generated.OwnedBy(o, p.UID) }

@@ -54,7 +54,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap"))
 	if r.cfg.WatchGoverningServices {
 		b = b.WatchesMetadata(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mapGoverningService),
-			builder.WithPredicates(predicate.NewPredicateFuncs(isGoverningService)))
+			builder.WithPredicates(watch.Named(layout.GoverningServiceName)))
 	}
 	return b.WithOptions(controller.Options{
 		MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
@@ -141,11 +141,6 @@ func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
 			q.Add(reconcile.Request{NamespacedName: p})
 		}
 	})
-}
-
-// isGoverningService keeps the events of the Services named like the governing Service.
-func isGoverningService(o client.Object) bool {
-	return o.GetName() == layout.GoverningServiceName
 }
 
 // mapGoverningService reconciles the Prometheus objects that use the governing Service of
