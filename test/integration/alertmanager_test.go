@@ -116,7 +116,8 @@ func amCondition(ns, name string, typ monitoringv1.ConditionType) (*monitoringv1
 // TestAlertmanagerLifecycle: an Alertmanager gets its objects under upstream's names, its
 // peers follow spec.replicas (1 → 3 → 1), the user's config reaches the generated Secret
 // and follows its changes, a resync writes nothing, and an invalid config keeps the last
-// good generated Secret with Reconciled=False.
+// good generated Secret with Reconciled=False; a deleted alertmanager-operated is
+// restored at once.
 func TestAlertmanagerLifecycle(t *testing.T) {
 	ns := newNamespace(t, nil)
 	good := "route:\n  receiver: team\nreceivers:\n- name: team\n"
@@ -180,6 +181,22 @@ func TestAlertmanagerLifecycle(t *testing.T) {
 	if after := settle(t); after != before {
 		t.Errorf("the operator made %v API writes with nothing to change", after-before)
 	}
+
+	// A deleted alertmanager-operated comes back from its own watch event (the operator
+	// here may list and watch Services), not at the next resync.
+	if err := k8s.Delete(ctx, svc); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 10*time.Second, "alertmanager-operated restored", func() error {
+		var back corev1.Service
+		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "alertmanager-operated"}, &back); err != nil {
+			return err
+		}
+		if back.UID == svc.UID {
+			return fmt.Errorf("still the deleted Service")
+		}
+		return nil
+	})
 
 	changed := "route:\n  receiver: other\nreceivers:\n- name: other\n"
 	update(t, user, func() { user.Data[layout.AlertmanagerConfigKey] = []byte(changed) })
