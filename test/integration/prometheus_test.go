@@ -47,10 +47,12 @@ func TestPrometheusObjects(t *testing.T) {
 	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "main"}, p); err != nil {
 		t.Fatal(err)
 	}
-	sts, err := statefulSet(ns, "prometheus-main")
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The config Secret is written first; the StatefulSet follows in the same reconcile.
+	var sts *appsv1.StatefulSet
+	eventually(t, 10*time.Second, "StatefulSet", func() (err error) {
+		sts, err = statefulSet(ns, "prometheus-main")
+		return err
+	})
 	if err := hasOwner(sts, p); err != nil {
 		t.Error(err)
 	}
