@@ -69,36 +69,77 @@ const (
 )
 
 // GoverningServiceName is the headless Service shared by all Prometheus StatefulSets of a
-// namespace.
-const GoverningServiceName = "prometheus-operated"
+// namespace; AgentGoverningServiceName is the one of the PrometheusAgent StatefulSets.
+const (
+	GoverningServiceName      = "prometheus-operated"
+	AgentGoverningServiceName = "prometheus-agent-operated"
+)
 
 // PrometheusWebPort is the port Prometheus listens on.
 const PrometheusWebPort = 9090
 
+// Instance names the generated objects of one Prometheus or PrometheusAgent: the same
+// names with the prefix prometheus-operator gives each kind ("prometheus" or
+// "prom-agent").
+type Instance struct {
+	Prefix, Name string
+}
+
+// Name prefixes of the generated objects of each kind.
+const (
+	PrometheusPrefix = "prometheus"
+	AgentPrefix      = "prom-agent"
+)
+
+// Prometheus names the generated objects of the Prometheus called name.
+func Prometheus(name string) Instance { return Instance{PrometheusPrefix, name} }
+
+// Agent names the generated objects of the PrometheusAgent called name.
+func Agent(name string) Instance { return Instance{AgentPrefix, name} }
+
+// Base is "<prefix>-<name>": the config Secret and the StatefulSet of shard 0.
+func (i Instance) Base() string { return i.Prefix + "-" + i.Name }
+
+// ConfigSecret is the Secret holding the generated config.
+func (i Instance) ConfigSecret() string { return i.Base() }
+
+// TLSAssetsSecret is the n-th Secret holding TLS assets.
+func (i Instance) TLSAssetsSecret(n int) string { return fmt.Sprintf("%s-tls-assets-%d", i.Base(), n) }
+
+// WebConfigSecret is the Secret holding the web configuration.
+func (i Instance) WebConfigSecret() string { return i.Base() + "-web-config" }
+
+// RuleConfigMap is the n-th ConfigMap holding rule files (Prometheus only: agents run no
+// rules).
+func (i Instance) RuleConfigMap(n int) string { return fmt.Sprintf("%s-rulefiles-%d", i.Base(), n) }
+
+// StatefulSet is the StatefulSet of one shard.
+func (i Instance) StatefulSet(shard int) string {
+	if shard == 0 {
+		return i.Base()
+	}
+	return fmt.Sprintf("%s-shard-%d", i.Base(), shard)
+}
+
 // ConfigSecretName is the Secret holding the generated config of a Prometheus.
-func ConfigSecretName(prometheus string) string { return "prometheus-" + prometheus }
+func ConfigSecretName(prometheus string) string { return Prometheus(prometheus).ConfigSecret() }
 
 // TLSAssetsSecretName is the n-th Secret holding TLS assets of a Prometheus.
 func TLSAssetsSecretName(prometheus string, n int) string {
-	return fmt.Sprintf("prometheus-%s-tls-assets-%d", prometheus, n)
+	return Prometheus(prometheus).TLSAssetsSecret(n)
 }
 
 // WebConfigSecretName is the Secret holding the web configuration of a Prometheus.
-func WebConfigSecretName(prometheus string) string {
-	return "prometheus-" + prometheus + "-web-config"
-}
+func WebConfigSecretName(prometheus string) string { return Prometheus(prometheus).WebConfigSecret() }
 
 // RuleConfigMapName is the n-th ConfigMap holding rule files of a Prometheus.
 func RuleConfigMapName(prometheus string, n int) string {
-	return fmt.Sprintf("prometheus-%s-rulefiles-%d", prometheus, n)
+	return Prometheus(prometheus).RuleConfigMap(n)
 }
 
 // StatefulSetName is the StatefulSet of one shard of a Prometheus.
 func StatefulSetName(prometheus string, shard int) string {
-	if shard == 0 {
-		return "prometheus-" + prometheus
-	}
-	return fmt.Sprintf("prometheus-%s-shard-%d", prometheus, shard)
+	return Prometheus(prometheus).StatefulSet(shard)
 }
 
 // RuleFileGlobs lists the rule_files globs of a Prometheus whose pod mounts the given

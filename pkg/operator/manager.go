@@ -195,7 +195,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	promMetrics, err := promctrl.NewMetrics(reg)
+	promMetrics, err := promctrl.NewMetrics(reg, promctrl.PrometheusKind)
 	if err != nil {
 		return err
 	}

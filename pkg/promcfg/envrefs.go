@@ -49,7 +49,7 @@ const (
 // substitute for it (nil when it is not known in advance, as for a value from a Secret).
 func reloaderEnv(p *monitoringv1.Prometheus) map[string]*string {
 	env := map[string]*string{
-		"POD_NAME": strp("prometheus-" + p.Name + "-0"),
+		"POD_NAME": strp(podPrefix(p) + p.Name + "-0"),
 		"SHARD":    strp("0"),
 	}
 	declare := func(containers []corev1.Container, name string) {

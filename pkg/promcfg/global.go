@@ -59,6 +59,9 @@ func (h *headerCtx) global() (M, error) {
 		}
 	}
 	eval := defaultEvaluationInterval
+	if isAgent(p) {
+		eval = "" // an agent evaluates no rules (its spec has no evaluationInterval)
+	}
 	if s.EvaluationInterval != "" {
 		if _, err := parsePositiveDuration(string(s.EvaluationInterval)); err != nil {
 			return nil, fmt.Errorf("spec.evaluationInterval: %w", err)

@@ -45,7 +45,9 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 
 	top := M{{"global", global}}
 	top.Set("runtime", h.runtime())
-	top.Set("rule_files", ruleFiles)
+	if !isAgent(p) {
+		top.Set("rule_files", ruleFiles)
+	}
 	storage, err := h.storage()
 	if err != nil {
 		return nil, nil, nil, err

@@ -54,11 +54,14 @@ func (h *headerCtx) storage() (M, error) {
 			}
 		}
 	}
-	retention, err := h.retention()
-	if err != nil {
-		return nil, err
+	if !isAgent(h.p) {
+		// An agent keeps no blocks: it has no retention.
+		retention, err := h.retention()
+		if err != nil {
+			return nil, err
+		}
+		tsdb.Set("retention", retention)
 	}
-	tsdb.Set("retention", retention)
 
 	st := M{}
 	st.Set("tsdb", tsdb)

@@ -68,11 +68,24 @@ func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, erro
 	s := &p.Spec
 	args := []arg{
 		{"config.file", path.Join(layout.ConfigOutDir, layout.ConfigOutFile)},
-		{"storage.tsdb.path", layout.StorageDir},
 		{"web.route-prefix", routePrefix(p)},
 		{"web.config.file", path.Join(layout.WebConfigDir, layout.WebConfigFile)},
 	}
 	add := func(name, value string) { args = append(args, arg{name, value}) }
+	agent := IsAgent(p)
+	var features []string
+	if agent {
+		// An agent keeps only a write-ahead log, in the same volume, and has no TSDB,
+		// query engine or rules: none of their flags apply.
+		if atLeast(v, "3.0.0") {
+			add("agent", "")
+		} else {
+			features = append(features, "agent")
+		}
+		add("storage.agent.path", layout.StorageDir)
+	} else {
+		add("storage.tsdb.path", layout.StorageDir)
+	}
 	if !reloadSignal(p) {
 		// With reloadStrategy ProcessSignal the reloader sends SIGHUP; Prometheus's
 		// lifecycle endpoints (/-/reload, /-/quit) stay off, as prometheus-operator has it.
@@ -85,42 +98,39 @@ func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, erro
 		add("web.console.libraries", "/etc/prometheus/console_libraries")
 	}
 
-	if err := retentionArgs(p, v, add); err != nil {
-		return nil, err
+	walPrefix := "storage.tsdb."
+	if agent {
+		walPrefix = "storage.agent."
 	}
 	if s.WALCompression != nil {
 		if *s.WALCompression {
-			add("storage.tsdb.wal-compression", "")
+			add(walPrefix+"wal-compression", "")
 		} else {
-			add("no-storage.tsdb.wal-compression", "")
+			add("no-"+walPrefix+"wal-compression", "")
 		}
 	}
-	if err := compactionArgs(p, v, add); err != nil {
-		return nil, err
+	if !agent {
+		if err := serverArgs(p, v, add); err != nil {
+			return nil, err
+		}
 	}
-
 	if err := webArgs(p, add); err != nil {
-		return nil, err
-	}
-	if err := ruleArgs(s.Rules, add); err != nil {
-		return nil, err
-	}
-	if err := queryArgs(s.Query, add); err != nil {
 		return nil, err
 	}
 	if err := logArgs(s.LogLevel, s.LogFormat, func(n, v string) { add("log."+n, v) }); err != nil {
 		return nil, err
 	}
-	features, err := receiverArgs(p, v, add)
+	more, err := receiverArgs(p, v, add)
 	if err != nil {
 		return nil, err
 	}
+	features = append(features, more...)
 	for _, f := range s.EnableFeatures {
 		if f := strings.TrimSpace(string(f)); f != "" {
 			features = append(features, f)
 		}
 	}
-	more, err := storageFeatures(p, v)
+	more, err = storageFeatures(p, v)
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +147,21 @@ func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, erro
 		return args[i].value < args[j].value
 	})
 	return args, nil
+}
+
+// serverArgs adds the flags only a Prometheus server (not an agent) has: retention,
+// compaction, rules and query.
+func serverArgs(p *monitoringv1.Prometheus, v *version.Version, add func(name, value string)) error {
+	if err := retentionArgs(p, v, add); err != nil {
+		return err
+	}
+	if err := compactionArgs(p, v, add); err != nil {
+		return err
+	}
+	if err := ruleArgs(p.Spec.Rules, add); err != nil {
+		return err
+	}
+	return queryArgs(p.Spec.Query, add)
 }
 
 // retentionArgs adds the retention flags. Prometheus 3.11 and later read retention from

@@ -38,8 +38,10 @@ const (
 	defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
 	// operatedLabel marks the governing Service, as prometheus-operator does.
 	operatedLabel = "operated-prometheus"
-	// PrometheusNameValue is the value of app.kubernetes.io/name on everything built here.
+	// PrometheusNameValue and AgentNameValue are the values of app.kubernetes.io/name on
+	// what is built here for a Prometheus and for a PrometheusAgent.
 	PrometheusNameValue = "prometheus"
+	AgentNameValue      = "prometheus-agent"
 	// minSlots is the smallest number of pre-mounted rule ConfigMaps and TLS assets Secrets.
 	minSlots = 4
 	// maxStatefulSetName keeps "<name>-<10 character revision hash>" within a label value.
@@ -50,10 +52,11 @@ const (
 // of prometheus-operator's selector, so that either operator takes over the other's
 // StatefulSet in place, with its pods and volumes (ADR 0008). The selector is immutable:
 // never change this set.
-func selectorLabels(name string, shard int32) map[string]string {
+func selectorLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
+	name := p.Name
 	return map[string]string{
 		layout.ManagedByLabel:      layout.ManagedByValue,
-		layout.NameLabel:           PrometheusNameValue,
+		layout.NameLabel:           NameValue(p),
 		layout.InstanceLabel:       name,
 		layout.PrometheusNameLabel: name,
 		layout.OperatorNameLabel:   name,
@@ -62,39 +65,41 @@ func selectorLabels(name string, shard int32) map[string]string {
 }
 
 // objectLabels are the labels of the StatefulSet and its pods.
-func objectLabels(name string, shard int32) map[string]string {
-	l := selectorLabels(name, shard)
+func objectLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
+	l := selectorLabels(p, shard)
 	l[layout.LegacyManagedByLabel] = layout.ManagedByValue
 	return l
 }
 
 // statefulSetLabels are the labels of one shard's StatefulSet: its pods' labels and
-// prometheus-operator's mode label, which its StatefulSet informer selects on.
-func statefulSetLabels(name string, shard int32) map[string]string {
-	l := objectLabels(name, shard)
-	l[layout.ModeLabel] = "server"
+// prometheus-operator's mode label (server or agent), which its StatefulSet informer
+// selects on.
+func statefulSetLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
+	l := objectLabels(p, shard)
+	l[layout.ModeLabel] = mode(p)
 	return l
 }
 
 // Selector is the label selector matching the pods of every shard of p, as reported in
 // status.selector for the scale subresource.
 func Selector(p *monitoringv1.Prometheus) string {
-	l := selectorLabels(p.Name, 0)
+	l := selectorLabels(p, 0)
 	delete(l, layout.ShardLabel)
 	return labels.SelectorFromSet(l).String()
 }
 
-// ServiceName is the governing Service of p's StatefulSets: spec.serviceName or
-// prometheus-operated.
+// ServiceName is the governing Service of p's StatefulSets: spec.serviceName, or
+// prometheus-operated (prometheus-agent-operated for an agent).
 func ServiceName(p *monitoringv1.Prometheus) string {
 	if s := ptr.Deref(p.Spec.ServiceName, ""); s != "" {
 		return s
 	}
-	return layout.GoverningServiceName
+	return governingServiceName(p)
 }
 
-// ManagesGoverningService reports whether the controller creates prometheus-operated for
-// p; when spec.serviceName is set the user provides the Service.
+// ManagesGoverningService reports whether the controller creates prometheus-operated (or
+// prometheus-agent-operated) for p; when spec.serviceName is set the user provides the
+// Service.
 func ManagesGoverningService(p *monitoringv1.Prometheus) bool {
 	return ptr.Deref(p.Spec.ServiceName, "") == ""
 }
@@ -104,7 +109,7 @@ func storageVolumeName(p *monitoringv1.Prometheus) string {
 	if s := p.Spec.Storage; s != nil && s.EmptyDir == nil && s.Ephemeral == nil && s.VolumeClaimTemplate.Name != "" {
 		return s.VolumeClaimTemplate.Name
 	}
-	return "prometheus-" + p.Name + "-db"
+	return Instance(p).Base() + "-db"
 }
 
 // portName is the name of the Prometheus container port and of the governing Service port.
@@ -127,8 +132,8 @@ func Slots(n int) int {
 }
 
 // ruleSlotDir is the mount directory of the n-th rule ConfigMap slot.
-func ruleSlotDir(name string, n int) string {
-	return path.Join(layout.RulesDir, layout.RuleConfigMapName(name, n))
+func ruleSlotDir(p *monitoringv1.Prometheus, n int) string {
+	return path.Join(layout.RulesDir, Instance(p).RuleConfigMap(n))
 }
 
 // volumeName turns prefix and name into a valid volume name (a DNS-1123 label): lower

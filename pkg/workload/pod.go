@@ -55,7 +55,7 @@ func podMetadata(p *monitoringv1.Prometheus, shard int32) metav1.ObjectMeta {
 			annotations[k] = v
 		}
 	}
-	for k, v := range objectLabels(p.Name, shard) {
+	for k, v := range objectLabels(p, shard) {
 		labels[k] = v
 	}
 	annotations[defaultContainerAnnotation] = PrometheusContainerName
@@ -72,7 +72,7 @@ func topologySpread(p *monitoringv1.Prometheus, shard int32) ([]corev1.TopologyS
 	for i, c := range p.Spec.TopologySpreadConstraints {
 		core := corev1.TopologySpreadConstraint(*c.CoreV1TopologySpreadConstraint.DeepCopy())
 		if c.AdditionalLabelSelectors != nil {
-			extra := selectorLabels(p.Name, shard)
+			extra := selectorLabels(p, shard)
 			switch *c.AdditionalLabelSelectors {
 			case monitoringv1.ShardAndResourceNameLabelSelector:
 			case monitoringv1.ResourceNameLabelSelector:

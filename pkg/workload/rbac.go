@@ -12,7 +12,7 @@ import (
 
 // ReloaderRoleName names the Role and RoleBinding of the config-reloader in API-watch mode.
 func ReloaderRoleName(p *monitoringv1.Prometheus) string {
-	return fmt.Sprintf("prometheus-%s-config-reloader", p.Name)
+	return Instance(p).Base() + "-config-reloader"
 }
 
 // ReloaderRole lets the pod's service account read exactly what the config-reloader
@@ -27,13 +27,13 @@ func ReloaderRole(in Input) (*rbacv1.Role, error) {
 	if in.RuleConfigMaps < 0 {
 		return nil, fmt.Errorf("negative number of rule ConfigMaps (%d)", in.RuleConfigMaps)
 	}
-	slots := Slots(in.RuleConfigMaps)
+	slots := ruleSlots(p, in.RuleConfigMaps)
 	configMaps := make([]string, 0, slots)
 	for n := range slots {
-		configMaps = append(configMaps, layout.RuleConfigMapName(p.Name, n))
+		configMaps = append(configMaps, Instance(p).RuleConfigMap(n))
 	}
 	return reloaderRole(ReloaderRoleName(p), p.Namespace, roleLabels(p),
-		readRule("secrets", layout.ConfigSecretName(p.Name)),
+		readRule("secrets", Instance(p).ConfigSecret()),
 		readRule("configmaps", configMaps...)), nil
 }
 
@@ -51,7 +51,7 @@ func roleLabels(p *monitoringv1.Prometheus) map[string]string {
 	return map[string]string{
 		layout.ManagedByLabel:       layout.ManagedByValue,
 		layout.LegacyManagedByLabel: layout.ManagedByValue,
-		layout.NameLabel:            PrometheusNameValue,
+		layout.NameLabel:            NameValue(p),
 		layout.InstanceLabel:        p.Name,
 		layout.OperatorNameLabel:    p.Name,
 	}

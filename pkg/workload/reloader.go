@@ -162,7 +162,7 @@ func (r reloaderSpec) container(opts Options, init bool) (corev1.Container, erro
 func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, ruleSlots int) reloaderSpec {
 	dirs := make([]string, 0, ruleSlots+1)
 	for n := range ruleSlots {
-		dirs = append(dirs, ruleSlotDir(p.Name, n))
+		dirs = append(dirs, ruleSlotDir(p, n))
 	}
 	// The config's own directory too, as prometheus-operator passes it: upstream's
 	// reloader watches --config-file itself, and the kubelet's "..data" swap replaces
@@ -194,9 +194,9 @@ func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, r
 // Lookout's reloader has: the config Secret and the rule ConfigMaps, mirrored into the
 // directories the other flags name.
 func apiWatchArgs(p *monitoringv1.Prometheus, ruleSlots int) []string {
-	args := []string{fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, layout.ConfigSecretName(p.Name), layout.ConfigDir)}
+	args := []string{fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, Instance(p).ConfigSecret(), layout.ConfigDir)}
 	for n := range ruleSlots {
-		args = append(args, fmt.Sprintf("--watch-configmap=%s/%s=%s", p.Namespace, layout.RuleConfigMapName(p.Name, n), ruleSlotDir(p.Name, n)))
+		args = append(args, fmt.Sprintf("--watch-configmap=%s/%s=%s", p.Namespace, Instance(p).RuleConfigMap(n), ruleSlotDir(p, n)))
 	}
 	return args
 }
@@ -219,7 +219,7 @@ func reloaderMounts(p *monitoringv1.Prometheus, opts Options, ruleSlots int) []c
 		{Name: configOutVolume, MountPath: layout.ConfigOutDir},
 	}
 	for n := range ruleSlots {
-		mounts = append(mounts, corev1.VolumeMount{Name: ruleSlotVolume(p.Name, n), MountPath: ruleSlotDir(p.Name, n), ReadOnly: readOnly})
+		mounts = append(mounts, corev1.VolumeMount{Name: ruleSlotVolume(p, n), MountPath: ruleSlotDir(p, n), ReadOnly: readOnly})
 	}
 	if needsAPIAccessVolume(p, opts) {
 		mounts = append(mounts, corev1.VolumeMount{Name: apiAccessVolume, MountPath: layout.ServiceAccountDir, ReadOnly: true})

@@ -13,8 +13,9 @@ import (
 )
 
 // GoverningService is the headless Service prometheus-operated shared by the Prometheus
-// StatefulSets of p's namespace; it gives pods stable DNS names. It selects the pods of
-// every Prometheus Lookout manages in the namespace. The controller creates it only when
+// StatefulSets of p's namespace (prometheus-agent-operated for agents); it gives pods
+// stable DNS names. It selects the pods of every Prometheus (or agent) Lookout manages in
+// the namespace. The controller creates it only when
 // ManagesGoverningService(p). With spec.thanos it also has the sidecars' grpc port 10901,
 // as prometheus-operator adds it, so that Thanos Query finds them by DNS SRV records.
 func GoverningService(p *monitoringv1.Prometheus) *corev1.Service {
@@ -22,7 +23,7 @@ func GoverningService(p *monitoringv1.Prometheus) *corev1.Service {
 	svc := &corev1.Service{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:      layout.GoverningServiceName,
+			Name:      governingServiceName(p),
 			Namespace: p.Namespace,
 			Labels: map[string]string{
 				layout.ManagedByLabel:       layout.ManagedByValue,
@@ -39,7 +40,7 @@ func GoverningService(p *monitoringv1.Prometheus) *corev1.Service {
 				Protocol:   corev1.ProtocolTCP,
 			}},
 			Selector: map[string]string{
-				layout.NameLabel:      PrometheusNameValue,
+				layout.NameLabel:      NameValue(p),
 				layout.ManagedByLabel: layout.ManagedByValue,
 			},
 		},
@@ -74,9 +75,9 @@ func AddThanosGRPCPort(svc *corev1.Service) {
 // pods of every shard of p. A Service without a selector is accepted, as upstream accepts
 // it (its endpoints are then the user's to manage).
 func CheckGoverningService(p *monitoringv1.Prometheus, svc *corev1.Service) error {
-	pods := objectLabels(p.Name, 0)
+	pods := objectLabels(p, 0)
 	delete(pods, layout.ShardLabel)
-	return checkCustomService("Prometheus", p.Namespace, ServiceName(p), layout.GoverningServiceName, svc, pods)
+	return checkCustomService(kindName(p), p.Namespace, ServiceName(p), governingServiceName(p), svc, pods)
 }
 
 // checkCustomService checks that svc, the user's Service ns/name given as spec.serviceName

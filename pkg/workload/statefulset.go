@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -54,7 +55,7 @@ func StatefulSetNames(p *monitoringv1.Prometheus) ([]string, error) {
 	}
 	names := make([]string, 0, n)
 	for s := range n {
-		names = append(names, layout.StatefulSetName(p.Name, int(s)))
+		names = append(names, Instance(p).StatefulSet(int(s)))
 	}
 	return names, nil
 }
@@ -89,7 +90,7 @@ func StatefulSet(in Input, opts Options, shard int32) (*appsv1.StatefulSet, erro
 	}
 	sts, err := buildStatefulSet(p, opts, in, shard)
 	if err != nil {
-		return nil, fmt.Errorf("prometheus %s/%s shard %d: %w", p.Namespace, p.Name, shard, err)
+		return nil, fmt.Errorf("%s %s/%s shard %d: %w", strings.ToLower(kindName(p)), p.Namespace, p.Name, shard, err)
 	}
 	return sts, nil
 }
@@ -112,15 +113,15 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 	if in.RuleConfigMaps < 0 || in.TLSAssetSecrets < 0 {
 		return nil, fmt.Errorf("negative number of rule ConfigMaps (%d) or TLS assets Secrets (%d)", in.RuleConfigMaps, in.TLSAssetSecrets)
 	}
-	name := layout.StatefulSetName(p.Name, int(shard))
+	name := Instance(p).StatefulSet(int(shard))
 	if len(name) > maxStatefulSetName {
-		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter Prometheus name", name, len(name), maxStatefulSetName)
+		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter %s name", name, len(name), maxStatefulSetName, kindName(p))
 	}
 	v, err := promVersion(p)
 	if err != nil {
 		return nil, err
 	}
-	ruleSlots, tlsSlots := Slots(in.RuleConfigMaps), Slots(in.TLSAssetSecrets)
+	ruleSlots, tlsSlots := ruleSlots(p, in.RuleConfigMaps), Slots(in.TLSAssetSecrets)
 	// The pod is useless if Prometheus rejects its web config, so fail here too.
 	if _, err := WebConfig(p); err != nil {
 		return nil, err
@@ -140,11 +141,11 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 		ObjectMeta: metav1.ObjectMeta{
 			Name:      name,
 			Namespace: p.Namespace,
-			Labels:    statefulSetLabels(p.Name, shard),
+			Labels:    statefulSetLabels(p, shard),
 		},
 		Spec: appsv1.StatefulSetSpec{
 			Replicas:            ptr.To(replicas),
-			Selector:            &metav1.LabelSelector{MatchLabels: selectorLabels(p.Name, shard)},
+			Selector:            &metav1.LabelSelector{MatchLabels: selectorLabels(p, shard)},
 			Template:            template,
 			ServiceName:         ServiceName(p),
 			PodManagementPolicy: appsv1.ParallelPodManagement,

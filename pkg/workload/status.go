@@ -86,7 +86,7 @@ func Status(p *monitoringv1.Prometheus, sets []appsv1.StatefulSet, pods []corev1
 			continue // a shard being removed; it no longer counts towards availability
 		}
 		available += min(ss.AvailableReplicas, replicas)
-		name := layout.StatefulSetName(p.Name, int(n))
+		name := Instance(p).StatefulSet(int(n))
 		switch {
 		case s == nil && replicas > 0:
 			problems = append(problems, fmt.Sprintf("shard %d: StatefulSet %s not found", n, name))
@@ -141,10 +141,10 @@ func shardOf(p *monitoringv1.Prometheus, s *appsv1.StatefulSet) (shard int32, by
 	if s.Namespace != "" && p.Namespace != "" && s.Namespace != p.Namespace {
 		return 0, false, false
 	}
-	if s.Name == layout.StatefulSetName(p.Name, 0) {
+	if s.Name == Instance(p).StatefulSet(0) {
 		return 0, true, true
 	}
-	if rest, found := strings.CutPrefix(s.Name, layout.StatefulSetName(p.Name, 0)+"-shard-"); found {
+	if rest, found := strings.CutPrefix(s.Name, Instance(p).StatefulSet(0)+"-shard-"); found {
 		if n, err := strconv.ParseInt(rest, 10, 32); err == nil && n > 0 {
 			return int32(n), true, true
 		}

@@ -16,7 +16,7 @@ import (
 
 func liveSet(name string, shard int32, spec, replicas, updated, available int32) appsv1.StatefulSet {
 	return appsv1.StatefulSet{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "monitoring", Labels: objectLabels("k8s", shard)},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "monitoring", Labels: objectLabels(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}, shard)},
 		Spec:       appsv1.StatefulSetSpec{Replicas: ptr.To(spec)},
 		Status:     appsv1.StatefulSetStatus{Replicas: replicas, UpdatedReplicas: updated, AvailableReplicas: available},
 	}
@@ -53,13 +53,13 @@ func TestStatus(t *testing.T) {
 			sets: []appsv1.StatefulSet{liveSet("prometheus-k8s", 0, 2, 2, 2, 2), liveSet("prometheus-k8s-shard-1", 1, 2, 2, 1, 1)},
 			pods: []corev1.Pod{
 				{
-					ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-shard-1-1", Namespace: "monitoring", Labels: objectLabels("k8s", 1)},
+					ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-shard-1-1", Namespace: "monitoring", Labels: objectLabels(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}, 1)},
 					Status: corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{
 						{Name: "prometheus", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}},
 					}},
 				},
 				{
-					ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-shard-1-0", Namespace: "monitoring", Labels: objectLabels("k8s", 1)},
+					ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-shard-1-0", Namespace: "monitoring", Labels: objectLabels(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}, 1)},
 					Status:     corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}},
 				},
 			},
@@ -72,7 +72,7 @@ func TestStatus(t *testing.T) {
 			p:    prom(),
 			sets: []appsv1.StatefulSet{liveSet("prometheus-k8s", 0, 1, 1, 1, 0)},
 			pods: []corev1.Pod{{
-				ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-0", Labels: objectLabels("k8s", 0)},
+				ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-0", Labels: objectLabels(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}, 0)},
 				Status: corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{
 					{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: "Unschedulable"},
 				}},

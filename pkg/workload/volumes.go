@@ -13,8 +13,8 @@ import (
 
 // ruleSlotVolume is the volume name of the n-th rule ConfigMap slot; it is the ConfigMap
 // name, as prometheus-operator names it, when that is a valid volume name.
-func ruleSlotVolume(name string, n int) string {
-	return volumeName("", layout.RuleConfigMapName(name, n))
+func ruleSlotVolume(p *monitoringv1.Prometheus, n int) string {
+	return volumeName("", Instance(p).RuleConfigMap(n))
 }
 
 // needsAPIAccessVolume reports whether the reloader needs its own projected service
@@ -35,7 +35,7 @@ func usesLogDir(file string) bool {
 func podVolumes(p *monitoringv1.Prometheus, opts Options, ruleSlots, tlsSlots int) ([]corev1.Volume, []corev1.VolumeMount, error) {
 	memory := &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}
 
-	configSource := corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: layout.ConfigSecretName(p.Name)}}
+	configSource := corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: Instance(p).ConfigSecret()}}
 	if opts.ReloaderWatchAPI {
 		configSource = corev1.VolumeSource{EmptyDir: memory.DeepCopy()}
 	}
@@ -43,7 +43,7 @@ func podVolumes(p *monitoringv1.Prometheus, opts Options, ruleSlots, tlsSlots in
 	tlsSources := make([]corev1.VolumeProjection, 0, tlsSlots)
 	for n := range tlsSlots {
 		tlsSources = append(tlsSources, corev1.VolumeProjection{Secret: &corev1.SecretProjection{
-			LocalObjectReference: corev1.LocalObjectReference{Name: layout.TLSAssetsSecretName(p.Name, n)},
+			LocalObjectReference: corev1.LocalObjectReference{Name: Instance(p).TLSAssetsSecret(n)},
 			Optional:             ptr.To(true),
 		}})
 	}
@@ -67,14 +67,14 @@ func podVolumes(p *monitoringv1.Prometheus, opts Options, ruleSlots, tlsSlots in
 
 	for n := range ruleSlots {
 		src := corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
-			LocalObjectReference: corev1.LocalObjectReference{Name: layout.RuleConfigMapName(p.Name, n)},
+			LocalObjectReference: corev1.LocalObjectReference{Name: Instance(p).RuleConfigMap(n)},
 			Optional:             ptr.To(true),
 		}}
 		if opts.ReloaderWatchAPI {
 			src = corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}
 		}
-		volumes = append(volumes, corev1.Volume{Name: ruleSlotVolume(p.Name, n), VolumeSource: src})
-		mounts = append(mounts, corev1.VolumeMount{Name: ruleSlotVolume(p.Name, n), MountPath: ruleSlotDir(p.Name, n), ReadOnly: true})
+		volumes = append(volumes, corev1.Volume{Name: ruleSlotVolume(p, n), VolumeSource: src})
+		mounts = append(mounts, corev1.VolumeMount{Name: ruleSlotVolume(p, n), MountPath: ruleSlotDir(p, n), ReadOnly: true})
 	}
 
 	seen := map[string]bool{}

@@ -47,7 +47,7 @@ type webHTTPServerConfig struct {
 }
 
 // WebConfig returns the content of web-config.yaml for p, which the controller stores
-// under layout.WebConfigFile in the Secret layout.WebConfigSecretName(p.Name). The pod
+// under layout.WebConfigFile in the Secret Instance(p).WebConfigSecret(). The pod
 // always mounts that Secret, so the controller writes it even when spec.web is empty (the
 // content is then "{}"). The result is checked with Prometheus's own web config parser.
 func WebConfig(p *monitoringv1.Prometheus) ([]byte, error) {
@@ -114,7 +114,7 @@ func webConfigSources(p *monitoringv1.Prometheus) ([]corev1.VolumeProjection, er
 	if p.Spec.Web != nil {
 		w = &p.Spec.Web.WebConfigFileFields
 	}
-	return webConfigSourcesFor(w, layout.WebConfigSecretName(p.Name))
+	return webConfigSourcesFor(w, Instance(p).WebConfigSecret())
 }
 
 // webConfigSourcesFor are the projections of a web-config volume for w, the generated

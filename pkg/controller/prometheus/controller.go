@@ -27,10 +27,12 @@ import (
 
 // Config is what the operator tells the controller at start.
 type Config struct {
+	// Kind is the kind reconciled (nil: PrometheusKind).
+	Kind *Kind
 	Workload workload.Options
 	// Scope is the set of watched namespaces (empty: all).
 	Scope selection.Scope
-	// InstanceSelector limits the Prometheus objects reconciled.
+	// InstanceSelector limits the Prometheus (or PrometheusAgent) objects reconciled.
 	InstanceSelector labels.Selector
 	// ControllerID: when set, only Prometheus objects whose layout.ControllerIDAnnotation has this
 	// value are reconciled; when empty, only those without the annotation (or with an
@@ -82,10 +84,11 @@ type Deps struct {
 	Clock clock.PassiveClock
 }
 
-// Reconciler reconciles Prometheus objects.
+// Reconciler reconciles Prometheus objects, or PrometheusAgent objects (Config.Kind).
 type Reconciler struct {
 	Deps
 	cfg    Config
+	kind   *Kind
 	assets *assets.APIStore
 	refs   *watch.RefIndex
 
@@ -99,8 +102,11 @@ func New(d Deps, cfg Config) *Reconciler {
 	if d.Clock == nil {
 		d.Clock = clock.RealClock{}
 	}
+	if cfg.Kind == nil {
+		cfg.Kind = PrometheusKind
+	}
 	if d.Metrics == nil {
-		d.Metrics, _ = NewMetrics(nil)
+		d.Metrics, _ = NewMetrics(nil, cfg.Kind)
 	}
 	if d.Applier == nil {
 		d.Applier = apply.New(d.Client, nil, d.Clock)
@@ -114,6 +120,7 @@ func New(d Deps, cfg Config) *Reconciler {
 	return &Reconciler{
 		Deps:   d,
 		cfg:    cfg,
+		kind:   cfg.Kind,
 		assets: assets.NewAPIStore(d.Client, d.APIReader),
 		refs:   watch.NewRefIndex(),
 		state:  map[types.NamespacedName]*promState{},
@@ -173,13 +180,13 @@ func (r *Reconciler) forget(nn types.NamespacedName) {
 	delete(r.state, nn)
 	r.mu.Unlock()
 	r.refs.Forget(nn)
-	r.Statuses.Forget(owner(nn))
+	r.Statuses.Forget(r.owner(nn))
 	r.Metrics.forget(nn.Namespace, nn.Name)
 	r.Upstream.Forget(nn.String())
 }
 
-func owner(nn types.NamespacedName) resourcestatus.Owner {
-	return resourcestatus.Owner{Resource: monitoringv1.PrometheusName, Namespace: nn.Namespace, Name: nn.Name}
+func (r *Reconciler) owner(nn types.NamespacedName) resourcestatus.Owner {
+	return resourcestatus.Owner{Resource: r.kind.Resource, Namespace: nn.Namespace, Name: nn.Name}
 }
 
 // compile returns the Prometheus's compiled selectors, recompiling on a new generation.

@@ -2,6 +2,7 @@ package prometheus
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -17,43 +18,58 @@ type Metrics struct {
 	ruleConfigMaps    *prometheus.GaugeVec
 }
 
-// NewMetrics creates the metrics and registers them on reg (nil: not registered).
-func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
+// NewMetrics creates the metrics of the controller of kind k and registers them on reg
+// (nil: not registered). The Prometheus controller's are named lookout_*; the
+// PrometheusAgent controller's lookout_prometheus_agent_* (lookout_prometheus_config_bytes
+// becomes lookout_prometheus_agent_config_bytes, lookout_managed_resources becomes
+// lookout_prometheus_agent_managed_resources).
+func NewMetrics(reg prometheus.Registerer, k *Kind) (*Metrics, error) {
+	if k == nil {
+		k = PrometheusKind
+	}
+	name := func(n string) string {
+		if !k.agent() {
+			return n
+		}
+		n = strings.TrimPrefix(n, "lookout_")
+		n = strings.TrimPrefix(n, "prometheus_")
+		return "lookout_prometheus_agent_" + n
+	}
 	m := &Metrics{
 		managedResources: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "lookout_managed_resources",
+			Name: name("lookout_managed_resources"),
 			Help: "Monitors and rules considered by each Prometheus, by kind and state (selected, rejected).",
 		}, []string{"namespace", "name", "kind", "state"}),
 		configSize: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "lookout_prometheus_config_bytes",
+			Name: name("lookout_prometheus_config_bytes"),
 			Help: "Size of the generated configuration of each Prometheus, plain and gzip-compressed (the Secret limit is 1 MiB).",
 		}, []string{"namespace", "name", "encoding"}),
 		configInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "lookout_prometheus_config_info",
+			Name: name("lookout_prometheus_config_info"),
 			Help: "The SHA-256 of the configuration last generated for each Prometheus; the config-reloader reports the hash it loaded as reloader_config_info.",
 		}, []string{"namespace", "name", "hash"}),
 		generateSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "lookout_config_generation_duration_seconds",
+			Name: name("lookout_config_generation_duration_seconds"),
 			Help:    "Time to select monitors and generate the configuration of one Prometheus.",
 			Buckets: prometheus.ExponentialBuckets(0.001, 3, 10),
 		}, []string{"namespace", "name"}),
 		reconcileFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lookout_reconcile_failures_total",
+			Name: name("lookout_reconcile_failures_total"),
 			Help: "Reconciles of a Prometheus that failed, by reason.",
 		}, []string{"namespace", "name", "reason"}),
 		reconciled: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "lookout_prometheus_reconciled",
+			Name: name("lookout_prometheus_reconciled"),
 			Help: "1 when the last reconcile of a Prometheus succeeded (its Reconciled condition is True), 0 otherwise.",
 		}, []string{"namespace", "name"}),
 		ruleConfigMaps: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "lookout_prometheus_rule_configmaps",
+			Name: name("lookout_prometheus_rule_configmaps"),
 			Help: "Number of rule ConfigMaps of each Prometheus.",
 		}, []string{"namespace", "name"}),
 	}
 	if reg != nil {
 		for _, c := range m.collectors() {
 			if err := reg.Register(c); err != nil {
-				return nil, fmt.Errorf("registering Prometheus controller metrics: %w", err)
+				return nil, fmt.Errorf("registering %s controller metrics: %w", k.Kind, err)
 			}
 		}
 	}

@@ -38,10 +38,15 @@ func nnOf(o client.Object) types.NamespacedName {
 
 func slots(n int) int { return workload.Slots(n) }
 
-// ownerRef makes p the controlling owner of what it generates.
+// ownerRef makes p (a Prometheus or the AgentView of a PrometheusAgent) the controlling
+// owner of what it generates.
 func ownerRef(p *monitoringv1.Prometheus) metav1.OwnerReference {
+	apiVersion, kind := monitoringv1.SchemeGroupVersion.String(), monitoringv1.PrometheusesKind
+	if workload.IsAgent(p) {
+		apiVersion, kind = p.APIVersion, p.Kind
+	}
 	return metav1.OwnerReference{
-		APIVersion: monitoringv1.SchemeGroupVersion.String(), Kind: monitoringv1.PrometheusesKind,
+		APIVersion: apiVersion, Kind: kind,
 		Name: p.Name, UID: p.UID, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
 	}
 }
@@ -52,7 +57,7 @@ func (r *Reconciler) objectMeta(p *monitoringv1.Prometheus, name, hash string) m
 	return metav1.ObjectMeta{
 		Name: name, Namespace: p.Namespace,
 		Labels: map[string]string{
-			layout.ManagedByLabel: layout.ManagedByValue, layout.LegacyManagedByLabel: layout.ManagedByValue, layout.NameLabel: "prometheus",
+			layout.ManagedByLabel: layout.ManagedByValue, layout.LegacyManagedByLabel: layout.ManagedByValue, layout.NameLabel: workload.NameValue(p),
 			layout.InstanceLabel: p.Name, layout.OperatorNameLabel: p.Name,
 		},
 		Annotations:     map[string]string{layout.InputHashAnnotation: hash},
@@ -94,7 +99,7 @@ func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus
 		return invalid(fmt.Errorf("the compressed configuration is %d bytes, more than the %d bytes a Secret can hold; reduce the number of monitors selected or shard this Prometheus", len(gz), maxSecretData))
 	}
 	sec := &corev1.Secret{
-		ObjectMeta: r.objectMeta(p, layout.ConfigSecretName(p.Name), res.Hash),
+		ObjectMeta: r.objectMeta(p, workload.Instance(p).ConfigSecret(), res.Hash),
 		Data:       map[string][]byte{layout.ConfigCompressedKey: gz},
 	}
 	return r.ensure(ctx, secretGVK, sec)
@@ -105,7 +110,7 @@ func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus
 func (r *Reconciler) ensureUnmanagedConfig(ctx context.Context, p *monitoringv1.Prometheus) error {
 	live := &metav1.PartialObjectMetadata{}
 	live.SetGroupVersionKind(secretGVK)
-	err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: layout.ConfigSecretName(p.Name)}, live)
+	err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigSecret()}, live)
 	if err == nil || !apierrors.IsNotFound(err) {
 		return applyFailed(err)
 	}
@@ -115,7 +120,7 @@ func (r *Reconciler) ensureUnmanagedConfig(ctx context.Context, p *monitoringv1.
 		return applyFailed(err)
 	}
 	sec := &corev1.Secret{
-		ObjectMeta: r.objectMeta(p, layout.ConfigSecretName(p.Name), "unmanaged"),
+		ObjectMeta: r.objectMeta(p, workload.Instance(p).ConfigSecret(), "unmanaged"),
 		Data:       map[string][]byte{layout.ConfigCompressedKey: gz},
 	}
 	return r.ensure(ctx, secretGVK, sec)
@@ -128,7 +133,7 @@ func (r *Reconciler) applyTLSAssets(ctx context.Context, p *monitoringv1.Prometh
 		return 0, invalid(err)
 	}
 	for i, data := range parts {
-		sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, layout.TLSAssetsSecretName(p.Name, i), dataHash(data)), Data: data}
+		sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, workload.Instance(p).TLSAssetsSecret(i), dataHash(data)), Data: data}
 		if err := r.ensure(ctx, secretGVK, sec); err != nil {
 			return 0, err
 		}
@@ -142,7 +147,7 @@ func (r *Reconciler) applyWebConfig(ctx context.Context, p *monitoringv1.Prometh
 		return invalid(err)
 	}
 	data := map[string][]byte{layout.WebConfigFile: cfg}
-	sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, layout.WebConfigSecretName(p.Name), dataHash(data)), Data: data}
+	sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, workload.Instance(p).WebConfigSecret(), dataHash(data)), Data: data}
 	return r.ensure(ctx, secretGVK, sec)
 }
 
@@ -183,7 +188,7 @@ func (r *Reconciler) workloadOptions(p *monitoringv1.Prometheus) (workload.Optio
 	opts := r.cfg.Workload
 	if opts.ReloaderWatchAPI && p.Spec.ServiceAccountName == "" {
 		opts.ReloaderWatchAPI = false
-		return opts, &note{Reason: ReasonAPIWatchNeedsServiceAccount, Message: "the operator runs with --reloader-watch-api, but this Prometheus has no spec.serviceAccountName: " +
+		return opts, &note{Reason: ReasonAPIWatchNeedsServiceAccount, Message: "the operator runs with --reloader-watch-api, but this " + r.kind.Kind + " has no spec.serviceAccountName: " +
 			"the config-reloader reads the mounted volume instead, so that the namespace's default service account is not granted the configuration Secret"}
 	}
 	return opts, nil
@@ -265,18 +270,18 @@ func (r *Reconciler) applyStatefulSet(ctx context.Context, p *monitoringv1.Prome
 }
 
 // applyGoverningService writes the headless Service shared by the Prometheus objects of a
-// namespace; every one of them owns it, so it goes away with the last. The owners are all
-// Prometheus objects of the namespace that use it, whichever operator instance manages
-// them, so operators with disjoint instance selectors agree and never rewrite it in turn.
+// namespace (or by its PrometheusAgents); every one of them owns it, so it goes away with
+// the last. The owners are all objects of the kind in the namespace that use it, whichever
+// operator instance manages them, so operators with disjoint instance selectors agree and
+// never rewrite it in turn.
 func (r *Reconciler) applyGoverningService(ctx context.Context, p *monitoringv1.Prometheus) error {
 	svc := workload.GoverningService(p)
-	var list monitoringv1.PrometheusList
-	if err := r.Client.List(ctx, &list, client.InNamespace(p.Namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return applyFailed(fmt.Errorf("listing the Prometheus objects of namespace %s: %w", p.Namespace, err))
+	list, err := r.kind.list(ctx, r.Client, client.InNamespace(p.Namespace))
+	if err != nil {
+		return applyFailed(fmt.Errorf("listing the %s objects of namespace %s: %w", r.kind.Kind, p.Namespace, err))
 	}
 	var owners []metav1.OwnerReference
-	for i := range list.Items {
-		o := &list.Items[i]
+	for _, o := range list {
 		if o.DeletionTimestamp == nil && workload.ManagesGoverningService(o) {
 			ref := ownerRef(o)
 			ref.Controller = nil
@@ -329,8 +334,8 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Promethe
 		name  func(int) string
 		count int
 	}{
-		{configMapGVK, func(i int) string { return layout.RuleConfigMapName(p.Name, i) }, ruleCMs},
-		{secretGVK, func(i int) string { return layout.TLSAssetsSecretName(p.Name, i) }, tlsSecrets},
+		{configMapGVK, workload.Instance(p).RuleConfigMap, ruleCMs},
+		{secretGVK, workload.Instance(p).TLSAssetsSecret, tlsSecrets},
 	} {
 		list := &metav1.PartialObjectMetadataList{}
 		list.SetGroupVersionKind(kind.gvk.GroupVersion().WithKind(kind.gvk.Kind + "List"))

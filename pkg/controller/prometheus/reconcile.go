@@ -25,17 +25,17 @@ import (
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
-// Reconcile brings one Prometheus's objects in line with its spec and inputs, then
-// writes its status. A failure is returned (and retried with backoff) after the status
-// says why.
+// Reconcile brings one Prometheus's (or PrometheusAgent's) objects in line with its spec
+// and inputs, then writes its status. A failure is returned (and retried with backoff)
+// after the status says why.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	p := &monitoringv1.Prometheus{}
-	if err := r.Client.Get(ctx, req.NamespacedName, p); err != nil {
+	p, obj, err := r.kind.get(ctx, r.Client, req.NamespacedName)
+	if err != nil {
 		if apierrors.IsNotFound(err) {
 			r.forget(req.NamespacedName)
 			return reconcile.Result{}, nil
 		}
-		return reconcile.Result{}, fmt.Errorf("reading Prometheus %s: %w", req.NamespacedName, err)
+		return reconcile.Result{}, fmt.Errorf("reading %s %s: %w", r.kind.Kind, req.NamespacedName, err)
 	}
 	if !r.managed(p) {
 		r.forget(req.NamespacedName)
@@ -77,7 +77,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(0)
 	r.Metrics.reconcileFailures.WithLabelValues(p.Namespace, p.Name, reason).Inc()
 	if r.Recorder != nil {
-		r.Recorder.Eventf(p, nil, corev1.EventTypeWarning, reason, "Reconcile", "%s", resourcestatus.Truncate(outcome.Error(), resourcestatus.MaxEventNoteBytes))
+		r.Recorder.Eventf(obj, nil, corev1.EventTypeWarning, reason, "Reconcile", "%s", resourcestatus.Truncate(outcome.Error(), resourcestatus.MaxEventNoteBytes))
 	}
 	return reconcile.Result{}, outcome
 }
@@ -97,16 +97,15 @@ func (r *Reconciler) managed(p *monitoringv1.Prometheus) bool {
 // OwnerState tells the status controllers how a Prometheus named in a status binding
 // relates to this operator.
 func (r *Reconciler) OwnerState(ctx context.Context, o resourcestatus.Owner) (resourcestatus.OwnerState, error) {
-	if o.Resource != monitoringv1.PrometheusName {
+	if o.Resource != r.kind.Resource {
 		return resourcestatus.OwnerForeign, nil
 	}
-	p := &monitoringv1.Prometheus{}
-	err := r.Client.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: o.Name}, p)
+	p, _, err := r.kind.get(ctx, r.Client, types.NamespacedName{Namespace: o.Namespace, Name: o.Name})
 	switch {
 	case apierrors.IsNotFound(err):
 		return resourcestatus.OwnerGone, nil
 	case err != nil:
-		return resourcestatus.OwnerForeign, fmt.Errorf("reading Prometheus %s/%s: %w", o.Namespace, o.Name, err)
+		return resourcestatus.OwnerForeign, fmt.Errorf("reading %s %s/%s: %w", r.kind.Kind, o.Namespace, o.Name, err)
 	case r.managed(p):
 		return resourcestatus.OwnerManaged, nil
 	default:
@@ -117,9 +116,10 @@ func (r *Reconciler) OwnerState(ctx context.Context, o resourcestatus.Owner) (re
 // unmanagedConfiguration reports whether p's config Secret is left to its user: p selects
 // no ServiceMonitors, PodMonitors, Probes or ScrapeConfigs at all, as prometheus-operator
 // decides it (unless --disable-unmanaged-prometheus-configuration).
+// A PrometheusAgent's configuration is always managed, as upstream manages it.
 func (r *Reconciler) unmanagedConfiguration(p *monitoringv1.Prometheus) bool {
 	s := &p.Spec
-	return !r.cfg.DisableUnmanagedConfiguration && s.ServiceMonitorSelector == nil && s.PodMonitorSelector == nil &&
+	return !r.kind.agent() && !r.cfg.DisableUnmanagedConfiguration && s.ServiceMonitorSelector == nil && s.PodMonitorSelector == nil &&
 		s.ProbeSelector == nil && s.ScrapeConfigSelector == nil
 }
 
@@ -177,11 +177,16 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if err != nil {
 		return applyFailed(err)
 	}
+	if r.kind.agent() && len(p.Spec.RemoteWrite) == 0 {
+		return invalid(errors.New("spec.remoteWrite is empty: an agent keeps no data of its own and sends every sample it scrapes to a remote-write endpoint; give at least one"))
+	}
 	start := time.Now()
 
-	rules, err := r.reconcileRules(ctx, p, st, sel, nsLabels)
-	if err != nil {
-		return err
+	rules := &ruleResult{}
+	if !r.kind.agent() {
+		if rules, err = r.reconcileRules(ctx, p, st, sel, nsLabels); err != nil {
+			return err
+		}
 	}
 	mons, err := r.selectMonitors(ctx, sel, nsLabels)
 	if err != nil {
@@ -190,7 +195,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	res, err := st.generator.Generate(promcfg.Input{
 		Prometheus: p, ServiceMonitors: mons.serviceMonitors, PodMonitors: mons.podMonitors, Probes: mons.probes,
 		ScrapeConfigs: mons.scrapeConfigs, Assets: r.assets.For(ctx),
-		RuleFiles: layout.RuleFileGlobs(p.Name, slots(len(rules.configMaps))),
+		RuleFiles: layout.RuleFileGlobs(p.Name, slots(len(rules.configMaps))), // ignored for agents
 	})
 	if err != nil {
 		if errors.Is(err, promcfg.ErrUnavailable) {
@@ -217,11 +222,13 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if err := r.applyWebConfig(ctx, p); err != nil {
 		return err
 	}
-	if err := r.applyThanosHTTPClient(ctx, p); err != nil {
-		return err
-	}
-	if err := r.applyRuleConfigMaps(ctx, p, st, rules); err != nil {
-		return err
+	if !r.kind.agent() {
+		if err := r.applyThanosHTTPClient(ctx, p); err != nil {
+			return err
+		}
+		if err := r.applyRuleConfigMaps(ctx, p, st, rules); err != nil {
+			return err
+		}
 	}
 	wopts, wnote := r.workloadOptions(p)
 	if err := r.applyWorkload(ctx, p, wopts, len(rules.configMaps), tlsCount); err != nil {
@@ -239,7 +246,9 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	for kind, vs := range mons.verdicts {
 		r.publish(p, kind, mergeVerdicts(vs, res.Verdicts))
 	}
-	r.publish(p, monitoringv1.PrometheusRuleKind, rules.verdicts)
+	if !r.kind.agent() {
+		r.publish(p, monitoringv1.PrometheusRuleKind, rules.verdicts)
+	}
 	r.Metrics.configInfo.DeletePartialMatch(map[string]string{"namespace": p.Namespace, "name": p.Name})
 	r.Metrics.configInfo.WithLabelValues(p.Namespace, p.Name, res.Hash).Set(1)
 	return outcome
@@ -247,7 +256,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 
 // publish hands one kind's verdicts to the status store and counts them.
 func (r *Reconciler) publish(p *monitoringv1.Prometheus, kind string, vs []selection.Verdict) {
-	r.Statuses.Publish(owner(nnOf(p)), kind, vs)
+	r.Statuses.Publish(r.owner(nnOf(p)), kind, vs)
 	sel, rej := 0, 0
 	for _, v := range vs {
 		switch v.Reason {

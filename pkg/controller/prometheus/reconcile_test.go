@@ -53,7 +53,7 @@ func newFixture(t *testing.T, cfg Config, objs ...client.Object) *fixture {
 		}
 	}
 	objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "mon"}}, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
-	c := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).WithStatusSubresource(&monitoringv1.Prometheus{}).Build()
+	c := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).WithStatusSubresource(&monitoringv1.Prometheus{}, &monitoringv1alpha1.PrometheusAgent{}).Build()
 	wm, _ := apply.NewMetrics(nil)
 	clk := clocktesting.NewFakeClock(time.Unix(1_700_000_000, 0))
 	store := resourcestatus.NewStore()
@@ -147,7 +147,7 @@ func TestReconcileGeneratesThenWritesNothing(t *testing.T) {
 		t.Fatalf("condition %+v", c)
 	}
 	vs, _ := f.store.Verdicts(monitoringv1.ServiceMonitorsKind, types.NamespacedName{Namespace: "app", Name: "web"})
-	if v := vs[owner(types.NamespacedName{Namespace: "mon", Name: "p"})]; v.Reason != selection.Accepted {
+	if v := vs[f.r.owner(types.NamespacedName{Namespace: "mon", Name: "p"})]; v.Reason != selection.Accepted {
 		t.Fatalf("verdict %+v", v)
 	}
 	before := f.totalWrites()

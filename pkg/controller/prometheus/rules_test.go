@@ -42,7 +42,7 @@ func (f *fixture) ruleFiles(p string) map[string]string {
 
 func (f *fixture) ruleVerdict(p string) selection.Verdict {
 	vs, _ := f.store.Verdicts(monitoringv1.PrometheusRuleKind, types.NamespacedName{Namespace: "app", Name: "r"})
-	return vs[owner(types.NamespacedName{Namespace: "mon", Name: p})]
+	return vs[f.r.owner(types.NamespacedName{Namespace: "mon", Name: p})]
 }
 
 // An invalid new version of a rule keeps its last accepted version served, unless that

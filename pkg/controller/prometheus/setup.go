@@ -41,20 +41,26 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return builder.WithPredicates(append([]predicate.Predicate{r.Upstream.EventCounter(kind)}, p...)...)
 	}
 	b := ctrl.NewControllerManagedBy(mgr).
-		Named("prometheus").
-		For(&monitoringv1.Prometheus{}, triggered(monitoringv1.PrometheusesKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
+		Named(r.kind.Name).
+		For(r.kind.object(), triggered(r.kind.Kind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
 		Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), triggered(monitoringv1.ServiceMonitorsKind, specOrLabels)).
 		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), triggered(monitoringv1.PodMonitorsKind, specOrLabels)).
 		Watches(&monitoringv1.Probe{}, r.mapSelected(monitoringv1.ProbesKind), triggered(monitoringv1.ProbesKind, specOrLabels)).
-		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), triggered(monitoringv1alpha1.ScrapeConfigsKind, specOrLabels)).
-		Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), triggered(monitoringv1.PrometheusRuleKind, specOrLabels)).
-		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), triggered("Namespace", predicate.LabelChangedPredicate{})).
+		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), triggered(monitoringv1alpha1.ScrapeConfigsKind, specOrLabels))
+	if !r.kind.agent() {
+		b = b.Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), triggered(monitoringv1.PrometheusRuleKind, specOrLabels))
+	}
+	b = b.WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), triggered("Namespace", predicate.LabelChangedPredicate{})).
 		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), triggered("Secret")).
 		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap"))
 	if r.cfg.WatchGoverningServices {
+		svc := layout.GoverningServiceName
+		if r.kind.agent() {
+			svc = layout.AgentGoverningServiceName
+		}
 		b = b.WatchesMetadata(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mapGoverningService),
-			builder.WithPredicates(watch.Named(layout.GoverningServiceName)))
+			builder.WithPredicates(watch.Named(svc)))
 	}
 	return b.WithOptions(controller.Options{
 		MaxConcurrentReconciles: r.cfg.MaxConcurrentReconciles,
@@ -63,16 +69,16 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Complete(r)
 }
 
-// prometheuses lists the managed Prometheus objects from the cache.
+// prometheuses lists the managed Prometheus (or PrometheusAgent) objects from the cache.
 func (r *Reconciler) prometheuses(ctx context.Context) ([]*monitoringv1.Prometheus, error) {
-	var list monitoringv1.PrometheusList
-	if err := r.Client.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
+	list, err := r.kind.list(ctx, r.Client)
+	if err != nil {
 		return nil, err
 	}
-	out := make([]*monitoringv1.Prometheus, 0, len(list.Items))
-	for i := range list.Items {
-		if r.managed(&list.Items[i]) {
-			out = append(out, &list.Items[i])
+	out := list[:0]
+	for _, p := range list {
+		if r.managed(p) {
+			out = append(out, p)
 		}
 	}
 	return out, nil
@@ -136,7 +142,7 @@ func requests(proms []*monitoringv1.Prometheus) []reconcile.Request {
 // Prometheus objects whose configuration read it.
 func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
 	return watch.Changes(func(_ context.Context, o client.Object, q watch.Queue) {
-		watch.EnqueueOwners(o, monitoringv1.PrometheusesKind, q)
+		watch.EnqueueOwnersOf(o, r.kind.APIVersion, r.kind.Kind, q)
 		for _, p := range r.refs.Users(kind, o.GetNamespace(), o.GetName()) {
 			q.Add(reconcile.Request{NamespacedName: p})
 		}

@@ -40,13 +40,13 @@ func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheu
 	if equality.Semantic.DeepEqual(status, p.Status) {
 		return nil
 	}
-	applied, err := resourcestatus.ApplyStatus(ctx, r.Client, monitoringv1.SchemeGroupVersion.String(), monitoringv1.PrometheusesKind, p.Namespace, p.Name, status)
+	applied, err := resourcestatus.ApplyStatus(ctx, r.Client, r.kind.APIVersion, r.kind.Kind, p.Namespace, p.Name, status)
 	r.Upstream.StatusUpdated(err)
 	if err != nil || !applied {
 		return err
 	}
-	r.Applier.CountWrite(monitoringv1.PrometheusesKind, "apply-status")
-	log.FromContext(ctx).Info("Prometheus status written", "changed", statusChange(p.Status, status))
+	r.Applier.CountWrite(r.kind.Kind, "apply-status")
+	log.FromContext(ctx).Info(r.kind.Kind+" status written", "changed", statusChange(p.Status, status))
 	return nil
 }
 

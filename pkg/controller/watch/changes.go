@@ -34,8 +34,14 @@ func Changes(enqueue func(ctx context.Context, o client.Object, q Queue)) handle
 // EnqueueOwners adds to q the owners of o of kind (a monitoring.coreos.com/v1 kind, such
 // as "Prometheus"), in o's namespace.
 func EnqueueOwners(o client.Object, kind string, q Queue) {
+	EnqueueOwnersOf(o, monitoringv1.SchemeGroupVersion.String(), kind, q)
+}
+
+// EnqueueOwnersOf is EnqueueOwners for a kind of another API version (for example
+// monitoring.coreos.com/v1alpha1 PrometheusAgent).
+func EnqueueOwnersOf(o client.Object, apiVersion, kind string, q Queue) {
 	for _, ref := range o.GetOwnerReferences() {
-		if ref.Kind == kind && ref.APIVersion == monitoringv1.SchemeGroupVersion.String() {
+		if ref.Kind == kind && ref.APIVersion == apiVersion {
 			q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: ref.Name}})
 		}
 	}
