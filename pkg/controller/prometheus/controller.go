@@ -28,7 +28,7 @@ import (
 // Config is what the operator tells the controller at start.
 type Config struct {
 	// Kind is the kind reconciled (nil: PrometheusKind).
-	Kind *Kind
+	Kind     *Kind
 	Workload workload.Options
 	// Scope is the set of watched namespaces (empty: all).
 	Scope selection.Scope

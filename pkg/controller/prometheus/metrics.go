@@ -49,7 +49,7 @@ func NewMetrics(reg prometheus.Registerer, k *Kind) (*Metrics, error) {
 			Help: "The SHA-256 of the configuration last generated for each Prometheus; the config-reloader reports the hash it loaded as reloader_config_info.",
 		}, []string{"namespace", "name", "hash"}),
 		generateSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: name("lookout_config_generation_duration_seconds"),
+			Name:    name("lookout_config_generation_duration_seconds"),
 			Help:    "Time to select monitors and generate the configuration of one Prometheus.",
 			Buckets: prometheus.ExponentialBuckets(0.001, 3, 10),
 		}, []string{"namespace", "name"}),
