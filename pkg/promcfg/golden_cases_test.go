@@ -274,6 +274,14 @@ func goldenCases() []goldenCase {
 
 		// --- Remote write and read ---
 		{name: "remote_write_minimal", prom: prom(rw())},
+		// PrometheusAgent: the same jobs, without rule_files, evaluation_interval or retention.
+		{name: "agent_servicemonitor_podmonitor", prom: agentProm(rw(), func(p *P) { p.Spec.ExternalLabels = map[string]string{"cluster": "edge-1"} }),
+			sms: []*SM{sm("app")}, pms: []*PM{pm("app")}},
+		{name: "agent_tsdb_sharded", prom: agentProm(rw(), func(p *P) {
+			p.Spec.Shards = ptr[int32](2)
+			p.Spec.TSDB = &monitoringv1.TSDBSpec{OutOfOrderTimeWindow: ptr(monitoringv1.Duration("10m"))}
+			p.Spec.ScrapeInterval = "15s"
+		}), sms: []*SM{sm("app")}},
 		{name: "remote_write_name_timeout_headers", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
 			r.Name = ptr("thanos")
 			r.RemoteTimeout = ptr(monitoringv1.Duration("45s"))
@@ -853,4 +861,12 @@ type SCS = monitoringv1alpha1.ScrapeConfigSpec
 // sdCase is a ScrapeConfig named name whose spec f fills.
 func sdCase(name string, f func(*SCS)) []*monitoringv1alpha1.ScrapeConfig {
 	return []*monitoringv1alpha1.ScrapeConfig{scrapeConfig(name, func(s *monitoringv1alpha1.ScrapeConfig) { f(&s.Spec) })}
+}
+
+// agentProm is a Prometheus standing for a PrometheusAgent, as pkg/workload's AgentView
+// makes it.
+func agentProm(mut ...func(*monitoringv1.Prometheus)) *monitoringv1.Prometheus {
+	p := prom(mut...)
+	p.TypeMeta = metav1.TypeMeta{APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(), Kind: monitoringv1alpha1.PrometheusAgentsKind}
+	return p
 }

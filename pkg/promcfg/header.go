@@ -54,19 +54,13 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 	}
 	top.Set("storage", storage)
 
-	extraRelabel, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalAlertRelabelConfigs, "spec.additionalAlertRelabelConfigs")
-	if err != nil {
-		return nil, nil, nil, err
+	if !isAgent(p) {
+		alerting, err := h.alertingSection()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		top.Set("alerting", alerting)
 	}
-	extraAMs, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalAlertManagerConfigs, "spec.additionalAlertManagerConfigs")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	alerting, err := h.alerting(extraRelabel, extraAMs)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	top.Set("alerting", alerting)
 
 	var rws []M
 	for i := range p.Spec.RemoteWrite {
@@ -122,4 +116,19 @@ func additionalList(rec *recorder, ns string, sel *corev1.SecretKeySelector, fie
 		return nil, fmt.Errorf("%s: %w", field, err)
 	}
 	return parseYAMLList(data, field)
+}
+
+// alertingSection renders alerting with spec.additionalAlertRelabelConfigs and
+// spec.additionalAlertManagerConfigs. An agent has no alerting section at all.
+func (h *headerCtx) alertingSection() (M, error) {
+	p := h.p
+	extraRelabel, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalAlertRelabelConfigs, "spec.additionalAlertRelabelConfigs")
+	if err != nil {
+		return nil, err
+	}
+	extraAMs, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalAlertManagerConfigs, "spec.additionalAlertManagerConfigs")
+	if err != nil {
+		return nil, err
+	}
+	return h.alerting(extraRelabel, extraAMs)
 }

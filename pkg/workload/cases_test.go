@@ -2,6 +2,7 @@ package workload
 
 import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -331,7 +332,43 @@ func buildCases() []buildCase {
 			}
 			p.Spec.Containers = []corev1.Container{{Name: "thanos-sidecar", Env: []corev1.EnvVar{{Name: "GOMEMLIMIT", Value: "1GiB"}}}}
 		})},
+		{name: "agent-minimal", p: agent()},
+		{name: "agent-v2-wal-compression", p: agent(func(a *monitoringv1alpha1.PrometheusAgent) {
+			a.Spec.Version = "v2.54.1"
+			a.Spec.WALCompression = ptr.To(true)
+		})},
+		{name: "agent-sharded-storage-web", p: agent(func(a *monitoringv1alpha1.PrometheusAgent) {
+			a.Spec.Shards = ptr.To[int32](3)
+			a.Spec.Replicas = ptr.To[int32](2)
+			a.Spec.WALCompression = ptr.To(false)
+			a.Spec.Storage = &monitoringv1.StorageSpec{VolumeClaimTemplate: monitoringv1.EmbeddedPersistentVolumeClaim{
+				Spec: corev1.PersistentVolumeClaimSpec{Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("10Gi")}}},
+			}}
+			a.Spec.Web = &monitoringv1.PrometheusWebSpec{WebConfigFileFields: webTLSFields()}
+			a.Spec.EnableRemoteWriteReceiver = true
+			a.Spec.LogLevel = "debug"
+			a.Spec.AdditionalArgs = []monitoringv1.Argument{{Name: "storage.agent.retention.max-time", Value: "2h"}}
+		}), shard: 2},
+		{name: "agent-reloader-watch-api", p: agent(func(a *monitoringv1alpha1.PrometheusAgent) {
+			a.Spec.ServiceAccountName = "prom-agent"
+			a.Spec.AutomountServiceAccountToken = ptr.To(false)
+		}), opts: func(o *Options) { o.ReloaderWatchAPI = true }},
 	}
+}
+
+// agent returns the AgentView of a minimal PrometheusAgent "k8s" in namespace
+// "monitoring" with muts applied.
+func agent(muts ...func(*monitoringv1alpha1.PrometheusAgent)) *monitoringv1.Prometheus {
+	a := &monitoringv1alpha1.PrometheusAgent{
+		ObjectMeta: metav1.ObjectMeta{Name: "k8s", Namespace: "monitoring", Generation: 2},
+		Spec: monitoringv1alpha1.PrometheusAgentSpec{CommonPrometheusFields: monitoringv1.CommonPrometheusFields{
+			RemoteWrite: []monitoringv1.RemoteWriteSpec{{URL: "http://receiver.monitoring.svc:9090/api/v1/write"}},
+		}},
+	}
+	for _, m := range muts {
+		m(a)
+	}
+	return AgentView(a)
 }
 
 func webTLSFields() monitoringv1.WebConfigFileFields {

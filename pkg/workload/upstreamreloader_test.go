@@ -372,6 +372,10 @@ func (p *fakePod) runSidecar(t *testing.T, bin string) {
 	})
 	if method == "http" {
 		await("first reload", func() bool { return reloads() > 0 })
+		// Upstream's reloader applies and reloads once before it adds its file watches
+		// ("Reload triggered" is logged before "started watching"): a config published
+		// in between is seen only at the next --watch-interval, so wait for the watches.
+		await("start of its file watches", func() bool { return strings.Contains(log.String(), "started watching") })
 		// Each kubelet swap of the config must be noticed at once, not at the next
 		// --watch-interval. A watch of the file itself sees the first swap only (the
 		// file it watched is gone): upstream's reloader needs the directory watched.

@@ -1,0 +1,210 @@
+package prometheus
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/selection"
+)
+
+func agent(name string, mut ...func(*monitoringv1alpha1.PrometheusAgent)) *monitoringv1alpha1.PrometheusAgent {
+	a := &monitoringv1alpha1.PrometheusAgent{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: name, UID: types.UID("uid-agent-" + name), Generation: 1},
+		Spec: monitoringv1alpha1.PrometheusAgentSpec{CommonPrometheusFields: monitoringv1.CommonPrometheusFields{
+			ServiceMonitorSelector:          &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}},
+			ServiceMonitorNamespaceSelector: &metav1.LabelSelector{},
+			RemoteWrite:                     []monitoringv1.RemoteWriteSpec{{URL: "http://receiver.mon.svc:9090/api/v1/write"}},
+		}},
+	}
+	for _, m := range mut {
+		m(a)
+	}
+	return a
+}
+
+func (f *fixture) agentCondition(name string) monitoringv1.Condition {
+	f.t.Helper()
+	a := &monitoringv1alpha1.PrometheusAgent{}
+	f.get(a, "mon", name)
+	for _, c := range a.Status.Conditions {
+		if c.Type == monitoringv1.Reconciled {
+			return c
+		}
+	}
+	f.t.Fatalf("PrometheusAgent %s has no Reconciled condition: %+v", name, a.Status.Conditions)
+	return monitoringv1.Condition{}
+}
+
+func (f *fixture) agentConfig(name string) string {
+	f.t.Helper()
+	sec := &corev1.Secret{}
+	f.get(sec, "mon", layout.Agent(name).ConfigSecret())
+	zr, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.ConfigCompressedKey]))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestAgentGeneratesThenWritesNothing: a PrometheusAgent gets upstream's names (Secret and
+// StatefulSet prom-agent-<name>, Service prometheus-agent-operated), an agent-mode
+// Prometheus, a config without rules or alerting, its status and the monitors' bindings
+// under prometheusagents; with nothing changed, further reconciles write nothing.
+func TestAgentGeneratesThenWritesNothing(t *testing.T) {
+	rule := &monitoringv1.PrometheusRule{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "app", Name: "r", UID: "uid-r", Generation: 1, Labels: map[string]string{"team": "a"}},
+		Spec: monitoringv1.PrometheusRuleSpec{Groups: []monitoringv1.RuleGroup{{Name: "g", Rules: []monitoringv1.Rule{
+			{Record: "r:one", Expr: intstr.FromString("vector(1)")},
+		}}}},
+	}
+	f := newFixture(t, Config{Kind: AgentKind}, agent("x"), serviceMonitor("web"), rule)
+	if err := f.reconcile("mon", "x"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := f.agentConfig("x")
+	for _, want := range []string{"job_name: serviceMonitor/app/web/0", "remote_write:", "url: http://receiver.mon.svc:9090/api/v1/write"} {
+		if !strings.Contains(cfg, want) {
+			t.Fatalf("agent config lacks %q:\n%s", want, cfg)
+		}
+	}
+	for _, unwanted := range []string{"rule_files", "alerting", "evaluation_interval"} {
+		if strings.Contains(cfg, unwanted) {
+			t.Fatalf("agent config has %q:\n%s", unwanted, cfg)
+		}
+	}
+	ss := &appsv1.StatefulSet{}
+	f.get(ss, "mon", "prom-agent-x")
+	if ss.Spec.ServiceName != "prometheus-agent-operated" {
+		t.Fatalf("StatefulSet governed by %q", ss.Spec.ServiceName)
+	}
+	if o := ss.OwnerReferences; len(o) != 1 || o[0].Kind != "PrometheusAgent" || o[0].APIVersion != "monitoring.coreos.com/v1alpha1" || o[0].UID != "uid-agent-x" {
+		t.Fatalf("owner references %+v", o)
+	}
+	var args string
+	for _, c := range ss.Spec.Template.Spec.Containers {
+		if c.Name == "prometheus" {
+			args = strings.Join(c.Args, " ")
+		}
+	}
+	if !strings.Contains(args, "--agent") || !strings.Contains(args, "--storage.agent.path=") || strings.Contains(args, "--storage.tsdb") {
+		t.Fatalf("prometheus args %q: want agent mode", args)
+	}
+	f.get(&corev1.Service{}, "mon", "prometheus-agent-operated")
+	var cms corev1.ConfigMapList
+	if err := f.c.List(context.Background(), &cms, client.InNamespace("mon")); err != nil {
+		t.Fatal(err)
+	}
+	if len(cms.Items) != 0 {
+		t.Fatalf("an agent got ConfigMaps: %s", cms.Items[0].Name)
+	}
+	if c := f.agentCondition("x"); c.Status != monitoringv1.ConditionTrue || c.Reason != ReasonReconciled {
+		t.Fatalf("condition %+v", c)
+	}
+	vs, _ := f.store.Verdicts(monitoringv1.ServiceMonitorsKind, types.NamespacedName{Namespace: "app", Name: "web"})
+	owner := f.r.owner(types.NamespacedName{Namespace: "mon", Name: "x"})
+	if owner.Resource != "prometheusagents" {
+		t.Fatalf("owner %+v, want resource prometheusagents", owner)
+	}
+	if v := vs[owner]; v.Reason != selection.Accepted {
+		t.Fatalf("verdict %+v", v)
+	}
+	before := f.totalWrites()
+	for i := 0; i < 3; i++ {
+		if err := f.reconcile("mon", "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := f.totalWrites(); after != before {
+		t.Fatalf("%v writes with nothing changed", after-before)
+	}
+}
+
+// TestAgentWithoutRemoteWrite: an agent that would send its samples nowhere is refused
+// with a status that says so, and nothing is generated for it.
+func TestAgentWithoutRemoteWrite(t *testing.T) {
+	a := agent("x", func(a *monitoringv1alpha1.PrometheusAgent) { a.Spec.RemoteWrite = nil })
+	f := newFixture(t, Config{Kind: AgentKind}, a, serviceMonitor("web"))
+	_ = f.reconcile("mon", "x")
+	c := f.agentCondition("x")
+	if c.Status != monitoringv1.ConditionFalse || c.Reason != ReasonInvalidConfiguration || !strings.Contains(c.Message, "spec.remoteWrite is empty") {
+		t.Fatalf("condition %+v", c)
+	}
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prom-agent-x"}, &appsv1.StatefulSet{}); err == nil {
+		t.Fatal("a StatefulSet was created for an agent without remote write")
+	}
+}
+
+// TestAgentShards: shards get upstream's names prom-agent-<name>-shard-<n>, each with its
+// shard in the config, and scaling down removes the extra StatefulSet.
+func TestAgentShards(t *testing.T) {
+	a := agent("x", func(a *monitoringv1alpha1.PrometheusAgent) { a.Spec.Shards = ptr.To(int32(3)) })
+	f := newFixture(t, Config{Kind: AgentKind}, a, serviceMonitor("web"))
+	if err := f.reconcile("mon", "x"); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"prom-agent-x", "prom-agent-x-shard-1", "prom-agent-x-shard-2"} {
+		f.get(&appsv1.StatefulSet{}, "mon", n)
+	}
+	if cfg := f.agentConfig("x"); !strings.Contains(cfg, "modulus: 3") {
+		t.Fatalf("config without the shard modulus:\n%s", cfg)
+	}
+	live := &monitoringv1alpha1.PrometheusAgent{}
+	f.get(live, "mon", "x")
+	live.Spec.Shards = ptr.To(int32(1))
+	live.Generation = 2
+	if err := f.c.Update(context.Background(), live); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("mon", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prom-agent-x-shard-2"}, &appsv1.StatefulSet{}); err == nil {
+		t.Fatal("shard 2 kept after scaling down to one shard")
+	}
+}
+
+// TestAgentAndPrometheusOfOneName: a Prometheus and a PrometheusAgent named alike in one
+// namespace do not collide: their objects and Services have names of their own.
+func TestAgentAndPrometheusOfOneName(t *testing.T) {
+	fa := newFixture(t, Config{Kind: AgentKind}, agent("x"), prom("x"), serviceMonitor("web"))
+	fp := &fixture{t: t, c: fa.c, writes: fa.writes, store: fa.store, recorder: fa.recorder}
+	d := fa.r.Deps
+	d.Metrics = nil
+	fp.r = New(d, Config{Workload: fa.r.cfg.Workload})
+	if err := fa.reconcile("mon", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := fp.reconcile("mon", "x"); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"prom-agent-x", "prometheus-x"} {
+		fa.get(&appsv1.StatefulSet{}, "mon", n)
+		fa.get(&corev1.Secret{}, "mon", n)
+	}
+	for _, n := range []string{"prometheus-agent-operated", "prometheus-operated"} {
+		fa.get(&corev1.Service{}, "mon", n)
+	}
+	vs, _ := fa.store.Verdicts(monitoringv1.ServiceMonitorsKind, types.NamespacedName{Namespace: "app", Name: "web"})
+	if len(vs) != 2 {
+		t.Fatalf("verdicts %+v, want one per owner", vs)
+	}
+}
