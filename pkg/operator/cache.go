@@ -12,7 +12,7 @@ import (
 
 // cacheOptions turns the namespace flags into the informer cache's namespaces, with
 // prometheus-operator's semantics:
-//   - Prometheus objects are watched in PrometheusScope (--prometheus-instance-namespaces,
+//   - Prometheus and PrometheusAgent objects are watched in PrometheusScope (--prometheus-instance-namespaces,
 //     or else --namespaces / --deny-namespaces), Alertmanager objects in
 //     AlertmanagerScope and AlertmanagerConfigs in AlertmanagerConfigScope, likewise;
 //   - monitors and rules in MonitorScope (--namespaces, or every namespace but
@@ -30,6 +30,7 @@ func cacheOptions(o Options) cache.Options {
 	byObject := map[client.Object]cache.ByObject{}
 	if s := o.PrometheusScope(); !s.Equal(watch) {
 		byObject[&monitoringv1.Prometheus{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
+		byObject[&monitoringv1alpha1.PrometheusAgent{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
 	}
 	if s := o.AlertmanagerScope(); !s.Equal(watch) {
 		byObject[&monitoringv1.Alertmanager{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}

@@ -83,6 +83,14 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 		log.Error(err, "checking the Alertmanager permissions; not reconciling Alertmanagers")
 	}
 	opts.skipAlertmanagers = !am
+	agents, err := mayWatch(ctx, checker, opts, monitoringv1alpha1.SchemeGroupVersion.Group, monitoringv1alpha1.PrometheusAgentName)
+	if err != nil {
+		log.Error(err, "checking the PrometheusAgent permissions; not reconciling PrometheusAgents")
+	}
+	opts.skipAgents = !agents
+	if !agents {
+		log.Info("PrometheusAgent controller disabled: the service account may not list and watch prometheusagents (monitoring.coreos.com)")
+	}
 	if !am {
 		log.Info("Alertmanager controller disabled: the service account may not list and watch alertmanagers and alertmanagerconfigs (monitoring.coreos.com)")
 	}
@@ -195,10 +203,6 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	promMetrics, err := promctrl.NewMetrics(reg, promctrl.PrometheusKind)
-	if err != nil {
-		return err
-	}
 	// With --secret-* or --configmap-* selectors, objects outside the cache are read from
 	// the API server.
 	cl := newFallbackClient(mgr.GetClient(), mgr.GetAPIReader(), opts)
@@ -208,30 +212,22 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	if opts.ResourceStatus {
 		store = resourcestatus.NewStore()
 	}
-	pr := promctrl.New(promctrl.Deps{
-		Client:         cl,
-		APIReader:      mgr.GetAPIReader(),
-		StorageClasses: storageClassReader(mgr, opts),
-		Applier:        applier,
-		Recorder:       recorder,
-		Statuses:       store,
-		Metrics:        promMetrics,
-		Upstream:       upstream,
-	}, promctrl.Config{
-		Workload:                      opts.Workload,
-		Scope:                         opts.WatchScope(),
-		InstanceSelector:              opts.PrometheusInstanceSelector,
-		ControllerID:                  opts.ControllerID,
-		Labels:                        opts.Labels,
-		Annotations:                   opts.Annotations,
-		DisableUnmanagedConfiguration: opts.DisableUnmanagedPrometheusConfiguration,
-		ShardRetention:                opts.FeatureGates.Enabled(GatePrometheusShardRetentionPolicy),
-		RepairPolicy:                  string(opts.RepairPolicy),
-		WatchGoverningServices:        opts.watchServices,
-		MaxConcurrentReconciles:       opts.MaxConcurrentReconciles,
-	})
-	if err := pr.SetupWithManager(mgr); err != nil {
-		return fmt.Errorf("setting up the Prometheus controller: %w", err)
+	pr, err := setupPrometheusKind(mgr, opts, promctrl.PrometheusKind, upstream, cl, applier, recorder, store)
+	if err != nil {
+		return err
+	}
+	var agents *promctrl.Reconciler
+	if !opts.skipAgents {
+		agentUpstream, err := opmetrics.NewController(reg, "prometheus-agent")
+		if err != nil {
+			return err
+		}
+		if err := mgr.Add(readiness{mgr: mgr, metrics: agentUpstream}); err != nil {
+			return err
+		}
+		if agents, err = setupPrometheusKind(mgr, opts, promctrl.AgentKind, agentUpstream, cl, applier, recorder, store); err != nil {
+			return err
+		}
 	}
 	am, err := setupAlertmanager(mgr, opts, cl, applier, recorder, store)
 	if err != nil {
@@ -249,6 +245,9 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 			if am != nil && o.Resource == monitoringv1.AlertmanagerName {
 				return am.OwnerState(ctx, o)
 			}
+			if agents != nil && o.Resource == monitoringv1alpha1.PrometheusAgentName {
+				return agents.OwnerState(ctx, o)
+			}
 			return pr.OwnerState(ctx, o)
 		}
 		// AlertmanagerConfigs get status only when their controller runs.
@@ -264,6 +263,42 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		}
 	}
 	return nil
+}
+
+// setupPrometheusKind registers the controller of one of the kinds Prometheus's pipeline
+// serves (Prometheus, PrometheusAgent), with metrics of its own.
+func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind, upstream *opmetrics.Controller, cl client.Client, applier *apply.Applier, recorder events.EventRecorder, store *resourcestatus.Store) (*promctrl.Reconciler, error) {
+	metrics, err := promctrl.NewMetrics(opts.Registry, kind)
+	if err != nil {
+		return nil, err
+	}
+	r := promctrl.New(promctrl.Deps{
+		Client:         cl,
+		APIReader:      mgr.GetAPIReader(),
+		StorageClasses: storageClassReader(mgr, opts),
+		Applier:        applier,
+		Recorder:       recorder,
+		Statuses:       store,
+		Metrics:        metrics,
+		Upstream:       upstream,
+	}, promctrl.Config{
+		Kind:                          kind,
+		Workload:                      opts.Workload,
+		Scope:                         opts.WatchScope(),
+		InstanceSelector:              opts.PrometheusInstanceSelector,
+		ControllerID:                  opts.ControllerID,
+		Labels:                        opts.Labels,
+		Annotations:                   opts.Annotations,
+		DisableUnmanagedConfiguration: opts.DisableUnmanagedPrometheusConfiguration,
+		ShardRetention:                opts.FeatureGates.Enabled(GatePrometheusShardRetentionPolicy),
+		RepairPolicy:                  string(opts.RepairPolicy),
+		WatchGoverningServices:        opts.watchServices,
+		MaxConcurrentReconciles:       opts.MaxConcurrentReconciles,
+	})
+	if err := r.SetupWithManager(mgr); err != nil {
+		return nil, fmt.Errorf("setting up the %s controller: %w", kind.Kind, err)
+	}
+	return r, nil
 }
 
 // setupAlertmanager registers the Alertmanager controller unless its permissions are

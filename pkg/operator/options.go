@@ -182,6 +182,9 @@ type Options struct {
 	// skipAlertmanagers is set at start when the operator may not list and watch
 	// Alertmanagers and AlertmanagerConfigs.
 	skipAlertmanagers bool
+	// skipAgents is set at start when the operator may not list and watch
+	// prometheusagents (an RBAC written before PrometheusAgent existed).
+	skipAgents bool
 	// readStorageClasses is set at start when the operator may get StorageClasses.
 	readStorageClasses bool
 }

@@ -2,7 +2,7 @@
 {{- define "lookout.rules.namespaced" }}
   # Read the monitoring objects it reconciles or selects.
   - apiGroups: [monitoring.coreos.com]
-    resources: [prometheuses, servicemonitors, podmonitors, probes, scrapeconfigs, prometheusrules, alertmanagers]
+    resources: [prometheuses, prometheusagents, servicemonitors, podmonitors, probes, scrapeconfigs, prometheusrules, alertmanagers]
     verbs: [get, list, watch]
   # AlertmanagerConfigs an Alertmanager selects.
   - apiGroups: [monitoring.coreos.com]
@@ -11,12 +11,12 @@
   # Set owner references to Prometheus and Alertmanager objects on what it generates
   # (needed where OwnerReferencesPermissionEnforcement is on).
   - apiGroups: [monitoring.coreos.com]
-    resources: [prometheuses/finalizers, alertmanagers/finalizers]
+    resources: [prometheuses/finalizers, prometheusagents/finalizers, alertmanagers/finalizers]
     verbs: [update]
   # Write the status of Prometheus and Alertmanager objects and the status bindings of
   # monitors and rules.
   - apiGroups: [monitoring.coreos.com]
-    resources: [prometheuses/status, servicemonitors/status, podmonitors/status, probes/status, scrapeconfigs/status, prometheusrules/status, alertmanagers/status, alertmanagerconfigs/status]
+    resources: [prometheuses/status, prometheusagents/status, servicemonitors/status, podmonitors/status, probes/status, scrapeconfigs/status, prometheusrules/status, alertmanagers/status, alertmanagerconfigs/status]
     verbs: [get, update, patch]
   # The Prometheus and Alertmanager StatefulSets.
   - apiGroups: [apps]
