@@ -16,7 +16,7 @@ LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$
 TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm
 export KUBEBUILDER_ASSETS := $(BIN)
 
-.PHONY: all build images tools run test test-unit test-integration test-e2e bench bench-alertmanager generate crds chart-crds stack fmt vet check clean
+.PHONY: all build images tools run test test-unit test-integration test-e2e bench bench-alertmanager bench-agent generate crds chart-crds stack fmt vet check clean
 
 all: build
 
@@ -81,6 +81,11 @@ bench: tools build
 ## Alertmanager (its own section of Documentation/benchmarks.md)
 bench-alertmanager: tools build
 	$(GO) run ./test/bench -kind=alertmanagerconfigs -n 100,1000 -out Documentation/benchmarks.md \
+		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0" $(BENCH_ARGS)
+
+## bench-agent: the scale harness with one PrometheusAgent selecting the ServiceMonitors
+bench-agent: tools build
+	$(GO) run ./test/bench -kind=agent -n 100,1000,5000 -out Documentation/benchmarks.md \
 		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0" $(BENCH_ARGS)
 
 ## stack: regenerate example/stack/ from example/stack.jsonnet (jsonnet/lookout and the mixin)

@@ -73,7 +73,7 @@ type benchKind struct {
 	complete, changeText string
 }
 
-var kinds = []*benchKind{serviceMonitorKind, alertmanagerConfigKind}
+var kinds = []*benchKind{serviceMonitorKind, agentKind, alertmanagerConfigKind}
 
 func kindByFlag(name string) (*benchKind, error) {
 	for _, k := range kinds {
@@ -177,6 +177,34 @@ var serviceMonitorKind = &benchKind{
 	changeText: "sets one monitor's `endpoints[0].interval` to a new value; its latency runs from the return of the harness's update to " +
 		"the watch delivering the Secret version with that interval in that job",
 }
+
+// PrometheusAgents: the ServiceMonitor mode with a PrometheusAgent (remote write to an
+// address nothing listens on: no pod runs) selecting every monitor instead of a Prometheus.
+// The config Secret is prom-agent-<name>, as upstream names it.
+var agentKind = func() *benchKind {
+	k := *serviceMonitorKind
+	k.flag, k.title, k.section = "agent", "Scale benchmark: PrometheusAgent", "scale-benchmark-agent"
+	k.configSecret = "prom-agent-" + promName
+	k.targets = false
+	k.owner = func(ctx context.Context, cl *cluster) error {
+		a := &monitoringv1alpha1.PrometheusAgent{
+			ObjectMeta: metav1.ObjectMeta{Name: promName, Namespace: promNamespace},
+			Spec: monitoringv1alpha1.PrometheusAgentSpec{CommonPrometheusFields: monitoringv1.CommonPrometheusFields{
+				ServiceMonitorSelector:          &metav1.LabelSelector{MatchLabels: map[string]string{selectLabel: "true"}},
+				ServiceMonitorNamespaceSelector: &metav1.LabelSelector{},
+				RemoteWrite:                     []monitoringv1.RemoteWriteSpec{{URL: "http://receiver.bench.invalid/api/v1/write"}},
+			}},
+		}
+		return cl.c.Create(ctx, a)
+	}
+	k.makeRuns = "`make bench-agent` runs it"
+	k.objects = func(o options) string {
+		return fmt.Sprintf("N ServiceMonitors spread over %d namespaces, each with a headless Service and an EndpointSlice, %s unrelated "+
+			"Secrets of %s, and one PrometheusAgent selecting every monitor (`serviceMonitorSelector` on a label, "+
+			"`serviceMonitorNamespaceSelector: {}`, one remote write)", o.namespaces, thousands(o.secrets), bytesStr(o.secretSize))
+	}
+	return &k
+}()
 
 // changedInterval is the interval change k sets: 31s, 32s, ... (never the base 30s).
 func changedInterval(k int) string { return fmt.Sprintf("%ds", 31+k) }
