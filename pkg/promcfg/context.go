@@ -43,6 +43,9 @@ type promSettings struct {
 	// ReloaderEnv are the variables the config-reloader expands that monitors may refer
 	// to, with the values checks substitute (see envrefs.go).
 	ReloaderEnv map[string]*string
+	// NodeLocal: a PrometheusAgent in DaemonSet mode discovers only the pods of its own
+	// node, unsharded.
+	NodeLocal bool
 }
 
 // enforcedLimits are the Prometheus's upper bounds on every monitor's limits.
@@ -109,6 +112,9 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 				return nil, fmt.Errorf("spec.shardRetentionPolicy.retain.retentionPeriod %q: %w", r.Retain.RetentionPeriod, err)
 			}
 		}
+	}
+	if nodeLocal(p) {
+		s.NodeLocal, s.Shards, s.RetainShards = true, 1, false
 	}
 	if spec.ServiceDiscoveryRole != nil {
 		switch *spec.ServiceDiscoveryRole {

@@ -52,6 +52,9 @@ func reloaderEnv(p *monitoringv1.Prometheus) map[string]*string {
 		"POD_NAME": strp(podPrefix(p) + p.Name + "-0"),
 		"SHARD":    strp("0"),
 	}
+	if nodeLocal(p) {
+		env["NODE_NAME"] = strp("node-0")
+	}
 	declare := func(containers []corev1.Container, name string) {
 		for _, c := range containers {
 			if c.Name != name {

@@ -9,6 +9,8 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
 )
 
 // goldenCase is one golden file: testdata/<name>.golden.
@@ -282,6 +284,12 @@ func goldenCases() []goldenCase {
 			p.Spec.TSDB = &monitoringv1.TSDBSpec{OutOfOrderTimeWindow: ptr(monitoringv1.Duration("10m"))}
 			p.Spec.ScrapeInterval = "15s"
 		}), sms: []*SM{sm("app")}},
+		// DaemonSet mode: every pod discovery limited to the agent's node, no sharding; a
+		// PodMonitor with role selectors gets the field selector in the same entry.
+		{name: "agent_daemonset_podmonitors", prom: agentProm(rw(), daemonSetMode, func(p *P) {
+			p.Spec.ServiceMonitorSelector, p.Spec.ServiceMonitorNamespaceSelector = nil, nil
+			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml"))
+		}), pms: []*PM{pm("app"), pm("roles", func(m *PM) { m.Spec.SelectorMechanism = ptr(monitoringv1.SelectorMechanismRole) })}},
 		{name: "remote_write_name_timeout_headers", prom: prom(rw(func(r *monitoringv1.RemoteWriteSpec) {
 			r.Name = ptr("thanos")
 			r.RemoteTimeout = ptr(monitoringv1.Duration("45s"))
@@ -861,6 +869,15 @@ type SCS = monitoringv1alpha1.ScrapeConfigSpec
 // sdCase is a ScrapeConfig named name whose spec f fills.
 func sdCase(name string, f func(*SCS)) []*monitoringv1alpha1.ScrapeConfig {
 	return []*monitoringv1alpha1.ScrapeConfig{scrapeConfig(name, func(s *monitoringv1alpha1.ScrapeConfig) { f(&s.Spec) })}
+}
+
+// daemonSetMode marks an agent view as pkg/workload's AgentView does for spec.mode
+// DaemonSet.
+func daemonSetMode(p *monitoringv1.Prometheus) {
+	if p.Annotations == nil {
+		p.Annotations = map[string]string{}
+	}
+	p.Annotations[layout.AgentDaemonSetModeAnnotation] = "true"
 }
 
 // agentProm is a Prometheus standing for a PrometheusAgent, as pkg/workload's AgentView

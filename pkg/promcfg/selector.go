@@ -118,8 +118,32 @@ func (ps *promSettings) kubernetesSD(rec *recorder, role string, namespaces []st
 	if attachNode {
 		m.Set("attach_metadata", M{{"node", true}})
 	}
+	if ps.NodeLocal && role == "pod" {
+		selectors = nodeLocalPods(selectors)
+	}
 	m.Set("selectors", selectors)
 	return m, nil
+}
+
+// nodeLocalPods adds the field selector of the agent's own node to the pod selector (one
+// per role: Prometheus refuses a role twice), so the API server sends each agent only the
+// pods of its node. The reloader replaces $(NODE_NAME).
+func nodeLocalPods(selectors []M) []M {
+	const field = "spec.nodeName=$(NODE_NAME)"
+	out := make([]M, 0, len(selectors)+1)
+	found := false
+	for _, s := range selectors {
+		if r, _ := s.Get("role"); r == "pod" {
+			s = append(M(nil), s...)
+			s.Set("field", field)
+			found = true
+		}
+		out = append(out, s)
+	}
+	if !found {
+		out = append(out, M{{"role", "pod"}, {"field", field}})
+	}
+	return out
 }
 
 // apiServerClient is the HTTP client of spec.apiserverConfig.

@@ -4,6 +4,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 )
@@ -13,12 +14,28 @@ import (
 // PrometheusAgent, which IsAgent tells apart. The fields only a Prometheus has (rules,
 // alerting, retention, Thanos, remote read) are empty. a is not modified.
 func AgentView(a *monitoringv1alpha1.PrometheusAgent) *monitoringv1.Prometheus {
-	return &monitoringv1.Prometheus{
+	p := &monitoringv1.Prometheus{
 		TypeMeta:   metav1.TypeMeta{APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(), Kind: monitoringv1alpha1.PrometheusAgentsKind},
 		ObjectMeta: *a.ObjectMeta.DeepCopy(),
 		Spec:       monitoringv1.PrometheusSpec{CommonPrometheusFields: *a.Spec.CommonPrometheusFields.DeepCopy()},
 		Status:     *a.Status.DeepCopy(),
 	}
+	// spec.mode has no place in a PrometheusSpec: the view carries it in an annotation of
+	// its own (set or removed here, whatever the object's annotations say).
+	delete(p.Annotations, layout.AgentDaemonSetModeAnnotation)
+	if ptr.Deref(a.Spec.Mode, "") == monitoringv1alpha1.DaemonSetPrometheusAgentMode {
+		if p.Annotations == nil {
+			p.Annotations = map[string]string{}
+		}
+		p.Annotations[layout.AgentDaemonSetModeAnnotation] = "true"
+	}
+	return p
+}
+
+// DaemonSetMode reports whether p is the AgentView of a PrometheusAgent with spec.mode
+// DaemonSet: one agent per node, scraping the pods of its node.
+func DaemonSetMode(p *monitoringv1.Prometheus) bool {
+	return IsAgent(p) && p.Annotations[layout.AgentDaemonSetModeAnnotation] == "true"
 }
 
 // IsAgent reports whether p is the AgentView of a PrometheusAgent.

@@ -54,7 +54,7 @@ const (
 // never change this set.
 func selectorLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
 	name := p.Name
-	return map[string]string{
+	l := map[string]string{
 		layout.ManagedByLabel:      layout.ManagedByValue,
 		layout.NameLabel:           NameValue(p),
 		layout.InstanceLabel:       name,
@@ -62,6 +62,11 @@ func selectorLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
 		layout.OperatorNameLabel:   name,
 		layout.ShardLabel:          strconv.Itoa(int(shard)),
 	}
+	if DaemonSetMode(p) {
+		// A DaemonSet has no shards; its selector is what upstream's selects on.
+		delete(l, layout.ShardLabel)
+	}
+	return l
 }
 
 // objectLabels are the labels of the StatefulSet and its pods.

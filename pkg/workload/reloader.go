@@ -19,6 +19,8 @@ import (
 const (
 	PodNameEnv = "POD_NAME"
 	ShardEnv   = "SHARD"
+	// NodeNameEnv is the node of a DaemonSet-mode agent's pod.
+	NodeNameEnv = "NODE_NAME"
 )
 
 // prometheusLocalURL is endpoint on Prometheus as the sidecar reaches it: 127.0.0.1 over HTTP, localhost over
@@ -181,7 +183,7 @@ func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, r
 		logLevel:       p.Spec.LogLevel,
 		logFormat:      p.Spec.LogFormat,
 		pullPolicy:     p.Spec.ImagePullPolicy,
-		env:            reloaderEnv(shard),
+		env:            reloaderEnv(p, shard),
 		mounts:         reloaderMounts(p, opts, ruleSlots),
 	}
 	if opts.ReloaderWatchAPI {
@@ -201,12 +203,17 @@ func apiWatchArgs(p *monitoringv1.Prometheus, ruleSlots int) []string {
 	return args
 }
 
-// reloaderEnv is the environment of both reloader containers.
-func reloaderEnv(shard int32) []corev1.EnvVar {
-	return []corev1.EnvVar{
+// reloaderEnv is the environment of both reloader containers. In DaemonSet mode it adds
+// NODE_NAME, which the config's node-local pod discovery names.
+func reloaderEnv(p *monitoringv1.Prometheus, shard int32) []corev1.EnvVar {
+	env := []corev1.EnvVar{
 		{Name: PodNameEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}},
 		{Name: ShardEnv, Value: strconv.Itoa(int(shard))},
 	}
+	if DaemonSetMode(p) {
+		env = append(env, corev1.EnvVar{Name: NodeNameEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "spec.nodeName"}}})
+	}
+	return env
 }
 
 // reloaderMounts are the volume mounts of both reloader containers: the config it reads,
