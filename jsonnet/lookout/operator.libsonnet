@@ -24,7 +24,7 @@ local k = import 'k.libsonnet';
       // Owner references that block the deletion of their Prometheus, on clusters with
       // the OwnerReferencesPermissionEnforcement admission plugin.
       k.rule(['monitoring.coreos.com'], ['prometheuses/finalizers', 'prometheusagents/finalizers', 'alertmanagers/finalizers'], ['update']),
-      k.rule(['apps'], ['statefulsets'], read + ['create', 'update', 'delete']),
+      k.rule(['apps'], ['statefulsets', 'daemonsets'], read + ['create', 'update', 'delete']),
       k.rule([''], ['secrets', 'configmaps'], read + ['create', 'update', 'delete']),
       k.rule([''], ['services'], read + ['create', 'update']),
       k.rule([''], ['namespaces'], read),

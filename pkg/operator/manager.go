@@ -294,6 +294,7 @@ func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind,
 		RepairPolicy:                  string(opts.RepairPolicy),
 		WatchGoverningServices:        opts.watchServices,
 		MaxConcurrentReconciles:       opts.MaxConcurrentReconciles,
+		AgentDaemonSet:                kind == promctrl.AgentKind && opts.FeatureGates.Enabled(GatePrometheusAgentDaemonSet),
 	})
 	if err := r.SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the %s controller: %w", kind.Kind, err)

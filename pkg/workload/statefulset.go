@@ -49,6 +49,9 @@ func Replicas(p *monitoringv1.Prometheus) (int32, error) {
 // StatefulSetNames are the names of the StatefulSets p should have, shard 0 first; the
 // controller deletes any other StatefulSet it owns.
 func StatefulSetNames(p *monitoringv1.Prometheus) ([]string, error) {
+	if DaemonSetMode(p) {
+		return nil, nil // a DaemonSet instead
+	}
 	n, err := Shards(p)
 	if err != nil {
 		return nil, err

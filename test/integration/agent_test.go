@@ -11,10 +11,15 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	"github.com/prometheus/client_golang/prometheus"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/operator"
 )
 
 func newAgent(ns, name string, mut ...func(*monitoringv1alpha1.PrometheusAgent)) *monitoringv1alpha1.PrometheusAgent {
@@ -149,4 +154,84 @@ func setAgentShards(t *testing.T, ns, name string, n int32) {
 	t.Helper()
 	a := &monitoringv1alpha1.PrometheusAgent{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 	update(t, a, func() { a.Spec.Shards = ptr.To(n) })
+}
+
+// TestPrometheusAgentDaemonSetMode: the API server refuses a DaemonSet-mode agent with a
+// ServiceMonitor selector (the CRD's rule); without the feature gate the shared operator
+// refuses the mode with a status; an operator with the gate writes a DaemonSet, no
+// StatefulSet, and a config discovering only the node's pods.
+func TestPrometheusAgentDaemonSetMode(t *testing.T) {
+	t.Parallel()
+	ns := newNamespace(t, nil)
+	dsMode := func(a *monitoringv1alpha1.PrometheusAgent) {
+		a.Spec.Mode = ptr.To(monitoringv1alpha1.DaemonSetPrometheusAgentMode)
+		a.Spec.ServiceMonitorSelector = nil
+		a.Spec.PodMonitorSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}}
+	}
+	bad := newAgent(ns, "bad", dsMode, func(a *monitoringv1alpha1.PrometheusAgent) {
+		a.Spec.ServiceMonitorSelector = &metav1.LabelSelector{}
+	})
+	if err := k8s.Create(ctx, bad); err == nil || !strings.Contains(err.Error(), "serviceMonitorSelector cannot be set when mode is DaemonSet") {
+		t.Fatalf("creating a DaemonSet-mode agent with a ServiceMonitor selector: %v", err)
+	}
+
+	create(t, newAgent(ns, "gated", dsMode))
+	eventually(t, 20*time.Second, "refusal without the feature gate", func() error {
+		c, _, err := agentCondition(ns, "gated")
+		if err != nil {
+			return err
+		}
+		if c.Status != monitoringv1.ConditionFalse || !strings.Contains(c.Message, "PrometheusAgentDaemonSet feature gate") {
+			return fmt.Errorf("condition %+v", c)
+		}
+		return nil
+	})
+
+	reg := prometheus.NewRegistry()
+	stop, err := startOperator(ctx, labels.SelectorFromSet(labels.Set{dedicatedLabel: ns}), func(o *operator.Options) {
+		o.Registry = reg
+		o.FeatureGates = operator.DefaultFeatureGates()
+		o.FeatureGates[operator.GatePrometheusAgentDaemonSet] = true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	a := newAgent(ns, "nodes", dsMode, func(a *monitoringv1alpha1.PrometheusAgent) { a.Labels = map[string]string{dedicatedLabel: ns} })
+	pm := &monitoringv1.PodMonitor{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "pods", Labels: map[string]string{"team": "a"}},
+		Spec: monitoringv1.PodMonitorSpec{Selector: metav1.LabelSelector{MatchLabels: map[string]string{"app": "pods"}},
+			PodMetricsEndpoints: []monitoringv1.PodMetricsEndpoint{{Port: ptr.To("web")}}},
+	}
+	create(t, a, pm)
+	eventually(t, 20*time.Second, "DaemonSet and node-local config", func() error {
+		ds := &appsv1.DaemonSet{}
+		if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "prom-agent-nodes"}, ds); err != nil {
+			return err
+		}
+		if o := ds.OwnerReferences; len(o) != 1 || o[0].UID != a.UID {
+			return fmt.Errorf("owners %+v", o)
+		}
+		c, err := agentConfig(ns, "nodes")
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(c, "job_name: podMonitor/"+ns+"/pods/0") || !strings.Contains(c, "field: spec.nodeName=$(NODE_NAME)") {
+			return fmt.Errorf("config:\n%s", c)
+		}
+		return nil
+	})
+	if _, err := statefulSet(ns, "prom-agent-nodes"); err == nil {
+		t.Error("a StatefulSet for an agent in DaemonSet mode")
+	}
+	eventually(t, 20*time.Second, "status of the DaemonSet-mode agent", func() error {
+		c, live, err := agentCondition(ns, "nodes")
+		if err != nil {
+			return err
+		}
+		if c.Status != monitoringv1.ConditionTrue || live.Status.Shards != 1 {
+			return fmt.Errorf("condition %+v, status %+v", c, live.Status)
+		}
+		return nil
+	})
 }

@@ -20,7 +20,7 @@
     verbs: [get, update, patch]
   # The Prometheus and Alertmanager StatefulSets.
   - apiGroups: [apps]
-    resources: [statefulsets]
+    resources: [statefulsets, daemonsets]
     verbs: [get, list, watch, create, update, delete]
   # Generated Secrets and ConfigMaps (configuration, TLS assets, web config, rule files),
   # and referenced ones read by name; list/watch caches metadata only.

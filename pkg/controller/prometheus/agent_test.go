@@ -208,3 +208,108 @@ func TestAgentAndPrometheusOfOneName(t *testing.T) {
 		t.Fatalf("verdicts %+v, want one per owner", vs)
 	}
 }
+
+func daemonSetAgent(name string, mut ...func(*monitoringv1alpha1.PrometheusAgent)) *monitoringv1alpha1.PrometheusAgent {
+	return agent(name, append([]func(*monitoringv1alpha1.PrometheusAgent){func(a *monitoringv1alpha1.PrometheusAgent) {
+		a.Spec.Mode = ptr.To(monitoringv1alpha1.DaemonSetPrometheusAgentMode)
+		a.Spec.ServiceMonitorSelector, a.Spec.ServiceMonitorNamespaceSelector = nil, nil
+		a.Spec.PodMonitorSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}}
+		a.Spec.PodMonitorNamespaceSelector = &metav1.LabelSelector{}
+	}}, mut...)...)
+}
+
+func podMonitor(name string) *monitoringv1.PodMonitor {
+	return &monitoringv1.PodMonitor{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "app", Name: name, UID: types.UID("uid-pm-" + name), Generation: 1, Labels: map[string]string{"team": "a"}},
+		Spec: monitoringv1.PodMonitorSpec{Selector: metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},
+			PodMetricsEndpoints: []monitoringv1.PodMetricsEndpoint{{Port: ptr.To("web")}}},
+	}
+}
+
+// TestAgentDaemonSetMode: with the feature gate, an agent in DaemonSet mode gets a
+// DaemonSet (no StatefulSet, no governing Service) and a config that discovers only its
+// node's pods; its status counts the DaemonSet's pods; a second reconcile writes nothing;
+// back in StatefulSet mode the DaemonSet goes and the StatefulSet comes.
+func TestAgentDaemonSetMode(t *testing.T) {
+	f := newFixture(t, Config{Kind: AgentKind, AgentDaemonSet: true}, daemonSetAgent("x"), podMonitor("web"))
+	if err := f.reconcile("mon", "x"); err != nil {
+		t.Fatal(err)
+	}
+	ds := &appsv1.DaemonSet{}
+	f.get(ds, "mon", "prom-agent-x")
+	if o := ds.OwnerReferences; len(o) != 1 || o[0].Kind != "PrometheusAgent" {
+		t.Fatalf("owners %+v", o)
+	}
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prom-agent-x"}, &appsv1.StatefulSet{}); err == nil {
+		t.Fatal("a StatefulSet in DaemonSet mode")
+	}
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prometheus-agent-operated"}, &corev1.Service{}); err == nil {
+		t.Fatal("a governing Service in DaemonSet mode")
+	}
+	if cfg := f.agentConfig("x"); !strings.Contains(cfg, "field: spec.nodeName=$(NODE_NAME)") || !strings.Contains(cfg, "job_name: podMonitor/app/web/0") {
+		t.Fatalf("config:\n%s", cfg)
+	}
+	c := f.agentCondition("x")
+	if c.Status != monitoringv1.ConditionTrue {
+		t.Fatalf("Reconciled %+v", c)
+	}
+	ds.Status = appsv1.DaemonSetStatus{DesiredNumberScheduled: 3, NumberAvailable: 3, UpdatedNumberScheduled: 3, ObservedGeneration: ds.Generation}
+	if err := f.c.Status().Update(context.Background(), ds); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("mon", "x"); err != nil {
+		t.Fatal(err)
+	}
+	live := &monitoringv1alpha1.PrometheusAgent{}
+	f.get(live, "mon", "x")
+	if live.Status.Replicas != 3 || live.Status.AvailableReplicas != 3 {
+		t.Fatalf("status %+v", live.Status)
+	}
+	before := f.totalWrites()
+	if err := f.reconcile("mon", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if w := f.totalWrites() - before; w != 0 {
+		t.Fatalf("%v writes with nothing changed", w)
+	}
+
+	live.Spec.Mode = nil
+	live.Spec.ServiceMonitorSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}}
+	live.Generation = 2
+	if err := f.c.Update(context.Background(), live); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reconcile("mon", "x"); err != nil {
+		t.Fatal(err)
+	}
+	f.get(&appsv1.StatefulSet{}, "mon", "prom-agent-x")
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prom-agent-x"}, &appsv1.DaemonSet{}); err == nil {
+		t.Fatal("the DaemonSet stayed after the switch to StatefulSet mode")
+	}
+}
+
+// TestAgentDaemonSetRefusals: without the feature gate, or with a ServiceMonitor selector
+// (which upstream's CRD forbids in DaemonSet mode; an older CRD lets it through), the agent
+// is refused with a status that says why and nothing is generated.
+func TestAgentDaemonSetRefusals(t *testing.T) {
+	for _, c := range []struct {
+		gate bool
+		mut  func(*monitoringv1alpha1.PrometheusAgent)
+		want string
+	}{
+		{false, func(*monitoringv1alpha1.PrometheusAgent) {}, "needs the PrometheusAgentDaemonSet feature gate"},
+		{true, func(a *monitoringv1alpha1.PrometheusAgent) { a.Spec.ServiceMonitorSelector = &metav1.LabelSelector{} },
+			"spec.serviceMonitorSelector cannot be set when mode is DaemonSet: an agent per node scrapes only the pods of its node, selected by PodMonitors"},
+		{true, func(a *monitoringv1alpha1.PrometheusAgent) { a.Spec.Replicas = ptr.To[int32](2) }, "spec.replicas cannot be set when mode is DaemonSet"},
+	} {
+		f := newFixture(t, Config{Kind: AgentKind, AgentDaemonSet: c.gate}, daemonSetAgent("x", c.mut), podMonitor("web"))
+		_ = f.reconcile("mon", "x")
+		cond := f.agentCondition("x")
+		if cond.Status != monitoringv1.ConditionFalse || cond.Reason != ReasonInvalidConfiguration || !strings.Contains(cond.Message, c.want) {
+			t.Errorf("condition %+v, want %q", cond, c.want)
+		}
+		if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prom-agent-x"}, &corev1.Secret{}); err == nil {
+			t.Errorf("%s: a config Secret was written", c.want)
+		}
+	}
+}

@@ -58,6 +58,9 @@ type Config struct {
 	// prometheus-operated Service is recreated at once; it needs list and watch on
 	// Services, which prometheus-operator's RBAC does not grant.
 	WatchGoverningServices bool
+	// AgentDaemonSet allows PrometheusAgents with spec.mode DaemonSet (prometheus-operator's
+	// PrometheusAgentDaemonSet feature gate) and watches the DaemonSets they own.
+	AgentDaemonSet bool
 }
 
 // Deps are the collaborators a Reconciler works with; tests give fakes.

@@ -198,11 +198,16 @@ func (r *Reconciler) workloadOptions(p *monitoringv1.Prometheus) (workload.Optio
 // reloader's Role and RoleBinding (deleted when the mode is off).
 func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Prometheus, opts workload.Options, ruleCMs, tlsSecrets int) error {
 	in := workload.Input{Prometheus: p, RuleConfigMaps: ruleCMs, TLSAssetSecrets: tlsSecrets}
-	sets, err := workload.StatefulSets(in, opts)
-	if err != nil {
-		return invalid(err)
+	var sets []*appsv1.StatefulSet
+	if !workload.DaemonSetMode(p) {
+		var err error
+		if sets, err = workload.StatefulSets(in, opts); err != nil {
+			return invalid(err)
+		}
 	}
-	if workload.ManagesGoverningService(p) {
+	if workload.DaemonSetMode(p) {
+		// No StatefulSet, so no governing Service: the agents are reached per pod.
+	} else if workload.ManagesGoverningService(p) {
 		if err := r.applyGoverningService(ctx, p); err != nil {
 			return err
 		}
@@ -226,13 +231,16 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 			return err
 		}
 	}
+	if workload.DaemonSetMode(p) {
+		return r.applyDaemonSet(ctx, p, in, opts)
+	}
 	for _, desired := range sets {
 		desired.OwnerReferences = []metav1.OwnerReference{ownerRef(p)}
 		if err := r.applyStatefulSet(ctx, p, desired); err != nil {
 			return err
 		}
 	}
-	return nil
+	return r.deleteDaemonSet(ctx, p)
 }
 
 // checkGoverningService refuses a Prometheus whose spec.serviceName names a Service that

@@ -180,6 +180,9 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if r.kind.agent() && len(p.Spec.RemoteWrite) == 0 {
 		return invalid(errors.New("spec.remoteWrite is empty: an agent keeps no data of its own and sends every sample it scrapes to a remote-write endpoint; give at least one"))
 	}
+	if err := r.checkDaemonSetMode(p); err != nil {
+		return err
+	}
 	start := time.Now()
 
 	rules := &ruleResult{}

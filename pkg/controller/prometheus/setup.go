@@ -48,6 +48,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), triggered(monitoringv1.PodMonitorsKind, specOrLabels)).
 		Watches(&monitoringv1.Probe{}, r.mapSelected(monitoringv1.ProbesKind), triggered(monitoringv1.ProbesKind, specOrLabels)).
 		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), triggered(monitoringv1alpha1.ScrapeConfigsKind, specOrLabels))
+	if r.kind.agent() && r.cfg.AgentDaemonSet {
+		b = b.Owns(&appsv1.DaemonSet{}, triggered("DaemonSet"))
+	}
 	if !r.kind.agent() {
 		b = b.Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), triggered(monitoringv1.PrometheusRuleKind, specOrLabels))
 	}

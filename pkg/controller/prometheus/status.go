@@ -20,19 +20,27 @@ import (
 // updateStatus computes the status from the live StatefulSets and the reconcile outcome
 // and applies it (server-side apply, Lookout's field manager) only when it changed.
 func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheus, outcome error) error {
-	var sets appsv1.StatefulSetList
-	if err := r.Client.List(ctx, &sets, client.InNamespace(p.Namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return fmt.Errorf("listing StatefulSets: %w", err)
-	}
-	var mine []appsv1.StatefulSet
-	for i := range sets.Items {
-		if ownedBy(&sets.Items[i], p) {
-			mine = append(mine, sets.Items[i])
-		}
-	}
-	r.repairStuck(ctx, p, mine)
 	now := metav1.NewTime(r.Clock.Now())
-	status := workload.Status(p, mine, nil, now)
+	var status monitoringv1.PrometheusStatus
+	if workload.DaemonSetMode(p) && r.cfg.AgentDaemonSet {
+		var err error
+		if status, err = r.daemonSetStatus(ctx, p, now); err != nil {
+			return err
+		}
+	} else {
+		var sets appsv1.StatefulSetList
+		if err := r.Client.List(ctx, &sets, client.InNamespace(p.Namespace), client.UnsafeDisableDeepCopy); err != nil {
+			return fmt.Errorf("listing StatefulSets: %w", err)
+		}
+		var mine []appsv1.StatefulSet
+		for i := range sets.Items {
+			if ownedBy(&sets.Items[i], p) {
+				mine = append(mine, sets.Items[i])
+			}
+		}
+		r.repairStuck(ctx, p, mine)
+		status = workload.Status(p, mine, nil, now)
+	}
 	status.Conditions = append(status.Conditions, reconciledCondition(p, outcome, now))
 	for i := range status.Conditions {
 		status.Conditions[i].ObservedGeneration = p.Generation
