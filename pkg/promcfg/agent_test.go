@@ -25,7 +25,7 @@ func TestAgentGoldensLoadInAgentMode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := strings.NewReplacer("$(SHARD)", "1", "$(POD_NAME)", "prom-agent-k8s-0").Replace(string(data))
+		text := strings.NewReplacer("$(SHARD)", "1", "$(POD_NAME)", "prom-agent-k8s-0", "$(NODE_NAME)", "node-a").Replace(string(data))
 		for _, absent := range []string{"rule_files:", "evaluation_interval:", "retention:", "alerting:"} {
 			if strings.Contains(text, absent) {
 				t.Errorf("%s has %q, which an agent's configuration must not have", f, absent)
