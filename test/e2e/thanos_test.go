@@ -26,7 +26,8 @@ import (
 )
 
 // TestThanosSidecar: a Prometheus with spec.thanos runs the generated thanos-sidecar
-// container (the real Thanos, bin/thanos, with the generated arguments) beside Prometheus;
+// container (the real Thanos, bin/thanos, with the generated arguments, optional ones
+// included) beside Prometheus;
 // the governing Service carries the sidecar's gRPC port; a real `thanos query`, given the
 // sidecar's address as the Service's endpoints name it (what its dnssrv+ lookup of
 // _grpc._tcp.prometheus-operated would return), answers /api/v1/query with the series
@@ -45,9 +46,19 @@ func TestThanosSidecar(t *testing.T) {
 	app := startSampleApp(t, sc.ns, "sample", allocateIPs(1))
 	mustCreate(t,
 		sc.prometheus(sc.ns, "main", func(p *monitoringv1.Prometheus) {
-			// The version of bin/thanos: the image tag the kubelet helper maps to it, and
-			// the version the generator gates the sidecar's flags on.
-			p.Spec.Thanos = &monitoringv1.ThanosSpec{Version: ptr.To(version)}
+			p.Spec.Thanos = &monitoringv1.ThanosSpec{
+				// The version of bin/thanos: the image tag the kubelet helper maps to it,
+				// and the version the generator gates the sidecar's flags on.
+				Version: ptr.To(version),
+				// Optional flags, so that the real binary parses them too. The sidecar
+				// starts with Prometheus and retries reaching it every getConfigInterval
+				// (30s by default, which would make most of this scenario's time).
+				GetConfigInterval: "1s",
+				GetConfigTimeout:  "5s",
+				ReadyTimeout:      "2m",
+				MinTime:           "-1h",
+				LogLevel:          "debug",
+			}
 		}),
 		sampleServiceMonitor(sc, app),
 	)
