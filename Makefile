@@ -13,7 +13,7 @@ COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2
 DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 VERSION_PKG := github.com/lookout-operator/lookout/pkg/version
 LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$(COMMIT) -X $(VERSION_PKG).Date=$(DATE)
-TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm
+TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm thanos
 export KUBEBUILDER_ASSETS := $(BIN)
 
 .PHONY: all build images tools run test test-unit test-integration test-e2e bench bench-alertmanager bench-agent generate crds chart-crds stack fmt vet check clean
@@ -43,8 +43,8 @@ images:
 
 ## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
 ## prometheus-operator and prometheus-config-reloader (upstream's, for the take-over,
-## roll-back and reloader compatibility tests), staticcheck, and kustomize and helm (the
-## packaging tests) into bin/ (once)
+## roll-back and reloader compatibility tests), staticcheck, kustomize and helm (the
+## packaging tests), and thanos (the sidecar end-to-end test) into bin/ (once)
 tools: $(addprefix tool-,$(TOOLS))
 tool-%:
 	@hack/build-tool.sh $*

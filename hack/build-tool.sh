@@ -51,6 +51,11 @@ case "$name" in
                   dir=test/tools/prometheus-config-reloader; pkg=github.com/prometheus-operator/prometheus-operator/cmd/$name
                   v=$(awk '$1=="require" && $2=="github.com/prometheus-operator/prometheus-operator" {print $3}' "$dir/go.mod")
                   ldflags+=" -X github.com/prometheus/common/version.Version=${v#v}" ;;
+  # Thanos, for the sidecar Lookout generates: the end-to-end suite runs the real sidecar
+  # and a real `thanos query` against it. Tags as in Thanos's own release build.
+  thanos)         dir=test/tools/thanos; pkg=github.com/thanos-io/thanos/cmd/thanos; tags=netgo,slicelabels
+                  v=$(awk '$1=="require" && $2=="github.com/thanos-io/thanos" {print $3}' "$dir/go.mod")
+                  ldflags+=" -X github.com/prometheus/common/version.Version=${v#v}" ;;
   *) echo "build-tool.sh: unknown tool $name" >&2; exit 2 ;;
 esac
 

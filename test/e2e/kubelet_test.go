@@ -41,12 +41,15 @@ const (
 	// upstreamReloaderImage is prometheus-operator's reloader (bin/prometheus-config-reloader,
 	// built by `make tools`), for the scenarios that give it to an operator.
 	upstreamReloaderImage = "localhost/prometheus-operator/prometheus-config-reloader:e2e"
+	// thanosImageRepo is the operator's default Thanos base image; bin/thanos (built by
+	// `make tools`) plays it, tagged with its version.
+	thanosImageRepo = "quay.io/thanos/thanos"
 )
 
 // imageStore maps images to binaries. The Prometheus and Alertmanager images' tags must
 // be the versions of bin/prometheus and bin/alertmanager, so a pod spec naming another
-// version does not start. Upstream's reloader is in the store only when it was built;
-// TestUpstreamReloader says how.
+// version does not start. Upstream's reloader and Thanos are in the store only when they
+// were built; TestUpstreamReloader and TestThanosSidecar say how.
 func imageStore(bin string) (map[string]string, error) {
 	reloader, err := binaryPath(bin, "config-reloader")
 	if err != nil {
@@ -69,6 +72,13 @@ func imageStore(bin string) (map[string]string, error) {
 	}
 	if upstream, err := binaryPath(bin, "prometheus-config-reloader"); err == nil {
 		images[upstreamReloaderImage] = upstream
+	}
+	if thanos, err := binaryPath(bin, "thanos"); err == nil {
+		v, err := binaryVersion(thanos, "thanos")
+		if err != nil {
+			return nil, err
+		}
+		images[thanosImageRepo+":v"+v] = thanos
 	}
 	return images, nil
 }
