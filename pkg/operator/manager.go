@@ -88,6 +88,18 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 		log.Error(err, "checking the PrometheusAgent permissions; not reconciling PrometheusAgents")
 	}
 	opts.skipAgents = !agents
+	if opts.FeatureGates.Enabled(GatePrometheusAgentDaemonSet) {
+		// prometheus-operator's RBAC grants no DaemonSets: the mode then stays off rather
+		// than the manager waiting forever for an informer it may not start.
+		ds, err := mayWatch(ctx, checker, opts, "apps", "daemonsets")
+		if err != nil {
+			log.Error(err, "checking the DaemonSet permission; PrometheusAgent DaemonSet mode off")
+		}
+		opts.agentDaemonSets = ds
+		if !ds {
+			log.Info("PrometheusAgentDaemonSet is on but the service account may not list and watch daemonsets (apps): agents with spec.mode DaemonSet are refused until it may")
+		}
+	}
 	if !agents {
 		log.Info("PrometheusAgent controller disabled: the service account may not list and watch prometheusagents (monitoring.coreos.com)")
 	}
@@ -294,7 +306,7 @@ func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind,
 		RepairPolicy:                  string(opts.RepairPolicy),
 		WatchGoverningServices:        opts.watchServices,
 		MaxConcurrentReconciles:       opts.MaxConcurrentReconciles,
-		AgentDaemonSet:                kind == promctrl.AgentKind && opts.FeatureGates.Enabled(GatePrometheusAgentDaemonSet),
+		AgentDaemonSet:                kind == promctrl.AgentKind && opts.agentDaemonSets,
 	})
 	if err := r.SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the %s controller: %w", kind.Kind, err)

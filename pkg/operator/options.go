@@ -185,6 +185,9 @@ type Options struct {
 	// skipAgents is set at start when the operator may not list and watch
 	// prometheusagents (an RBAC written before PrometheusAgent existed).
 	skipAgents bool
+	// agentDaemonSets is set at start when the PrometheusAgentDaemonSet gate is on and the
+	// operator may list and watch DaemonSets.
+	agentDaemonSets bool
 	// readStorageClasses is set at start when the operator may get StorageClasses.
 	readStorageClasses bool
 }

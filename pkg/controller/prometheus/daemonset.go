@@ -23,7 +23,7 @@ func (r *Reconciler) checkDaemonSetMode(p *monitoringv1.Prometheus) error {
 		return nil
 	}
 	if !r.cfg.AgentDaemonSet {
-		return invalid(errors.New("spec.mode is DaemonSet, which needs the PrometheusAgentDaemonSet feature gate: start the operator with --feature-gates=PrometheusAgentDaemonSet=true"))
+		return invalid(errors.New("spec.mode is DaemonSet, which needs the PrometheusAgentDaemonSet feature gate: start the operator with --feature-gates=PrometheusAgentDaemonSet=true, and let it manage daemonsets (apps), which prometheus-operator's RBAC does not grant"))
 	}
 	if err := workload.CheckDaemonSetMode(p); err != nil {
 		return invalid(err)
