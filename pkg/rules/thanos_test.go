@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -108,5 +112,73 @@ func TestThanosRenderKeepsPartialResponseStrategy(t *testing.T) {
 	pfile, problem := Prepare(prom, rule, "")
 	if problem != "" || strings.Contains(string(pfile), "partial_response_strategy") {
 		t.Fatalf("Prometheus file (problem %q):\n%s", problem, pfile)
+	}
+}
+
+// thanosBinary is bin/thanos of the repository (built by `make tools`), or "" when absent.
+func thanosBinary(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "bin", "thanos"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+// The real Thanos (bin/thanos, v0.42.4) loads the files rendered for a Thanos Ruler:
+// enforcement, every group field, partial_response_strategy in both cases, and it
+// refuses a strategy the validator refuses too.
+func TestThanosLoadsRenderedFiles(t *testing.T) {
+	bin := thanosBinary(t)
+	if bin == "" {
+		t.Skip("bin/thanos not built (make tools)")
+	}
+	v := thanosValidator(t, "v0.42.4")
+	dir := t.TempDir()
+	specs := []string{
+		`groups: [{name: g, interval: 1m, query_offset: 30s, limit: 10, labels: {team: a}, partial_response_strategy: warn,
+			rules: [{alert: A, expr: 'sum by (job) (rate(http_requests_total{code=~"5.."}[5m])) > 1', for: 1m, keep_firing_for: 5m, labels: {severity: page}, annotations: {summary: "{{ $labels.job }} fails"}}]}]`,
+		`groups: [{name: h, partial_response_strategy: ABORT, rules: [{record: "job:up:sum", expr: sum by (job) (up)}]}, {name: i, rules: [{record: "r", expr: '{"my.metric"}'}]}]`,
+	}
+	var files []string
+	for i, y := range specs {
+		rule := newRule("app", fmt.Sprintf("r%d", i), 1)
+		rule.Spec = specFrom(t, y)
+		if ps := v.Validate(rule.Spec); len(ps) != 0 {
+			t.Fatalf("spec %d: %v", i, Problems(ps))
+		}
+		file, problem := Prepare(v, rule, "namespace")
+		if problem != "" {
+			t.Fatalf("spec %d: %s", i, problem)
+		}
+		name := filepath.Join(dir, fmt.Sprintf("f%d.yaml", i))
+		if err := os.WriteFile(name, file, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	check := func(files ...string) error {
+		args := []string{"tools", "rules-check"}
+		for _, f := range files {
+			args = append(args, "--rules="+f)
+		}
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%v: %s", err, out)
+		}
+		return nil
+	}
+	if err := check(files...); err != nil {
+		t.Errorf("Thanos refuses the rendered files: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("groups:\n- name: g\n  partial_response_strategy: sometimes\n  rules:\n  - record: r\n    expr: up\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := check(bad); err == nil {
+		t.Error("Thanos accepts a strategy the validator refuses: the negative control does not hold")
 	}
 }
