@@ -40,7 +40,12 @@ type RemoteWriteResult struct {
 // Prometheus's, and loads it with Prometheus's configuration loader. Fields no Thanos
 // release reads (azureAD.workloadIdentity, azureAD.scope, sigv4.externalId) are left out
 // with a warning, as prometheus-operator leaves them out. An error names the entry.
+// Without entries the file is an empty list, for any version.
 func RemoteWriteConfig(in RemoteWriteInput) (*RemoteWriteResult, error) {
+	if len(in.RemoteWrite) == 0 {
+		// Nothing to render, whatever the version.
+		return &RemoteWriteResult{Config: Encode(M{{"remote_write", []M{}}}), TLSAssets: map[string][]byte{}}, nil
+	}
 	v, err := ParseVersion(in.Version)
 	if err != nil {
 		return nil, err

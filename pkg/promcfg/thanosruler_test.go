@@ -51,7 +51,7 @@ func TestRemoteWriteConfig(t *testing.T) {
 		t.Errorf("Prometheus's loader refuses it: %v", err)
 	}
 
-	empty, err := promcfg.RemoteWriteConfig(promcfg.RemoteWriteInput{Namespace: "monitoring", Version: "3.5.0"})
+	empty, err := promcfg.RemoteWriteConfig(promcfg.RemoteWriteInput{Namespace: "monitoring", Version: "2.40.0"})
 	if err != nil || !strings.HasPrefix(string(empty.Config), "remote_write: []") {
 		t.Errorf("no remote write: %v %q", err, empty.Config)
 	}

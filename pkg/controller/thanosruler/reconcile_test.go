@@ -23,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/tools/events"
 	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -385,6 +386,34 @@ func TestRemoteWrite(t *testing.T) {
 	f.get(sec, "mon", "thanos-ruler-tr-config")
 	if !strings.Contains(string(sec.Data["remote-write.yaml"]), "password: n3w-pass") {
 		t.Errorf("remote write config not updated:\n%s", sec.Data["remote-write.yaml"])
+	}
+}
+
+// An old Thanos without remote write is reconciled (its rule engine is older than any
+// Prometheus Lookout renders remote write for, which matters only with remote write), and
+// its rules are judged by that release.
+func TestOldThanosVersion(t *testing.T) {
+	tr := thanosRuler(func(t *monitoringv1.ThanosRuler) { t.Spec.Version = ptr.To("v0.29.0") })
+	keep := rule("app", "r", "up == 0", func(r *monitoringv1.PrometheusRule) {
+		r.Spec.Groups[0].Rules[0].KeepFiringFor = ptr.To(monitoringv1.NonEmptyDuration("5m"))
+	})
+	f := newFixture(t, Config{}, tr, keep, rule("app", "ok", "up == 0"))
+	if err := f.reconcile(); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.condition(monitoringv1.Reconciled); c.Status != monitoringv1.ConditionTrue {
+		t.Fatalf("condition %+v", c)
+	}
+	if v := f.verdict("app", "r"); v.Reason != selection.InvalidConfiguration || !strings.Contains(v.Message, `field "keep_firing_for" needs Thanos 0.34.0 or later; this Thanos Ruler runs 0.29.0`) {
+		t.Errorf("verdict %+v", v)
+	}
+	if v := f.verdict("app", "ok"); v.Reason != selection.Accepted {
+		t.Errorf("verdict %+v", v)
+	}
+	sec := &corev1.Secret{}
+	f.get(sec, "mon", "thanos-ruler-tr-config")
+	if got := string(sec.Data["remote-write.yaml"]); got != "remote_write: []\n" {
+		t.Errorf("remote-write.yaml %q", got)
 	}
 }
 
