@@ -384,6 +384,7 @@ func setupThanosRuler(mgr manager.Manager, opts Options, cl client.Client, appli
 		Scope:                   opts.ThanosRulerScope(),
 		RuleScope:               opts.MonitorScope(),
 		InstanceSelector:        opts.ThanosRulerInstanceSelector,
+		RepairPolicy:            string(opts.RepairPolicy),
 		ControllerID:            opts.ControllerID,
 		Labels:                  opts.Labels,
 		Annotations:             opts.Annotations,

@@ -43,6 +43,9 @@ type Config struct {
 	// Labels and Annotations are added to every generated object; prometheus-operator
 	// also puts Labels in the pod labels and StatefulSet selector of a ThanosRuler.
 	Labels, Annotations map[string]string
+	// RepairPolicy is --repair-policy-for-statefulsets: generated.RepairNone (or empty),
+	// RepairEvict or RepairDelete.
+	RepairPolicy string
 	// MaxConcurrentReconciles is the number of ThanosRuler objects reconciled in parallel.
 	MaxConcurrentReconciles int
 	// WatchGoverningServices watches the metadata of Services so that a deleted or

@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -29,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
@@ -469,3 +472,45 @@ var testCA = func() string {
 	}
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
 }()
+
+// --repair-policy-for-statefulsets applies to the ThanosRuler StatefulSet: the pod stuck
+// not ready on a revision that is neither current nor the update one goes.
+func TestRepairPolicy(t *testing.T) {
+	for _, policy := range []string{generated.RepairNone, generated.RepairDelete, generated.RepairEvict} {
+		t.Run(policy, func(t *testing.T) {
+			f := newFixture(t, Config{RepairPolicy: policy}, thanosRuler(func(t *monitoringv1.ThanosRuler) { t.Spec.Replicas = ptr.To(int32(2)) }))
+			if err := f.reconcile(); err != nil {
+				t.Fatal(err)
+			}
+			sts := &appsv1.StatefulSet{}
+			f.get(sts, "mon", "thanos-ruler-tr")
+			sts.Status = appsv1.StatefulSetStatus{ObservedGeneration: sts.Generation, Replicas: 2, ReadyReplicas: 1, CurrentRevision: "old", UpdateRevision: "new"}
+			if err := f.c.Status().Update(context.Background(), sts); err != nil {
+				t.Fatal(err)
+			}
+			for i, rev := range []string{"new", "broken"} {
+				pod := &corev1.Pod{
+					ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: fmt.Sprintf("thanos-ruler-tr-%d", i), UID: types.UID("pod-" + rev),
+						Labels: map[string]string{appsv1.ControllerRevisionHashLabelKey: rev}},
+					Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: map[bool]corev1.ConditionStatus{true: corev1.ConditionTrue, false: corev1.ConditionFalse}[rev == "new"]}}},
+				}
+				for k, v := range sts.Spec.Selector.MatchLabels {
+					pod.Labels[k] = v
+				}
+				if err := f.c.Create(context.Background(), pod); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := f.reconcile(); err != nil {
+				t.Fatal(err)
+			}
+			err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "thanos-ruler-tr-1"}, &corev1.Pod{})
+			if gone := apierrors.IsNotFound(err); gone != (policy != generated.RepairNone) {
+				t.Fatalf("policy %s: stuck pod gone %v (%v)", policy, gone, err)
+			}
+			if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "thanos-ruler-tr-0"}, &corev1.Pod{}); err != nil {
+				t.Fatalf("the ready pod was touched: %v", err)
+			}
+		})
+	}
+}

@@ -30,6 +30,10 @@ func (r *Reconciler) updateStatus(ctx context.Context, t *monitoringv1.ThanosRul
 	case err != nil && !apierrors.IsNotFound(err):
 		return fmt.Errorf("reading the StatefulSet: %w", err)
 	}
+	if sts != nil {
+		generated.Repairer{Policy: r.cfg.RepairPolicy, Client: r.Client, APIReader: r.APIReader, Applier: r.Applier, Recorder: r.Recorder}.
+			RepairStuck(ctx, []appsv1.StatefulSet{*sts})
+	}
 	now := metav1.NewTime(r.Clock.Now())
 	status := workload.ThanosRulerStatus(t, sts, nil, now)
 	status.Conditions = append(status.Conditions, outcome.ReconciledCondition(t.Status.Conditions, result,
