@@ -36,6 +36,60 @@ import (
 func TestThanosSidecar(t *testing.T) {
 	sc := newScenario(t, 3*time.Minute)
 	defer sc.done()
+	st := sc.thanosStack()
+	app, pd, endpoint, query := st.app, st.pod, st.endpoint, st.query
+
+	sc.step("thanos query lists the sidecar as a store with the Prometheus's external labels", 60*time.Second, func() error {
+		return thanosStoreUp(query, endpoint, map[string]string{"prometheus": sc.ns + "/main", "prometheus_replica": pd.name})
+	})
+	want := map[string]string{
+		"__name__": "up", "job": "sample", "namespace": sc.ns, "instance": app.instances[0].address(),
+		"prometheus": sc.ns + "/main", "prometheus_replica": pd.name,
+	}
+	sc.step("thanos query answers up{job=\"sample\"} through the sidecar", 60*time.Second, func() error {
+		var data struct {
+			ResultType string `json:"resultType"`
+			Result     []struct {
+				Metric map[string]string `json:"metric"`
+				Value  [2]any            `json:"value"`
+			} `json:"result"`
+		}
+		if err := query.get("/api/v1/query", url.Values{"query": {`up{job="sample"}`}}, &data); err != nil {
+			return err
+		}
+		if data.ResultType != "vector" || len(data.Result) != 1 {
+			return fmt.Errorf("want one series, got %s %+v", data.ResultType, data.Result)
+		}
+		r := data.Result[0]
+		for k, v := range want {
+			if r.Metric[k] != v {
+				return fmt.Errorf("label %s=%q, want %q (series %v)", k, r.Metric[k], v, r.Metric)
+			}
+		}
+		if r.Value[1] != "1" {
+			return fmt.Errorf("up = %v, want 1", r.Value[1])
+		}
+		return nil
+	})
+}
+
+// thanosStack is a Prometheus with the real Thanos sidecar scraping the sample app, and a
+// real `thanos query` reading it through the sidecar's Store API.
+type thanosStack struct {
+	app             *sampleApp
+	pod             *pod
+	endpoint        string
+	query           promAPI
+	thanos, version string
+}
+
+// thanosStack starts the sample app, a Prometheus "main" with spec.thanos (the version of
+// bin/thanos, optional flags set so that the real binary parses them), runs its pod, checks
+// its target and the sidecar's readiness and the grpc port of the governing Service, and
+// starts `thanos query` against the sidecar's address as the Service's endpoints name it.
+func (sc *scenario) thanosStack() *thanosStack {
+	t := sc.t
+	t.Helper()
 	ctx := context.Background()
 	thanos, err := binaryPath(s.bin, "thanos")
 	if err != nil {
@@ -105,39 +159,7 @@ func TestThanosSidecar(t *testing.T) {
 		t.Fatal(err)
 	}
 	query := sc.startThanosQuery(thanos, endpoint)
-
-	sc.step("thanos query lists the sidecar as a store with the Prometheus's external labels", 60*time.Second, func() error {
-		return thanosStoreUp(query, endpoint, map[string]string{"prometheus": sc.ns + "/main", "prometheus_replica": pd.name})
-	})
-	want := map[string]string{
-		"__name__": "up", "job": "sample", "namespace": sc.ns, "instance": app.instances[0].address(),
-		"prometheus": sc.ns + "/main", "prometheus_replica": pd.name,
-	}
-	sc.step("thanos query answers up{job=\"sample\"} through the sidecar", 60*time.Second, func() error {
-		var data struct {
-			ResultType string `json:"resultType"`
-			Result     []struct {
-				Metric map[string]string `json:"metric"`
-				Value  [2]any            `json:"value"`
-			} `json:"result"`
-		}
-		if err := query.get("/api/v1/query", url.Values{"query": {`up{job="sample"}`}}, &data); err != nil {
-			return err
-		}
-		if data.ResultType != "vector" || len(data.Result) != 1 {
-			return fmt.Errorf("want one series, got %s %+v", data.ResultType, data.Result)
-		}
-		r := data.Result[0]
-		for k, v := range want {
-			if r.Metric[k] != v {
-				return fmt.Errorf("label %s=%q, want %q (series %v)", k, r.Metric[k], v, r.Metric)
-			}
-		}
-		if r.Value[1] != "1" {
-			return fmt.Errorf("up = %v, want 1", r.Value[1])
-		}
-		return nil
-	})
+	return &thanosStack{app: app, pod: pd, endpoint: endpoint, query: query, thanos: thanos, version: version}
 }
 
 // startThanosQuery runs `thanos query` in the suite's network namespace, on an address
