@@ -1,10 +1,13 @@
 package integration
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -90,3 +93,36 @@ func TestOneWritePerMonitorChange(t *testing.T) {
 func writesByKind() map[string]float64 { return writeCounts() }
 
 func ptrInt32(v int32) *int32 { return &v }
+
+// TestAgentZeroWritesOnResync: as TestZeroWritesOnResync, for a sharded PrometheusAgent:
+// an unrelated Secret, a label change on the agent and an unselected monitor make no write.
+func TestAgentZeroWritesOnResync(t *testing.T) {
+	ns := newNamespace(t, nil)
+	create(t, newAgent(ns, "quiet", func(a *monitoringv1alpha1.PrometheusAgent) { a.Spec.Shards = ptrInt32(2) }),
+		newServiceMonitor(ns, "a"), newServiceMonitor(ns, "b"))
+	eventually(t, 20*time.Second, "agent config", func() error {
+		c, err := agentConfig(ns, "quiet")
+		if err == nil && !strings.Contains(c, "serviceMonitor/"+ns+"/b/0") {
+			err = fmt.Errorf("config without b's job")
+		}
+		return err
+	})
+	eventually(t, 10*time.Second, "shard 1 and the status", func() error {
+		if _, err := statefulSet(ns, "prom-agent-quiet-shard-1"); err != nil {
+			return err
+		}
+		c, _, err := agentCondition(ns, "quiet")
+		if err == nil && c.Status != monitoringv1.ConditionTrue {
+			err = fmt.Errorf("condition %+v", c)
+		}
+		return err
+	})
+	before := settle(t)
+	create(t, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "unrelated"}, StringData: map[string]string{"x": "y"}})
+	a := &monitoringv1alpha1.PrometheusAgent{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "quiet"}}
+	update(t, a, func() { a.Labels = map[string]string{"touched": "1"} })
+	create(t, newServiceMonitor(ns, "ignored", func(s *monitoringv1.ServiceMonitor) { s.Labels = map[string]string{"team": "nobody"} }))
+	if after := settle(t); after != before {
+		t.Errorf("the operator made %v API writes with nothing to change", after-before)
+	}
+}
