@@ -42,7 +42,7 @@ func TestRunnerPodLifecycle(t *testing.T) {
 			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
 				Containers: []corev1.Container{{
 					Name: "main", Image: "local/shell:1", Command: []string{"sh", "-c", script, "sh", "/etc/app/greeting", "/data"},
-					Env: []corev1.EnvVar{{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}}},
+					Env:          []corev1.EnvVar{{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}}},
 					VolumeMounts: []corev1.VolumeMount{{Name: "cfg", MountPath: "/etc/app"}, {Name: "data", MountPath: "/data"}},
 				}},
 				Volumes: []corev1.Volume{
