@@ -202,9 +202,10 @@ func (r *Runner) stopAll() {
 		}()
 	}
 	wg.Wait()
-	// Remove the namespace directories the pods left empty.
+	// Remove the namespace directories the pods left empty, and Dir if it is empty then.
 	entries, _ := os.ReadDir(r.o.Dir)
 	for _, e := range entries {
 		_ = os.Remove(filepath.Join(r.o.Dir, e.Name()))
 	}
+	_ = os.Remove(r.o.Dir)
 }

@@ -111,7 +111,7 @@ func TestRunnerPodLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	done <- nil
-	if _, err := os.Stat(filepath.Join(dir, "pods", "ns")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, "pods")); !os.IsNotExist(err) {
 		t.Fatalf("pod directory left behind: %v", err)
 	}
 }
