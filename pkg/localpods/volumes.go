@@ -93,8 +93,11 @@ func (p *pod) projectVolumes(ctx context.Context, spec *corev1.PodSpec) (missing
 		if err != nil {
 			return nil, fmt.Errorf("volume %s: %w", v.Name, err)
 		}
-		if changed {
-			p.logf("volume %s updated (%d files)", v.Name, len(files))
+		p.mu.Lock()
+		running := p.template != nil
+		p.mu.Unlock()
+		if changed && running {
+			p.logf("volume %s updated from the API", v.Name)
 		}
 	}
 	return missing, nil
