@@ -15,6 +15,8 @@ import (
 	"golang.org/x/sys/unix"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/localpods"
 )
 
 // containerSpec is what the kubelet helper hands the container runtime (this binary with
@@ -220,7 +222,7 @@ func (p *pod) startContainer(c corev1.Container) (*proc, error) {
 		Env:      env,
 	}
 	for _, a := range c.Args {
-		spec.Args = append(spec.Args, expand(a, vars))
+		spec.Args = append(spec.Args, localpods.Expand(a, vars))
 	}
 	for _, m := range c.VolumeMounts {
 		src := p.volumeDir(m.Name)
@@ -302,7 +304,7 @@ func (p *pod) containerEnv(c corev1.Container) (env []string, vars map[string]st
 		var v string
 		switch {
 		case e.ValueFrom == nil:
-			v = expand(e.Value, vars)
+			v = localpods.Expand(e.Value, vars)
 		case e.ValueFrom.FieldRef != nil:
 			if v, err = p.fieldValue(e.ValueFrom.FieldRef.FieldPath); err != nil {
 				return nil, nil, err
@@ -319,40 +321,4 @@ func (p *pod) containerEnv(c corev1.Container) (env []string, vars map[string]st
 		env = append(env, k+"="+vars[k])
 	}
 	return env, vars, nil
-}
-
-// expand resolves $(VAR) references the way the kubelet does for args and env values:
-// a defined VAR is replaced, an undefined one is left as written, $$ is a literal $.
-func expand(in string, vars map[string]string) string {
-	var out strings.Builder
-	for i := 0; i < len(in); i++ {
-		if in[i] != '$' || i+1 >= len(in) {
-			out.WriteByte(in[i])
-			continue
-		}
-		switch next := in[i+1]; next {
-		case '$':
-			out.WriteByte('$')
-			i++
-		case '(':
-			end := strings.IndexByte(in[i+2:], ')')
-			if end < 0 {
-				out.WriteString("$(")
-				i++
-				continue
-			}
-			name := in[i+2 : i+2+end]
-			if v, ok := vars[name]; ok {
-				out.WriteString(v)
-			} else {
-				out.WriteString("$(" + name + ")")
-			}
-			i += 2 + end
-		default:
-			out.WriteByte('$')
-			out.WriteByte(next)
-			i++
-		}
-	}
-	return out.String()
 }
