@@ -14,9 +14,12 @@ import (
 // imageStore maps the images the operator puts in pod specs to local binaries: any tag
 // of Prometheus's image to the prometheus binary, and any image of a repository named
 // config-reloader (Lookout's reloader, the operator's default) to the config-reloader
-// binary built from ./cmd/config-reloader.
+// binary built from ./cmd/config-reloader, and Alertmanager's image to the alertmanager
+// binary next to prometheus when there is one.
 type imageStore struct {
 	prometheus, reloader string
+	// alertmanager is the alertmanager binary next to prometheus, "" when not built.
+	alertmanager string
 }
 
 func newImageStore(prometheus, reloader string) (*imageStore, error) {
@@ -43,7 +46,16 @@ func newImageStore(prometheus, reloader string) (*imageStore, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return &imageStore{prometheus: prometheus, reloader: reloader}, nil
+	s := &imageStore{prometheus: prometheus, reloader: reloader}
+	if am := filepath.Join(filepath.Dir(prometheus), "alertmanager"); fileExists(am) {
+		s.alertmanager = am
+	}
+	return s, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func (s *imageStore) lookup(image string) (localpods.Image, error) {
@@ -57,8 +69,10 @@ func (s *imageStore) lookup(image string) (localpods.Image, error) {
 	switch {
 	case repo == "quay.io/prometheus/prometheus" || strings.HasSuffix(repo, "/prometheus/prometheus"):
 		return localpods.Image{Binary: s.prometheus, ListenFlag: "--web.listen-address"}, nil
+	case s.alertmanager != "" && (repo == "quay.io/prometheus/alertmanager" || strings.HasSuffix(repo, "/prometheus/alertmanager")):
+		return localpods.Image{Binary: s.alertmanager, ListenFlag: "--web.listen-address"}, nil
 	case strings.HasSuffix(repo, "/config-reloader"):
 		return localpods.Image{Binary: s.reloader}, nil
 	}
-	return localpods.Image{}, fmt.Errorf("image %s has no local binary (lookout-local runs Prometheus and Lookout's config-reloader)", image)
+	return localpods.Image{}, fmt.Errorf("image %s has no local binary (lookout-local runs Prometheus, Alertmanager and Lookout's config-reloader)", image)
 }

@@ -21,13 +21,14 @@ import (
 
 // TestLocalRun runs what `make run` runs, as a child process and without root: the
 // local control plane, the operator, and the generated Prometheus pod as local processes
-// (the real prometheus and config-reloader binaries). It waits for Prometheus to scrape
-// the demo's sample app through Kubernetes discovery and for the demo's alert to fire,
-// then sends SIGINT and checks that no process and no file is left behind.
+// (the real prometheus and config-reloader binaries) and the demo Alertmanager. It waits
+// for Prometheus to scrape the demo's sample app through Kubernetes discovery, for the
+// demo's alert to fire and to reach the Alertmanager, then sends SIGINT and checks that no
+// process and no file is left behind.
 //
 // The binaries are built into a temporary directory, or taken from
 // LOOKOUT_LOCAL_BIN, LOOKOUT_OPERATOR_BIN and LOOKOUT_RELOADER_BIN; prometheus, etcd and
-// kube-apiserver come from $KUBEBUILDER_ASSETS or bin/ (make tools).
+// kube-apiserver and alertmanager come from $KUBEBUILDER_ASSETS or bin/ (make tools).
 func TestLocalRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a control plane, the operator and Prometheus")
@@ -36,7 +37,7 @@ func TestLocalRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range []string{"etcd", "kube-apiserver", "prometheus"} {
+	for _, tool := range []string{"etcd", "kube-apiserver", "prometheus", "alertmanager"} {
 		if _, err := os.Stat(filepath.Join(assets, tool)); err != nil {
 			t.Fatalf("%s: run `make tools` first", err)
 		}
@@ -71,19 +72,24 @@ func TestLocalRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)
-	urls := make(chan string, 1)
+	urls := make(chan string, 1)   // the Prometheus pod's
+	amURLs := make(chan string, 1) // the Alertmanager pod's
 	var scanned sync.WaitGroup
 	scanned.Add(1)
 	go func() {
 		defer scanned.Done()
-		re := regexp.MustCompile(`open (http://127\.0\.0\.1:\d+)/targets`)
+		re := regexp.MustCompile(`open (http://127\.0\.0\.1:\d+)/(targets|#/alerts)`)
 		sc := bufio.NewScanner(stderr)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
 			fmt.Fprintln(logFile, sc.Text())
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				ch := urls
+				if m[2] != "targets" {
+					ch = amURLs
+				}
 				select {
-				case urls <- m[1]:
+				case ch <- m[1]:
 				default:
 				}
 			}
@@ -164,8 +170,31 @@ func TestLocalRun(t *testing.T) {
 		}
 		return false
 	}).Sub(start)
-	t.Logf("from start: Prometheus ready after %s, sample app target up after %s, alert firing after %s",
-		readyAt.Round(100*time.Millisecond), upAt.Round(100*time.Millisecond), firingAt.Round(100*time.Millisecond))
+
+	// The alert reaches the demo Alertmanager, which Prometheus finds through the
+	// EndpointSlice lookout-local writes for alertmanager-operated.
+	var am string
+	select {
+	case am = <-amURLs:
+	case <-time.After(30 * time.Second):
+		fail("no Alertmanager pod ready")
+	}
+	var amAlerts []struct {
+		Labels map[string]string `json:"labels"`
+	}
+	deliveredAt := waitFor(t, 60*time.Second, fail, "SampleAppQueueBacklog in "+am+"/api/v2/alerts", func() bool {
+		if err := getJSON(am+"/api/v2/alerts", &amAlerts); err != nil {
+			return false
+		}
+		for _, a := range amAlerts {
+			if a.Labels["alertname"] == "SampleAppQueueBacklog" {
+				return true
+			}
+		}
+		return false
+	}).Sub(start)
+	t.Logf("from start: Prometheus ready after %s, sample app target up after %s, alert firing after %s, in Alertmanager after %s",
+		readyAt.Round(100*time.Millisecond), upAt.Round(100*time.Millisecond), firingAt.Round(100*time.Millisecond), deliveredAt.Round(100*time.Millisecond))
 
 	// Ctrl-C stops everything and removes every file.
 	t0 := time.Now()

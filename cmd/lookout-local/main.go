@@ -27,7 +27,9 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -116,7 +118,7 @@ func run() int {
 			fmt.Fprintln(os.Stderr, "lookout-local: applying demo manifests:", err)
 			return 1
 		}
-		logf("applied example/demo (namespace demo: Prometheus, ServiceMonitor, PrometheusRule, Service, EndpointSlice)")
+		logf("applied example/demo (namespace demo: Prometheus, Alertmanager, ServiceMonitor, PrometheusRule, sample-app Service and EndpointSlice)")
 	}
 
 	// The pods and the sample app stop after the command (deferred calls run last first).
@@ -139,6 +141,7 @@ func run() int {
 			Images:     images.lookup,
 			Kubeconfig: kubeconfig,
 			Addresses:  addresses,
+			PodSubnet:  podSubnet,
 			Logf:       logf,
 			OnReady:    func(p localpods.PodInfo) { announce(p, kubeconfig) },
 		})
@@ -187,27 +190,40 @@ func run() int {
 	}
 }
 
-// announce prints what to open once a pod is ready: for a Prometheus, its UI pages and
-// two changes to try.
+// podSubnet is where the local pods' addresses come from: what EndpointSlices show and
+// discovery finds, mapped to their loopback ports in the Prometheus configurations.
+const podSubnet = "10.244.0.0/24"
+
+var tryOnce sync.Once
+
+// announce prints what to open once a pod is ready: a Prometheus's or an Alertmanager's
+// UI, and the first time, two changes to try.
 func announce(p localpods.PodInfo, kubeconfig string) {
 	web, ok := p.Ports["web"]
 	if !ok {
 		logf("pod %s/%s is ready (ports %v)", p.Namespace, p.Name, p.Ports)
 		return
 	}
-	k := "kubectl --kubeconfig " + kubeconfig + " -n " + p.Namespace
-	lines := []string{
-		fmt.Sprintf("pod %s/%s is ready (logs: %s/*.log)", p.Namespace, p.Name, p.Dir),
-		fmt.Sprintf("  open http://127.0.0.1:%d/targets   (and /alerts, /rules, /config)", web),
-	}
-	if p.Namespace == "demo" {
-		lines = append(lines,
-			"  try: change the scrape interval; the operator rewrites the config Secret, the reloader reloads Prometheus:",
-			"    "+k+` patch servicemonitor sample-app --type=json -p '[{"op":"replace","path":"/spec/endpoints/0/interval","value":"30s"}]'`,
-			"  try: break a rule; the status says why and Prometheus keeps the last good version:",
-			"    "+k+` patch prometheusrule sample-app --type=json -p '[{"op":"replace","path":"/spec/groups/0/rules/1/expr","value":"sum(("}]'`,
-			"    "+k+` get prometheusrule sample-app -o jsonpath='{range .status.bindings[*].conditions[*]}{.type}={.status} {.reason}: {.message}{"\n"}{end}'`,
-		)
+	lines := []string{fmt.Sprintf("pod %s/%s is ready (logs: %s/*.log)", p.Namespace, p.Name, p.Dir)}
+	switch {
+	case slices.Contains(p.Containers, "alertmanager"):
+		lines = append(lines, fmt.Sprintf("  open http://127.0.0.1:%d/#/alerts   (Alertmanager)", web))
+	case slices.Contains(p.Containers, "prometheus"):
+		lines = append(lines, fmt.Sprintf("  open http://127.0.0.1:%d/targets   (and /alerts, /rules, /config)", web))
+		if p.Namespace == "demo" {
+			tryOnce.Do(func() {
+				k := "kubectl --kubeconfig " + kubeconfig + " -n " + p.Namespace
+				lines = append(lines,
+					"  try: change the scrape interval; the operator rewrites the config Secret, the reloader reloads Prometheus:",
+					"    "+k+` patch servicemonitor sample-app --type=json -p '[{"op":"replace","path":"/spec/endpoints/0/interval","value":"30s"}]'`,
+					"  try: break a rule; the status says why and Prometheus keeps the last good version:",
+					"    "+k+` patch prometheusrule sample-app --type=json -p '[{"op":"replace","path":"/spec/groups/0/rules/1/expr","value":"sum(("}]'`,
+					"    "+k+` get prometheusrule sample-app -o jsonpath='{range .status.bindings[*].conditions[*]}{.type}={.status} {.reason}: {.message}{"\n"}{end}'`,
+				)
+			})
+		}
+	default:
+		lines = append(lines, fmt.Sprintf("  open http://127.0.0.1:%d/", web))
 	}
 	logf("%s", strings.Join(lines, "\n"))
 }

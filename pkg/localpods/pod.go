@@ -24,6 +24,7 @@ type pod struct {
 	r                            *Runner
 	namespace, name, statefulSet string
 	ordinal                      int
+	ip                           string // address in the API, "" without a pod subnet
 	dir                          string
 	ports                        ports          // container port -> host port, kept across recreations
 	portNames                    map[string]int // port name -> host port
@@ -57,11 +58,31 @@ func (p *pod) isReady() bool {
 	return p.ready
 }
 
+// endpointView is what an endpoint controller sees: the pod's labels, its spec (nil when
+// not running) and readiness.
+func (p *pod) endpointView() (map[string]string, *corev1.PodSpec, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.template == nil {
+		return nil, nil, false
+	}
+	l := map[string]string{"statefulset.kubernetes.io/pod-name": p.name, "apps.kubernetes.io/pod-index": strconv.Itoa(p.ordinal)}
+	for k, v := range p.template.Labels {
+		l[k] = v
+	}
+	return l, &p.template.Spec, p.ready
+}
+
 func (p *pod) info() PodInfo {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	in := PodInfo{Namespace: p.namespace, Name: p.name, StatefulSet: p.statefulSet, Dir: p.dir,
-		Ports: map[string]int{}, PIDs: map[string]int{}}
+		Ports: map[string]int{}, PIDs: map[string]int{}, IP: p.ip}
+	if p.template != nil {
+		for _, c := range p.template.Spec.Containers {
+			in.Containers = append(in.Containers, c.Name)
+		}
+	}
 	for k, v := range p.portNames {
 		in.Ports[k] = v
 	}
@@ -137,7 +158,7 @@ func (p *pod) create(ctx context.Context, sts *appsv1.StatefulSet) error {
 		claims[c.Name] = true
 	}
 	p.mu.Lock()
-	p.config = configRewrite{paths: p.fileMounts(spec, claims), kubeconfig: p.r.o.Kubeconfig, addresses: p.r.o.Addresses}
+	p.config = configRewrite{paths: p.fileMounts(spec, claims), kubeconfig: p.r.o.Kubeconfig}
 	p.mu.Unlock()
 	if err := p.makeDirs(spec, claims); err != nil {
 		return err

@@ -46,6 +46,11 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// OnReady is called when a pod becomes ready after it was created or recreated.
 	OnReady func(PodInfo)
+	// PodSubnet, when set ("10.244.0.0/24"), gives every pod an address from it and makes
+	// the runner play the EndpointSlice controller for the Services selecting its pods:
+	// discovery finds <pod address>:<container port>, which the Prometheus configurations
+	// it rewrites map to 127.0.0.1:<host port> like Addresses.
+	PodSubnet string
 }
 
 // PodInfo describes a running pod.
@@ -58,11 +63,16 @@ type PodInfo struct {
 	Ports map[string]int
 	// PIDs maps each running container to its process id.
 	PIDs map[string]int
+	// IP is the pod's address in the API (EndpointSlices), empty without a PodSubnet.
+	IP string
+	// Containers are the names of the pod's containers.
+	Containers []string
 }
 
 // Runner runs the pods of every StatefulSet the client sees.
 type Runner struct {
 	o    Options
+	ips  *podIPs // nil without a PodSubnet
 	mu   sync.Mutex
 	pods map[string]*pod // by namespace/name
 }
@@ -81,6 +91,13 @@ func New(o Options) *Runner {
 // Run syncs pods with the StatefulSets until ctx is done, then stops every pod and
 // removes its directory.
 func (r *Runner) Run(ctx context.Context) error {
+	if r.o.PodSubnet != "" {
+		ips, err := newPodIPs(r.o.PodSubnet)
+		if err != nil {
+			return err
+		}
+		r.ips = ips
+	}
 	defer r.stopAll()
 	tick := time.NewTicker(r.o.SyncPeriod)
 	defer tick.Stop()
@@ -133,11 +150,18 @@ func (r *Runner) syncAll(ctx context.Context) error {
 			want[key] = true
 			r.mu.Lock()
 			p := r.pods[key]
+			var err error
 			if p == nil {
 				p = newPod(r, sts.Namespace, name, sts.Name, ord)
+				if r.ips != nil {
+					p.ip, err = r.ips.allocate()
+				}
 				r.pods[key] = p
 			}
 			r.mu.Unlock()
+			if err != nil {
+				return err
+			}
 			if err := p.sync(ctx, sts); err != nil {
 				p.logf("%v", err)
 			}
@@ -161,6 +185,9 @@ func (r *Runner) syncAll(ctx context.Context) error {
 	for _, p := range gone {
 		p.logf("deleting: its StatefulSet was deleted or scaled down")
 		p.remove()
+	}
+	if r.ips != nil {
+		return r.syncEndpointSlices(ctx)
 	}
 	return nil
 }

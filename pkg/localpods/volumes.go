@@ -82,7 +82,11 @@ func (p *pod) projectVolumes(ctx context.Context, spec *corev1.PodSpec) (missing
 		}
 		for name, data := range files {
 			if isPrometheusConfig(filepath.Base(name)) {
-				out, err := p.config.rewriteFile(name, data)
+				p.mu.Lock()
+				rw := p.config
+				p.mu.Unlock()
+				rw.addresses = p.r.addressMap()
+				out, err := rw.rewriteFile(name, data)
 				if err != nil {
 					return nil, fmt.Errorf("volume %s: rewriting %s: %w", v.Name, name, err)
 				}
