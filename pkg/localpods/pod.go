@@ -150,6 +150,9 @@ func (p *pod) sync(ctx context.Context, sts *appsv1.StatefulSet) error {
 func (p *pod) create(ctx context.Context, sts *appsv1.StatefulSet) error {
 	tmpl := sts.Spec.Template.DeepCopy()
 	spec := &tmpl.Spec
+	if err := os.MkdirAll(p.dir, 0o755); err != nil {
+		return err
+	}
 	if err := p.allocatePorts(spec); err != nil {
 		return err
 	}
@@ -213,7 +216,7 @@ func (p *pod) create(ctx context.Context, sts *appsv1.StatefulSet) error {
 	return nil
 }
 
-// wait logs why the pod cannot start yet, once per reason.
+// wait logs why the pod cannot start or sync, once per reason.
 func (p *pod) wait(reason string) {
 	p.mu.Lock()
 	same := p.waiting == reason

@@ -163,7 +163,7 @@ func (r *Runner) syncAll(ctx context.Context) error {
 				return err
 			}
 			if err := p.sync(ctx, sts); err != nil {
-				p.logf("%v", err)
+				p.wait(err.Error())
 			}
 			if p.isReady() {
 				ready++
