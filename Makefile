@@ -51,14 +51,14 @@ tool-%:
 
 ## run: with KUBECONFIG set, run the operator against that cluster; otherwise start a
 ## local control plane, install the CRDs, apply example/demo, run the operator on it and
-## the pods it generates as local processes (real Prometheus and config-reloader; the
-## demo's sample app is served by lookout-local). ARGS=--no-pods runs no pods; other ARGS
+## the pods it generates as local processes (real Prometheus, Alertmanager and
+## config-reloader; the demo's sample app is served by lookout-local). ARGS=--no-pods runs no pods; other ARGS
 ## go to the operator.
 run: build
 ifdef KUBECONFIG
 	$(BIN)/lookout-operator run --install-crds --log-format=logfmt $(ARGS)
 else
-	@$(MAKE) --no-print-directory tool-kube-apiserver tool-etcd $(if $(filter --no-pods,$(ARGS)),,tool-prometheus)
+	@$(MAKE) --no-print-directory tool-kube-apiserver tool-etcd $(if $(filter --no-pods,$(ARGS)),,tool-prometheus tool-alertmanager)
 	$(BIN)/lookout-local $(if $(filter --no-pods,$(ARGS)),-no-pods) -- $(BIN)/lookout-operator run --log-format=logfmt $(filter-out --no-pods,$(ARGS))
 endif
 
