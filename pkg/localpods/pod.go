@@ -117,7 +117,14 @@ func (p *pod) sync(ctx context.Context, sts *appsv1.StatefulSet) error {
 		if pr == nil || !pr.exited() {
 			continue
 		}
-		p.logf("container %s exited (%v); restarting it. End of %s:\n%s", c.Name, pr.err, pr.log, tail(pr.log, 10))
+		// Back off like the kubelet: 1s, 2s, 4s ... up to 30s after each exit.
+		p.mu.Lock()
+		n := p.restarts[c.Name]
+		p.mu.Unlock()
+		if time.Since(pr.exitedAt) < min(time.Second<<min(n, 5), 30*time.Second) {
+			continue
+		}
+		p.logf("container %s exited (%v); restarting it (restart %d). End of %s:\n%s", c.Name, pr.err, n+1, pr.log, tail(pr.log, 10))
 		npr, err := p.startContainer(c, spec)
 		if err != nil {
 			return err

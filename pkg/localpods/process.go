@@ -19,7 +19,8 @@ type process struct {
 	cmd      *exec.Cmd
 	log      string
 	done     chan struct{}
-	err      error // Wait's result, valid once done is closed
+	err      error     // Wait's result, valid once done is closed
+	exitedAt time.Time // valid once done is closed
 	stopping atomic.Bool
 }
 
@@ -37,6 +38,7 @@ func startProcess(name, logPath string, cmd *exec.Cmd) (*process, error) {
 	}
 	go func() {
 		p.err = cmd.Wait()
+		p.exitedAt = time.Now()
 		f.Close()
 		close(p.done)
 	}()

@@ -7,6 +7,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -104,6 +105,16 @@ func TestRunnerPodLifecycle(t *testing.T) {
 	eventually(t, "a template change recreates the pod", func() bool {
 		ps := r.Pods()
 		return len(ps) == 1 && ps[0].PIDs["main"] != 0 && ps[0].PIDs["main"] != pid
+	})
+
+	// A container that exits is restarted.
+	pid = r.Pods()[0].PIDs["main"]
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the killed container restarted", func() bool {
+		got := r.Pods()[0].PIDs["main"]
+		return got != 0 && got != pid
 	})
 
 	cancel()
