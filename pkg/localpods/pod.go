@@ -178,7 +178,7 @@ func (p *pod) create(ctx context.Context, sts *appsv1.StatefulSet) error {
 		return err
 	}
 	if len(missing) > 0 {
-		p.wait("waiting for the sources of volumes " + strings.Join(missing, ", "))
+		p.wait("waiting for " + strings.Join(missing, ", "))
 		return nil
 	}
 	for _, c := range append(spec.InitContainers, spec.Containers...) {

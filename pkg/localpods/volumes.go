@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/reloader/atomicdir"
@@ -52,32 +50,36 @@ func (p *pod) projectVolumes(ctx context.Context, spec *corev1.PodSpec) (missing
 			continue
 		}
 		files := map[string][]byte{}
-		complete := true
+		var absent []string
+		c, ns := p.r.o.Client, p.namespace
 		switch {
 		case v.Secret != nil:
-			complete, err = p.addSecret(ctx, files, v.Secret.SecretName, v.Secret.Items, ptr.Deref(v.Secret.Optional, false))
+			absent, err = SourceFiles(ctx, c, files, SecretSource, ns, v.Secret.SecretName, v.Secret.Items, ptr.Deref(v.Secret.Optional, false))
 		case v.ConfigMap != nil:
-			complete, err = p.addConfigMap(ctx, files, v.ConfigMap.Name, v.ConfigMap.Items, ptr.Deref(v.ConfigMap.Optional, false))
+			absent, err = SourceFiles(ctx, c, files, ConfigMapSource, ns, v.ConfigMap.Name, v.ConfigMap.Items, ptr.Deref(v.ConfigMap.Optional, false))
 		case v.Projected != nil:
 			for _, src := range v.Projected.Sources {
-				ok := true
+				var a []string
 				switch {
 				case src.Secret != nil:
-					ok, err = p.addSecret(ctx, files, src.Secret.Name, src.Secret.Items, ptr.Deref(src.Secret.Optional, false))
+					a, err = SourceFiles(ctx, c, files, SecretSource, ns, src.Secret.Name, src.Secret.Items, ptr.Deref(src.Secret.Optional, false))
 				case src.ConfigMap != nil:
-					ok, err = p.addConfigMap(ctx, files, src.ConfigMap.Name, src.ConfigMap.Items, ptr.Deref(src.ConfigMap.Optional, false))
+					a, err = SourceFiles(ctx, c, files, ConfigMapSource, ns, src.ConfigMap.Name, src.ConfigMap.Items, ptr.Deref(src.ConfigMap.Optional, false))
+				default:
+					// Service account tokens and downward API files are left out: local
+					// processes reach the API server through a kubeconfig.
 				}
 				if err != nil {
 					break
 				}
-				complete = complete && ok
+				absent = append(absent, a...)
 			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("volume %s: %w", v.Name, err)
 		}
-		if !complete {
-			missing = append(missing, v.Name)
+		if len(absent) > 0 {
+			missing = append(missing, absent...)
 			continue
 		}
 		for name, data := range files {
@@ -105,58 +107,4 @@ func (p *pod) projectVolumes(ctx context.Context, spec *corev1.PodSpec) (missing
 		}
 	}
 	return missing, nil
-}
-
-// addSecret adds a Secret's keys (or the listed items) to files; false when a required
-// Secret or key is missing.
-func (p *pod) addSecret(ctx context.Context, files map[string][]byte, name string, items []corev1.KeyToPath, optional bool) (bool, error) {
-	var s corev1.Secret
-	err := p.r.o.Client.Get(ctx, types.NamespacedName{Namespace: p.namespace, Name: name}, &s)
-	if apierrors.IsNotFound(err) {
-		return optional, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("secret %s: %w", name, err)
-	}
-	return addKeys(files, s.Data, items, optional), nil
-}
-
-// addConfigMap is addSecret for a ConfigMap (data and binaryData).
-func (p *pod) addConfigMap(ctx context.Context, files map[string][]byte, name string, items []corev1.KeyToPath, optional bool) (bool, error) {
-	var cm corev1.ConfigMap
-	err := p.r.o.Client.Get(ctx, types.NamespacedName{Namespace: p.namespace, Name: name}, &cm)
-	if apierrors.IsNotFound(err) {
-		return optional, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("configmap %s: %w", name, err)
-	}
-	data := make(map[string][]byte, len(cm.Data)+len(cm.BinaryData))
-	for k, v := range cm.Data {
-		data[k] = []byte(v)
-	}
-	for k, v := range cm.BinaryData {
-		data[k] = v
-	}
-	return addKeys(files, data, items, optional), nil
-}
-
-func addKeys(files, data map[string][]byte, items []corev1.KeyToPath, optional bool) bool {
-	if len(items) == 0 {
-		for k, v := range data {
-			files[k] = v
-		}
-		return true
-	}
-	for _, it := range items {
-		v, ok := data[it.Key]
-		if !ok {
-			if optional {
-				continue
-			}
-			return false
-		}
-		files[it.Path] = v
-	}
-	return true
 }
