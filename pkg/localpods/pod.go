@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -32,7 +33,7 @@ type pod struct {
 	mu         sync.Mutex
 	template   *corev1.PodTemplateSpec // the template running, nil before the first start
 	config     configRewrite
-	containers map[string]*process // by container name
+	containers map[string]*Process // by container name
 	order      []string            // container names in start order
 	restarts   map[string]int
 	ready      bool
@@ -87,7 +88,7 @@ func (p *pod) info() PodInfo {
 		in.Ports[k] = v
 	}
 	for name, c := range p.containers {
-		in.PIDs[name] = c.pid()
+		in.PIDs[name] = c.Pid()
 	}
 	return in
 }
@@ -114,7 +115,7 @@ func (p *pod) sync(ctx context.Context, sts *appsv1.StatefulSet) error {
 		p.mu.Lock()
 		pr := p.containers[c.Name]
 		p.mu.Unlock()
-		if pr == nil || !pr.exited() {
+		if pr == nil || !pr.Exited() {
 			continue
 		}
 		// Back off like the kubelet: 1s, 2s, 4s ... up to 30s after each exit.
@@ -124,7 +125,7 @@ func (p *pod) sync(ctx context.Context, sts *appsv1.StatefulSet) error {
 		if time.Since(pr.exitedAt) < min(time.Second<<min(n, 5), 30*time.Second) {
 			continue
 		}
-		p.logf("container %s exited (%v); restarting it (restart %d). End of %s:\n%s", c.Name, pr.err, n+1, pr.log, tail(pr.log, 10))
+		p.logf("container %s exited (%v); restarting it (restart %d). End of %s:\n%s", c.Name, pr.err, n+1, pr.Log(), Tail(pr.Log(), 10))
 		npr, err := p.startContainer(c, spec)
 		if err != nil {
 			return err
@@ -196,18 +197,18 @@ func (p *pod) create(ctx context.Context, sts *appsv1.StatefulSet) error {
 			return err
 		}
 		t0 := time.Now()
-		if err := pr.wait(60 * time.Second); err != nil {
+		if err := pr.Wait(60 * time.Second); err != nil {
 			return fmt.Errorf("init container %s: %w", c.Name, err)
 		}
 		p.logf("init container %s completed in %s", c.Name, time.Since(t0).Round(time.Millisecond))
 	}
-	started := map[string]*process{}
+	started := map[string]*Process{}
 	var order []string
 	for _, c := range spec.Containers {
 		pr, err := p.startContainer(c, spec)
 		if err != nil {
 			for _, o := range started {
-				o.stop(5 * time.Second)
+				_ = o.Stop(5 * time.Second)
 			}
 			return err
 		}
@@ -298,7 +299,7 @@ func (p *pod) fileMounts(spec *corev1.PodSpec, claims map[string]bool) paths {
 }
 
 // startContainer starts one container's process.
-func (p *pod) startContainer(c corev1.Container, spec *corev1.PodSpec) (*process, error) {
+func (p *pod) startContainer(c corev1.Container, spec *corev1.PodSpec) (*Process, error) {
 	img, err := p.r.o.Images(c.Image)
 	if err != nil {
 		return nil, fmt.Errorf("container %s: %w", c.Name, err)
@@ -330,11 +331,14 @@ func (p *pod) startContainer(c corev1.Container, spec *corev1.PodSpec) (*process
 	cmd := exec.Command(img.Binary, args...)
 	cmd.Env = env
 	cmd.Dir = p.dir
-	pr, err := startProcess(p.namespace+"/"+p.name+"/"+c.Name, filepath.Join(p.dir, c.Name+".log"), cmd)
+	// Its own process group: a terminal's Ctrl-C reaches lookout-local, which stops the
+	// containers itself.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	pr, err := StartProcess(p.namespace+"/"+p.name+"/"+c.Name, filepath.Join(p.dir, c.Name+".log"), cmd)
 	if err != nil {
 		return nil, err
 	}
-	p.logf("started %s (pid %d): %s %s", c.Name, pr.pid(), filepath.Base(img.Binary), strings.Join(args, " "))
+	p.logf("started %s (pid %d): %s %s", c.Name, pr.Pid(), filepath.Base(img.Binary), strings.Join(args, " "))
 	return pr, nil
 }
 
@@ -445,7 +449,7 @@ func (p *pod) stopContainers() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.stop(10 * time.Second)
+			_ = c.Stop(10 * time.Second)
 		}()
 	}
 	wg.Wait()

@@ -2,6 +2,7 @@ package localpods
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,10 +12,10 @@ import (
 	"time"
 )
 
-// process is one container's process. Its output is appended to a log file; it runs in
-// its own process group (a terminal's Ctrl-C reaches the runner, which stops containers in
-// order) and is killed if the runner's thread dies.
-type process struct {
+// Process is a child process whose output is appended to a log file. It is killed when
+// the thread that started it exits (PR_SET_PDEATHSIG), so nothing outlives a crashed
+// parent. The end-to-end suite runs its operators and containers with it too.
+type Process struct {
 	name     string
 	cmd      *exec.Cmd
 	log      string
@@ -24,14 +25,19 @@ type process struct {
 	stopping atomic.Bool
 }
 
-func startProcess(name, logPath string, cmd *exec.Cmd) (*process, error) {
+// StartProcess starts cmd with its stdout and stderr appended to logPath. cmd's
+// SysProcAttr is kept (namespaces, a process group) and given the death signal.
+func StartProcess(name, logPath string, cmd *exec.Cmd) (*Process, error) {
 	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = f, f
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	p := &process{name: name, cmd: cmd, log: logPath, done: make(chan struct{})}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	p := &Process{name: name, cmd: cmd, log: logPath, done: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("starting %s: %w", name, err)
@@ -45,10 +51,23 @@ func startProcess(name, logPath string, cmd *exec.Cmd) (*process, error) {
 	return p, nil
 }
 
-func (p *process) pid() int { return p.cmd.Process.Pid }
+// Name is the name the process was started with.
+func (p *Process) Name() string { return p.name }
 
-// exited reports whether the process ended without being stopped.
-func (p *process) exited() bool {
+// Log is the path of the process's log file.
+func (p *Process) Log() string { return p.log }
+
+// Args is the command line the process was started with.
+func (p *Process) Args() []string { return p.cmd.Args }
+
+// Pid is the process id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Signal sends sig to the process.
+func (p *Process) Signal(sig os.Signal) error { return p.cmd.Process.Signal(sig) }
+
+// Exited reports whether the process ended without being stopped.
+func (p *Process) Exited() bool {
 	select {
 	case <-p.done:
 		return !p.stopping.Load()
@@ -57,39 +76,64 @@ func (p *process) exited() bool {
 	}
 }
 
-// wait waits for the process to finish on its own (an init container).
-func (p *process) wait(timeout time.Duration) error {
+// Alive returns an error, with the end of the log, once the process has exited without
+// being stopped.
+func (p *Process) Alive() error {
+	if !p.Exited() {
+		return nil
+	}
+	return fmt.Errorf("%s exited unexpectedly (%v); last lines of %s:\n%s", p.name, p.err, p.log, Tail(p.log, 30))
+}
+
+// Wait waits for the process to finish on its own (an init container) and reports a
+// non-zero exit.
+func (p *Process) Wait(timeout time.Duration) error {
 	select {
 	case <-p.done:
 	case <-time.After(timeout):
-		p.stop(time.Second)
-		return fmt.Errorf("%s did not finish within %s; end of %s:\n%s", p.name, timeout, p.log, tail(p.log, 20))
+		_ = p.Stop(time.Second)
+		return fmt.Errorf("%s did not finish within %s; last lines of %s:\n%s", p.name, timeout, p.log, Tail(p.log, 30))
 	}
 	if p.err != nil {
-		return fmt.Errorf("%s failed (%v); end of %s:\n%s", p.name, p.err, p.log, tail(p.log, 20))
+		return fmt.Errorf("%s failed (%v); last lines of %s:\n%s", p.name, p.err, p.log, Tail(p.log, 30))
 	}
 	return nil
 }
 
-// stop sends SIGTERM, waits up to grace, then kills the process group.
-func (p *process) stop(grace time.Duration) {
+// Stop sends SIGTERM, waits up to grace, then kills the process (and its process group
+// when it leads one). It returns an error when the process did not exit cleanly (status
+// 0) on SIGTERM.
+func (p *Process) Stop(grace time.Duration) error {
 	p.stopping.Store(true)
 	select {
 	case <-p.done:
-		return
+		return p.exitError()
 	default:
 	}
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-p.done:
+		return p.exitError()
 	case <-time.After(grace):
-		_ = syscall.Kill(-p.pid(), syscall.SIGKILL)
+		_ = p.cmd.Process.Kill()
+		if p.cmd.SysProcAttr.Setpgid {
+			_ = syscall.Kill(-p.Pid(), syscall.SIGKILL)
+		}
 		<-p.done
+		return fmt.Errorf("%s did not stop within %s of SIGTERM and was killed", p.name, grace)
 	}
 }
 
-// tail is the last n lines of a file, indented.
-func tail(path string, n int) string {
+func (p *Process) exitError() error {
+	var ee *exec.ExitError
+	if errors.As(p.err, &ee) {
+		return fmt.Errorf("%s exited with %v; last lines of %s:\n%s", p.name, p.err, p.log, Tail(p.log, 10))
+	}
+	return p.err
+}
+
+// Tail returns the last n lines of a file, indented.
+func Tail(path string, n int) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Sprintf("(%v)", err)

@@ -284,7 +284,7 @@ func (p *pod) startContainer(c corev1.Container) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.log.Printf("started container %s (pid %d): %s", c.Name, pr.cmd.Process.Pid, strings.Join(spec.Args, " "))
+	p.log.Printf("started container %s (pid %d): %s", c.Name, pr.Pid(), strings.Join(spec.Args, " "))
 	return pr, nil
 }
 

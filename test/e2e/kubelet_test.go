@@ -239,7 +239,7 @@ func (p *pod) health() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range p.containers {
-		if err := c.alive(); err != nil {
+		if err := c.Alive(); err != nil {
 			return fmt.Errorf("pod %s/%s: %w", p.namespace, p.name, err)
 		}
 	}
@@ -334,7 +334,7 @@ func (p *pod) create(ctx context.Context, sts *appsv1.StatefulSet) error {
 			return err
 		}
 		t0 := time.Now()
-		if err := pr.wait(60 * time.Second); err != nil {
+		if err := pr.Wait(60 * time.Second); err != nil {
 			return fmt.Errorf("init container: %w", err)
 		}
 		p.log.Printf("init container %s completed in %s", c.Name, time.Since(t0).Round(time.Millisecond))
@@ -344,7 +344,7 @@ func (p *pod) create(ctx context.Context, sts *appsv1.StatefulSet) error {
 		pr, err := p.startContainer(c)
 		if err != nil {
 			for _, o := range started {
-				_ = o.stop(5 * time.Second)
+				_ = o.Stop(5 * time.Second)
 			}
 			return err
 		}
@@ -418,7 +418,7 @@ func (p *pod) stopContainers() []error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = c.stop(15 * time.Second)
+			errs[i] = c.Stop(15 * time.Second)
 		}()
 	}
 	wg.Wait()
