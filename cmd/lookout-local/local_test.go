@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -235,11 +234,8 @@ func binary(t *testing.T, dir, env, name, pkg string) string {
 		return p
 	}
 	out := filepath.Join(dir, name)
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
-	if b, err := exec.Command(goBin, "build", "-o", out, pkg).CombinedOutput(); err != nil {
+	// go test puts its own toolchain's bin first in PATH.
+	if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
 	}
 	return out
