@@ -2,10 +2,8 @@ package localpods
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -352,35 +350,10 @@ func hasFlag(args []string, flag string) bool {
 }
 
 // containerEnv is the container's environment: the host's PATH and HOME, HOSTNAME, and
-// the container's env with values and field references resolved. vars are what $(VAR) in
-// args may reference.
+// the container's env. vars are what $(VAR) in args may reference.
 func (p *pod) containerEnv(c corev1.Container) (env []string, vars map[string]string, err error) {
-	vars = map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME"), "HOSTNAME": p.name}
-	order := []string{"PATH", "HOME", "HOSTNAME"}
-	for _, e := range c.Env {
-		var v string
-		switch {
-		case e.ValueFrom == nil:
-			v = Expand(e.Value, vars)
-		case e.ValueFrom.FieldRef != nil:
-			if v, err = p.fieldValue(e.ValueFrom.FieldRef.FieldPath); err != nil {
-				return nil, nil, fmt.Errorf("env %s: %w", e.Name, err)
-			}
-		case e.ValueFrom.ResourceFieldRef != nil:
-			// Local processes have no limits to report.
-			continue
-		default:
-			return nil, nil, fmt.Errorf("env %s: only values, fieldRef and resourceFieldRef run locally", e.Name)
-		}
-		if _, seen := vars[e.Name]; !seen {
-			order = append(order, e.Name)
-		}
-		vars[e.Name] = v
-	}
-	for _, k := range order {
-		env = append(env, k+"="+vars[k])
-	}
-	return env, vars, nil
+	base := []EnvVar{{"PATH", os.Getenv("PATH")}, {"HOME", os.Getenv("HOME")}, {"HOSTNAME", p.name}}
+	return ContainerEnv(base, c, p.fieldValue)
 }
 
 func (p *pod) fieldValue(path string) (string, error) {
@@ -400,38 +373,16 @@ func (p *pod) fieldValue(path string) (string, error) {
 	return "", fmt.Errorf("field %s does not run locally", path)
 }
 
-// probeClient is the kubelet's: HTTPS probes do not verify the certificate.
-var probeClient = &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
-
-// probe runs every container's HTTP readiness probe once.
+// probe runs every container's HTTP readiness probe once, at the host port standing for
+// the probed container port.
 func (p *pod) probe(spec *corev1.PodSpec) error {
 	for _, c := range spec.Containers {
-		pr := c.ReadinessProbe
-		if pr == nil || pr.HTTPGet == nil {
-			continue
-		}
-		port, ok := 0, false
-		if pr.HTTPGet.Port.IntValue() > 0 {
-			port, ok = p.ports[int32(pr.HTTPGet.Port.IntValue())]
-		} else {
-			p.mu.Lock()
-			port, ok = p.portNames[pr.HTTPGet.Port.String()]
-			p.mu.Unlock()
-		}
-		if !ok {
-			return fmt.Errorf("container %s: readiness probe port %s is not a container port", c.Name, pr.HTTPGet.Port.String())
-		}
-		scheme := strings.ToLower(string(pr.HTTPGet.Scheme))
-		if scheme == "" {
-			scheme = "http"
-		}
-		resp, err := probeClient.Get(fmt.Sprintf("%s://127.0.0.1:%d%s", scheme, port, pr.HTTPGet.Path))
+		err := ProbeReadiness(c, func(cport int32) (string, int, bool) {
+			host, ok := p.ports[cport]
+			return "127.0.0.1", host, ok
+		})
 		if err != nil {
 			return err
-		}
-		resp.Body.Close()
-		if resp.StatusCode < 200 || resp.StatusCode >= 400 {
-			return fmt.Errorf("container %s: readiness probe: %s", c.Name, resp.Status)
 		}
 	}
 	return nil

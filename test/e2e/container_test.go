@@ -293,32 +293,10 @@ func (p *pod) startContainer(c corev1.Container) (*proc, error) {
 // env with values and field references resolved. vars are the variables $(VAR) in args
 // may reference.
 func (p *pod) containerEnv(c corev1.Container) (env []string, vars map[string]string, err error) {
-	vars = map[string]string{
-		"PATH":                    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-		"HOSTNAME":                p.name,
-		"KUBERNETES_SERVICE_HOST": "127.0.0.1",
-		"KUBERNETES_SERVICE_PORT": s.apiPort,
-	}
-	order := []string{"PATH", "HOSTNAME", "KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"}
-	for _, e := range c.Env {
-		var v string
-		switch {
-		case e.ValueFrom == nil:
-			v = localpods.Expand(e.Value, vars)
-		case e.ValueFrom.FieldRef != nil:
-			if v, err = p.fieldValue(e.ValueFrom.FieldRef.FieldPath); err != nil {
-				return nil, nil, err
-			}
-		default:
-			return nil, nil, fmt.Errorf("env %s: only values and fieldRef are supported", e.Name)
-		}
-		if _, seen := vars[e.Name]; !seen {
-			order = append(order, e.Name)
-		}
-		vars[e.Name] = v
-	}
-	for _, k := range order {
-		env = append(env, k+"="+vars[k])
-	}
-	return env, vars, nil
+	return localpods.ContainerEnv([]localpods.EnvVar{
+		{Name: "PATH", Value: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+		{Name: "HOSTNAME", Value: p.name},
+		{Name: "KUBERNETES_SERVICE_HOST", Value: "127.0.0.1"},
+		{Name: "KUBERNETES_SERVICE_PORT", Value: s.apiPort},
+	}, c, p.fieldValue)
 }
