@@ -18,7 +18,7 @@
 // It backs lookout-local's pods (`make run`). The end-to-end suite's kubelet helper
 // (test/e2e/kubelet_test.go) runs the same pod templates as root, each pod in its own
 // network and mount namespaces at its real paths and addresses; it shares this package's
-// $(VAR) expansion (Expand), volume sources (SourceFiles), environment (ContainerEnv),
+// $(VAR) expansion (Expand), volume files (VolumeFiles), environment (ContainerEnv),
 // readiness probe (ProbeReadiness) and processes (Process). What is still its own is
 // listed in Documentation/local-run.md.
 package localpods

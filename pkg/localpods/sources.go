@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -72,4 +73,42 @@ func SourceFiles(ctx context.Context, c client.Reader, files map[string][]byte, 
 		files[it.Path] = v
 	}
 	return nil, nil
+}
+
+// VolumeFiles collects the files of a secret, configMap or projected volume from the API,
+// the way the kubelet fills it. Projections other than Secrets and ConfigMaps (service
+// account tokens, downward API) go to other, which adds their files; a nil other leaves
+// them out. absent lists the required sources that do not exist (the kubelet waits for
+// them, and keeps a volume's last content meanwhile). ok is false for a volume that holds
+// no files from the API (emptyDir, a claim, ...).
+func VolumeFiles(ctx context.Context, c client.Reader, namespace string, v corev1.Volume, other func(src corev1.VolumeProjection, files map[string][]byte) error) (files map[string][]byte, absent []string, ok bool, err error) {
+	files = map[string][]byte{}
+	switch {
+	case v.Secret != nil:
+		absent, err = SourceFiles(ctx, c, files, SecretSource, namespace, v.Secret.SecretName, v.Secret.Items, ptr.Deref(v.Secret.Optional, false))
+	case v.ConfigMap != nil:
+		absent, err = SourceFiles(ctx, c, files, ConfigMapSource, namespace, v.ConfigMap.Name, v.ConfigMap.Items, ptr.Deref(v.ConfigMap.Optional, false))
+	case v.Projected != nil:
+		for _, src := range v.Projected.Sources {
+			var a []string
+			switch {
+			case src.Secret != nil:
+				a, err = SourceFiles(ctx, c, files, SecretSource, namespace, src.Secret.Name, src.Secret.Items, ptr.Deref(src.Secret.Optional, false))
+			case src.ConfigMap != nil:
+				a, err = SourceFiles(ctx, c, files, ConfigMapSource, namespace, src.ConfigMap.Name, src.ConfigMap.Items, ptr.Deref(src.ConfigMap.Optional, false))
+			case other != nil:
+				err = other(src, files)
+			}
+			if err != nil {
+				break
+			}
+			absent = append(absent, a...)
+		}
+	default:
+		return nil, nil, false, nil
+	}
+	if err != nil {
+		return nil, nil, true, fmt.Errorf("volume %s: %w", v.Name, err)
+	}
+	return files, absent, true, nil
 }

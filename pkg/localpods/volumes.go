@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/reloader/atomicdir"
 )
@@ -49,34 +48,11 @@ func (p *pod) projectVolumes(ctx context.Context, spec *corev1.PodSpec) (missing
 		if !hasFiles(v) {
 			continue
 		}
-		files := map[string][]byte{}
-		var absent []string
-		c, ns := p.r.o.Client, p.namespace
-		switch {
-		case v.Secret != nil:
-			absent, err = SourceFiles(ctx, c, files, SecretSource, ns, v.Secret.SecretName, v.Secret.Items, ptr.Deref(v.Secret.Optional, false))
-		case v.ConfigMap != nil:
-			absent, err = SourceFiles(ctx, c, files, ConfigMapSource, ns, v.ConfigMap.Name, v.ConfigMap.Items, ptr.Deref(v.ConfigMap.Optional, false))
-		case v.Projected != nil:
-			for _, src := range v.Projected.Sources {
-				var a []string
-				switch {
-				case src.Secret != nil:
-					a, err = SourceFiles(ctx, c, files, SecretSource, ns, src.Secret.Name, src.Secret.Items, ptr.Deref(src.Secret.Optional, false))
-				case src.ConfigMap != nil:
-					a, err = SourceFiles(ctx, c, files, ConfigMapSource, ns, src.ConfigMap.Name, src.ConfigMap.Items, ptr.Deref(src.ConfigMap.Optional, false))
-				default:
-					// Service account tokens and downward API files are left out: local
-					// processes reach the API server through a kubeconfig.
-				}
-				if err != nil {
-					break
-				}
-				absent = append(absent, a...)
-			}
-		}
+		// Service account tokens and downward API files are left out: local processes
+		// reach the API server through a kubeconfig.
+		files, absent, _, err := VolumeFiles(ctx, p.r.o.Client, p.namespace, v, nil)
 		if err != nil {
-			return nil, fmt.Errorf("volume %s: %w", v.Name, err)
+			return nil, err
 		}
 		if len(absent) > 0 {
 			missing = append(missing, absent...)

@@ -117,41 +117,26 @@ func (p *pod) projectVolumes(ctx context.Context, first bool) (missing []string,
 				}
 			}
 			continue
-		case v.Secret != nil:
-			files = map[string][]byte{}
-			absent, err = localpods.SourceFiles(ctx, s.k8s, files, localpods.SecretSource, p.namespace, v.Secret.SecretName, v.Secret.Items, ptr.Deref(v.Secret.Optional, false))
-		case v.ConfigMap != nil:
-			files = map[string][]byte{}
-			absent, err = localpods.SourceFiles(ctx, s.k8s, files, localpods.ConfigMapSource, p.namespace, v.ConfigMap.Name, v.ConfigMap.Items, ptr.Deref(v.ConfigMap.Optional, false))
-		case v.Projected != nil:
-			files = map[string][]byte{}
-			for _, src := range v.Projected.Sources {
-				var a []string
+		case v.Secret != nil, v.ConfigMap != nil, v.Projected != nil:
+			files, absent, _, err = localpods.VolumeFiles(ctx, s.k8s, p.namespace, v, func(src corev1.VolumeProjection, files map[string][]byte) error {
 				switch {
-				case src.Secret != nil:
-					a, err = localpods.SourceFiles(ctx, s.k8s, files, localpods.SecretSource, p.namespace, src.Secret.Name, src.Secret.Items, ptr.Deref(src.Secret.Optional, false))
-				case src.ConfigMap != nil:
-					a, err = localpods.SourceFiles(ctx, s.k8s, files, localpods.ConfigMapSource, p.namespace, src.ConfigMap.Name, src.ConfigMap.Items, ptr.Deref(src.ConfigMap.Optional, false))
 				case src.ServiceAccountToken != nil:
-					var tok []byte
-					if tok, err = p.token(ctx, v.Name, src.ServiceAccountToken); err == nil {
-						files[src.ServiceAccountToken.Path] = tok
+					tok, err := p.token(ctx, v.Name, src.ServiceAccountToken)
+					if err != nil {
+						return err
 					}
+					files[src.ServiceAccountToken.Path] = tok
+					return nil
 				case src.DownwardAPI != nil:
-					err = p.downwardAPI(files, src.DownwardAPI.Items)
-				default:
-					err = fmt.Errorf("volume %s: unsupported projection %+v", v.Name, src)
+					return p.downwardAPI(files, src.DownwardAPI.Items)
 				}
-				if err != nil {
-					break
-				}
-				absent = append(absent, a...)
-			}
+				return fmt.Errorf("unsupported projection %+v", src)
+			})
 		default:
 			return nil, fmt.Errorf("volume %s: the kubelet helper supports emptyDir, secret, configMap and projected volumes only", v.Name)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("volume %s: %w", v.Name, err)
+			return nil, err
 		}
 		if len(absent) > 0 {
 			missing = append(missing, absent...)
