@@ -195,8 +195,17 @@ func (p *pod) create(ctx context.Context, sts *appsv1.StatefulSet) error {
 			return err
 		}
 		t0 := time.Now()
-		if err := pr.Wait(60 * time.Second); err != nil {
-			return fmt.Errorf("init container %s: %w", c.Name, err)
+		waited := make(chan error, 1)
+		go func() { waited <- pr.Wait(60 * time.Second) }()
+		select {
+		case err := <-waited:
+			if err != nil {
+				return fmt.Errorf("init container %s: %w", c.Name, err)
+			}
+		case <-ctx.Done():
+			// Stopping: do not hold the runner up for an init container.
+			_ = pr.Stop(5 * time.Second)
+			return ctx.Err()
 		}
 		p.logf("init container %s completed in %s", c.Name, time.Since(t0).Round(time.Millisecond))
 	}
