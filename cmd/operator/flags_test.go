@@ -127,7 +127,8 @@ func TestParseFlagGroups(t *testing.T) {
 			eq(t, "monitor scope", o.MonitorScope().String(), "a,b,c")
 			eq(t, "alertmanager scope", o.AlertmanagerScope().String(), "am")
 			eq(t, "alertmanager config scope", o.AlertmanagerConfigScope().String(), "amc1,amc2")
-			eq(t, "watch scope", o.WatchScope().String(), "a,am,amc1,amc2,b,c,monitoring")
+			eq(t, "thanos ruler scope", o.ThanosRulerScope().String(), "tr")
+			eq(t, "watch scope", o.WatchScope().String(), "a,am,amc1,amc2,b,c,monitoring,tr")
 		}},
 		{"deny namespaces", []string{"--deny-namespaces=kube-system, kube-public", "--watch-referenced-objects-in-all-namespaces=true"}, func(t *testing.T, o operator.Options) {
 			eq(t, "deny-namespaces", o.DenyNamespaces, []string{"kube-system", "kube-public"})
@@ -264,8 +265,8 @@ func TestNotApplied(t *testing.T) {
 		want []string
 	}{
 		{[]string{"--controller-id=x", "--labels=a=b", "--annotations=c=d", "--cluster-domain=x", "--repair-policy-for-statefulsets=delete", "--alertmanager-instance-selector=a=b", "--kubelet-sync-period=1m", "--enable-config-reloader-probes"}, nil},
-		{[]string{"--alertmanager-instance-namespaces=a", "--alertmanager-config-namespaces=b", "--alertmanager-default-base-image=x", "--thanos-ruler-instance-selector=a=b", "--thanos-default-base-image=y"},
-			[]string{"--thanos-ruler-instance-selector"}},
+		{[]string{"--alertmanager-instance-namespaces=a", "--alertmanager-config-namespaces=b", "--alertmanager-default-base-image=x", "--thanos-ruler-instance-selector=a=b",
+			"--thanos-ruler-instance-namespaces=c", "--thanos-default-base-image=y"}, nil},
 		{[]string{"--feature-gates=PrometheusTopologySharding=false,StatusForConfigurationResources=true"}, []string{"--feature-gates (PrometheusTopologySharding=false)"}},
 		{[]string{"--feature-gates=StatusForConfigurationResources=true"}, nil},
 		{[]string{"--watch-referenced-objects-in-all-namespaces=false", "--disable-unmanaged-prometheus-configuration=false"}, []string{
@@ -287,7 +288,8 @@ func TestNotAppliedLogLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reportNotApplied(log, parse(t, append(kubePrometheusArgs, "--alertmanager-instance-selector=a=b", "--cluster-domain=x", "--thanos-ruler-instance-selector=a=b", "--thanos-default-base-image=y")...))
+	reportNotApplied(log, parse(t, append(kubePrometheusArgs, "--alertmanager-instance-selector=a=b", "--cluster-domain=x", "--thanos-ruler-instance-selector=a=b", "--thanos-default-base-image=y",
+		"--feature-gates=PrometheusTopologySharding=false")...))
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 1 {
 		t.Fatalf("want one log line, got %d:\n%s", len(lines), buf.String())
@@ -302,7 +304,7 @@ func TestNotAppliedLogLine(t *testing.T) {
 	}
 	eq(t, "level", entry.Level, "INFO")
 	eq(t, "message", entry.Msg, "accepted flags Lookout does not act on yet")
-	eq(t, "flags", entry.Flags, []string{"--thanos-ruler-instance-selector"})
+	eq(t, "flags", entry.Flags, []string{"--feature-gates (PrometheusTopologySharding=false)"})
 
 	buf.Reset()
 	reportNotApplied(log, parse(t, "--namespaces=a"))

@@ -12,7 +12,7 @@ local k = import 'k.libsonnet';
     },
     // The kinds it reconciles or selects (the same least-privilege rules as
     // example/install/20-rbac.yaml, which explains each one).
-    local monitoringResources = ['prometheuses', 'prometheusagents', 'servicemonitors', 'podmonitors', 'probes', 'scrapeconfigs', 'prometheusrules', 'alertmanagers'],
+    local monitoringResources = ['prometheuses', 'prometheusagents', 'servicemonitors', 'podmonitors', 'probes', 'scrapeconfigs', 'prometheusrules', 'alertmanagers', 'thanosrulers'],
     local read = ['get', 'list', 'watch'],
 
     serviceAccount: k.serviceAccount(v.name, v.namespace, labels),
@@ -23,7 +23,7 @@ local k = import 'k.libsonnet';
       k.rule(['monitoring.coreos.com'], [r + '/status' for r in monitoringResources + ['alertmanagerconfigs']], ['get', 'update', 'patch']),
       // Owner references that block the deletion of their Prometheus, on clusters with
       // the OwnerReferencesPermissionEnforcement admission plugin.
-      k.rule(['monitoring.coreos.com'], ['prometheuses/finalizers', 'prometheusagents/finalizers', 'alertmanagers/finalizers'], ['update']),
+      k.rule(['monitoring.coreos.com'], ['prometheuses/finalizers', 'prometheusagents/finalizers', 'alertmanagers/finalizers', 'thanosrulers/finalizers'], ['update']),
       k.rule(['apps'], ['statefulsets', 'daemonsets'], read + ['create', 'update', 'delete']),
       k.rule([''], ['secrets', 'configmaps'], read + ['create', 'update', 'delete']),
       k.rule([''], ['services'], read + ['create', 'update']),

@@ -14,7 +14,8 @@ import (
 // prometheus-operator's semantics:
 //   - Prometheus and PrometheusAgent objects are watched in PrometheusScope (--prometheus-instance-namespaces,
 //     or else --namespaces / --deny-namespaces), Alertmanager objects in
-//     AlertmanagerScope and AlertmanagerConfigs in AlertmanagerConfigScope, likewise;
+//     AlertmanagerScope, AlertmanagerConfigs in AlertmanagerConfigScope and ThanosRulers
+//     in ThanosRulerScope, likewise;
 //   - monitors and rules in MonitorScope (--namespaces, or every namespace but
 //     --deny-namespaces);
 //   - everything else (the generated StatefulSets, Services, Secrets and ConfigMaps, and
@@ -34,6 +35,9 @@ func cacheOptions(o Options) cache.Options {
 	}
 	if s := o.AlertmanagerScope(); !s.Equal(watch) {
 		byObject[&monitoringv1.Alertmanager{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
+	}
+	if s := o.ThanosRulerScope(); !s.Equal(watch) {
+		byObject[&monitoringv1.ThanosRuler{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
 	}
 	if s := o.AlertmanagerConfigScope(); !s.Equal(watch) {
 		byObject[&monitoringv1alpha1.AlertmanagerConfig{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}

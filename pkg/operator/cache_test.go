@@ -78,3 +78,33 @@ func TestCacheOptions(t *testing.T) {
 		})
 	}
 }
+
+// --thanos-ruler-instance-namespaces widens the watched namespaces and limits the
+// ThanosRuler informer to its own; the rules stay in --namespaces.
+func TestCacheOptionsThanosRulerNamespaces(t *testing.T) {
+	o := DefaultOptions()
+	o.Namespaces = []string{"a", "b"}
+	o.ThanosRulerInstanceNamespaces = []string{"rulers"}
+	co := cacheOptions(o)
+	if got, want := describe(co.DefaultNamespaces), []string{"a", "b", "rulers"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("default namespaces %v, want %v", got, want)
+	}
+	byKind := map[string][]string{}
+	for obj, b := range co.ByObject {
+		switch obj.(type) {
+		case *monitoringv1.ThanosRuler:
+			byKind["ThanosRuler"] = describe(b.Namespaces)
+		case *monitoringv1.PrometheusRule:
+			byKind["PrometheusRule"] = describe(b.Namespaces)
+		}
+	}
+	if got, want := byKind["ThanosRuler"], []string{"rulers"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ThanosRuler namespaces %v, want %v", got, want)
+	}
+	if got, want := byKind["PrometheusRule"], []string{"a", "b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("PrometheusRule namespaces %v, want %v", got, want)
+	}
+	if !o.ThanosRulerScope().Contains("rulers") || o.ThanosRulerScope().Contains("a") {
+		t.Error("ThanosRulerScope")
+	}
+}

@@ -27,11 +27,9 @@ var UpstreamFlags = []string{
 }
 
 // notAppliedFlags are accepted and parsed into Options, but nothing in Lookout acts on
-// them yet: they belong to kinds or controllers Lookout does not have.
-var notAppliedFlags = map[string]bool{
-	"thanos-ruler-instance-namespaces": true,
-	"thanos-ruler-instance-selector":   true,
-}
+// them yet: they would belong to kinds or controllers Lookout does not have. Every
+// upstream flag is acted on today; the list stays for the next one.
+var notAppliedFlags = map[string]bool{}
 
 // NotApplied lists the flags on the command line that Lookout accepted but does not act
 // on (yet), each as "--name" or "--name (why)", sorted. The operator logs them once at

@@ -125,11 +125,11 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(listValue{&o.PrometheusInstanceNamespaces}, "prometheus-instance-namespaces", "comma-separated namespaces whose Prometheus objects are reconciled, whatever --namespaces and --deny-namespaces say (default: those)")
 	fs.Var(listValue{&o.AlertmanagerInstanceNamespaces}, "alertmanager-instance-namespaces", "comma-separated namespaces whose Alertmanager objects are reconciled, whatever --namespaces and --deny-namespaces say (default: those)")
 	fs.Var(listValue{&o.AlertmanagerConfigNamespaces}, "alertmanager-config-namespaces", "comma-separated namespaces whose AlertmanagerConfig objects an Alertmanager may select (default: --namespaces/--deny-namespaces)")
-	fs.Var(listValue{&o.ThanosRulerInstanceNamespaces}, "thanos-ruler-instance-namespaces", "namespaces of the ThanosRuler objects (accepted; not reconciled yet)")
+	fs.Var(listValue{&o.ThanosRulerInstanceNamespaces}, "thanos-ruler-instance-namespaces", "comma-separated namespaces whose ThanosRuler objects are reconciled, whatever --namespaces and --deny-namespaces say (default: those)")
 	fs.BoolVar(&o.WatchReferencedObjectsInAllNamespaces, "watch-referenced-objects-in-all-namespaces", false, "watch Secrets and ConfigMaps in the namespaces of the monitors too (Lookout always does)")
 	fs.Var(&labelSelectorValue{p: &o.PrometheusInstanceSelector}, "prometheus-instance-selector", "label selector of the Prometheus objects this operator reconciles (default: all)")
 	fs.Var(&labelSelectorValue{p: &o.AlertmanagerInstanceSelector}, "alertmanager-instance-selector", "label selector of the Alertmanager objects this operator reconciles (default: all)")
-	fs.Var(&labelSelectorValue{p: &o.ThanosRulerInstanceSelector}, "thanos-ruler-instance-selector", "label selector of the ThanosRuler objects (accepted; not reconciled yet)")
+	fs.Var(&labelSelectorValue{p: &o.ThanosRulerInstanceSelector}, "thanos-ruler-instance-selector", "label selector of the ThanosRuler objects this operator reconciles (default: all)")
 	fs.Var(&fieldSelectorValue{p: &o.SecretFieldSelector}, "secret-field-selector", "field selector of the Secrets whose metadata is cached (referenced and generated Secrets outside it are read from the API server)")
 	fs.Var(&labelSelectorValue{p: &o.SecretLabelSelector}, "secret-label-selector", "label selector of the Secrets whose metadata is cached (referenced and generated Secrets outside it are read from the API server)")
 	fs.Var(&fieldSelectorValue{p: &o.ConfigMapFieldSelector}, "configmap-field-selector", "field selector of the ConfigMaps whose metadata is cached (as for Secrets)")
@@ -141,7 +141,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	// The generated objects and pods.
 	fs.StringVar(&o.Workload.PrometheusBaseImage, "prometheus-default-base-image", o.Workload.PrometheusBaseImage, "Prometheus image (without tag) used when spec.image is empty; the tag comes from spec.version")
 	fs.StringVar(&o.Workload.AlertmanagerBaseImage, "alertmanager-default-base-image", o.Workload.AlertmanagerBaseImage, "Alertmanager image (without tag) used when spec.image is empty; the tag comes from spec.version")
-	fs.StringVar(&o.ThanosBaseImage, "thanos-default-base-image", o.ThanosBaseImage, "Thanos image (without tag) of the Prometheus thanos-sidecar when spec.thanos.image and spec.thanos.baseImage are empty; the tag comes from spec.thanos.version")
+	fs.StringVar(&o.ThanosBaseImage, "thanos-default-base-image", o.ThanosBaseImage, "Thanos image (without tag) of the Prometheus thanos-sidecar when spec.thanos.image and spec.thanos.baseImage are empty, and of a ThanosRuler when spec.image is empty; the tag comes from the version")
 	for _, n := range []string{"prometheus-config-reloader", "config-reloader-image"} {
 		fs.StringVar(&o.Workload.ConfigReloaderImage, n, o.Workload.ConfigReloaderImage, "image of the config-reloader sidecar and init container; --prometheus-config-reloader and --config-reloader-image are the same flag")
 	}

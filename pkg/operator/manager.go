@@ -23,6 +23,7 @@ import (
 	amctrl "github.com/lookout-operator/lookout/pkg/controller/alertmanager"
 	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	trctrl "github.com/lookout-operator/lookout/pkg/controller/thanosruler"
 	"github.com/lookout-operator/lookout/pkg/crds"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/webhook"
@@ -102,6 +103,14 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	}
 	if !agents {
 		log.Info("PrometheusAgent controller disabled: the service account may not list and watch prometheusagents (monitoring.coreos.com)")
+	}
+	rulers, err := mayWatch(ctx, checker, opts, monitoringv1.SchemeGroupVersion.Group, monitoringv1.ThanosRulerName)
+	if err != nil {
+		log.Error(err, "checking the ThanosRuler permissions; not reconciling ThanosRulers")
+	}
+	opts.skipThanosRulers = !rulers
+	if !rulers {
+		log.Info("ThanosRuler controller disabled: the service account may not list and watch thanosrulers (monitoring.coreos.com)")
 	}
 	if !am {
 		log.Info("Alertmanager controller disabled: the service account may not list and watch alertmanagers and alertmanagerconfigs (monitoring.coreos.com)")
@@ -199,8 +208,8 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	return mgr, nil
 }
 
-// setupControllers registers the Prometheus and Alertmanager controllers and the status
-// controllers, with their dependencies built here: one Applier and one set of metrics for
+// setupControllers registers the Prometheus, PrometheusAgent, Alertmanager and
+// ThanosRuler controllers and the status controllers, with their dependencies built here: one Applier and one set of metrics for
 // the instance.
 func setupControllers(mgr manager.Manager, opts Options) error {
 	reg := opts.Registry
@@ -245,6 +254,10 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
+	rulers, err := setupThanosRuler(mgr, opts, cl, applier, recorder, store)
+	if err != nil {
+		return err
+	}
 	if err := setupKubelet(mgr, opts, writeMetrics, recorder); err != nil {
 		return err
 	}
@@ -259,6 +272,9 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 			}
 			if agents != nil && o.Resource == monitoringv1alpha1.PrometheusAgentName {
 				return agents.OwnerState(ctx, o)
+			}
+			if rulers != nil && o.Resource == monitoringv1.ThanosRulerName {
+				return rulers.OwnerState(ctx, o)
 			}
 			return pr.OwnerState(ctx, o)
 		}
@@ -352,6 +368,46 @@ func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, appl
 		return nil, fmt.Errorf("setting up the Alertmanager controller: %w", err)
 	}
 	return am, nil
+}
+
+// setupThanosRuler registers the ThanosRuler controller unless its permissions are
+// missing (then it returns nil).
+func setupThanosRuler(mgr manager.Manager, opts Options, cl client.Client, applier *apply.Applier, recorder events.EventRecorder, store *resourcestatus.Store) (*trctrl.Reconciler, error) {
+	if opts.skipThanosRulers {
+		return nil, nil
+	}
+	// prometheus-operator labels this controller's metrics controller="thanos".
+	upstream, err := opmetrics.NewController(opts.Registry, "thanos")
+	if err != nil {
+		return nil, err
+	}
+	if err := mgr.Add(readiness{mgr: mgr, metrics: upstream}); err != nil {
+		return nil, err
+	}
+	r := trctrl.New(trctrl.Deps{
+		Client:         cl,
+		APIReader:      mgr.GetAPIReader(),
+		StorageClasses: storageClassReader(mgr, opts),
+		Applier:        applier,
+		Recorder:       recorder,
+		Statuses:       store,
+		Upstream:       upstream,
+	}, trctrl.Config{
+		Workload:                opts.Workload,
+		Scope:                   opts.ThanosRulerScope(),
+		RuleScope:               opts.MonitorScope(),
+		InstanceSelector:        opts.ThanosRulerInstanceSelector,
+		RepairPolicy:            string(opts.RepairPolicy),
+		ControllerID:            opts.ControllerID,
+		Labels:                  opts.Labels,
+		Annotations:             opts.Annotations,
+		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
+		WatchGoverningServices:  opts.watchServices,
+	})
+	if err := r.SetupWithManager(mgr); err != nil {
+		return nil, fmt.Errorf("setting up the ThanosRuler controller: %w", err)
+	}
+	return r, nil
 }
 
 // storageClassReader is what the controllers read StorageClasses with: the API server

@@ -71,8 +71,9 @@ type Options struct {
 	// (--alertmanager-config-namespaces); empty means Namespaces/DenyNamespaces.
 	AlertmanagerInstanceNamespaces []string
 	AlertmanagerConfigNamespaces   []string
-	// ThanosRulerInstanceNamespaces is the same for ThanosRulers, which Lookout does not
-	// reconcile yet (--thanos-ruler-instance-namespaces).
+	// ThanosRulerInstanceNamespaces, when set, are the namespaces whose ThanosRuler
+	// objects are reconciled (--thanos-ruler-instance-namespaces); empty means
+	// Namespaces/DenyNamespaces. Their PrometheusRules come from MonitorScope.
 	ThanosRulerInstanceNamespaces []string
 	// WatchReferencedObjectsInAllNamespaces is --watch-referenced-objects-in-all-namespaces.
 	// Lookout always watches the metadata of Secrets and ConfigMaps in the namespaces of
@@ -86,8 +87,8 @@ type Options struct {
 	// AlertmanagerInstanceSelector limits the Alertmanager objects this operator manages
 	// (--alertmanager-instance-selector; never nil).
 	AlertmanagerInstanceSelector labels.Selector
-	// ThanosRulerInstanceSelector is the same for ThanosRulers, which Lookout does not
-	// reconcile yet (never nil).
+	// ThanosRulerInstanceSelector limits the ThanosRuler objects this operator manages
+	// (--thanos-ruler-instance-selector; never nil).
 	ThanosRulerInstanceSelector labels.Selector
 	// SecretFieldSelector, SecretLabelSelector, ConfigMapFieldSelector and
 	// ConfigMapLabelSelector limit the Secrets and ConfigMaps prometheus-operator watches
@@ -188,6 +189,9 @@ type Options struct {
 	// agentDaemonSets is set at start when the PrometheusAgentDaemonSet gate is on and the
 	// operator may list and watch DaemonSets.
 	agentDaemonSets bool
+	// skipThanosRulers is set at start when the operator may not list and watch
+	// thanosrulers (an RBAC without them).
+	skipThanosRulers bool
 	// readStorageClasses is set at start when the operator may get StorageClasses.
 	readStorageClasses bool
 }
@@ -454,7 +458,16 @@ func (o Options) AlertmanagerConfigScope() selection.Scope {
 	return o.MonitorScope()
 }
 
+// ThanosRulerScope is the set of namespaces whose ThanosRuler objects are reconciled:
+// ThanosRulerInstanceNamespaces when set, otherwise MonitorScope.
+func (o Options) ThanosRulerScope() selection.Scope {
+	if len(o.ThanosRulerInstanceNamespaces) > 0 {
+		return selection.NewScope(o.ThanosRulerInstanceNamespaces)
+	}
+	return o.MonitorScope()
+}
+
 // WatchScope is every namespace the operator reads anything in: all scopes together.
 func (o Options) WatchScope() selection.Scope {
-	return o.PrometheusScope().Union(o.MonitorScope()).Union(o.AlertmanagerScope()).Union(o.AlertmanagerConfigScope())
+	return o.PrometheusScope().Union(o.MonitorScope()).Union(o.AlertmanagerScope()).Union(o.AlertmanagerConfigScope()).Union(o.ThanosRulerScope())
 }

@@ -67,6 +67,9 @@ type recorder struct {
 	tlsAssets map[string][]byte
 	// secretValues are the values read from Secrets, which messages must not show.
 	secretValues map[string]bool
+	// tlsDir is where the server finds the TLS files ("": layout.TLSAssetsDir, the
+	// Prometheus pod's).
+	tlsDir string
 }
 
 func newRecorder(a Assets) *recorder { return &recorder{inner: a} }
@@ -195,6 +198,9 @@ func (r *recorder) addTLSAsset(ref AssetRef, data []byte) string {
 		r.tlsAssets = map[string][]byte{}
 	}
 	r.tlsAssets[name] = data
+	if r.tlsDir != "" {
+		return r.tlsDir + "/" + name
+	}
 	return layout.TLSAssetsDir + "/" + name
 }
 

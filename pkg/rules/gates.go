@@ -6,16 +6,19 @@ package rules
 
 // fieldGate is a rule-file field and the first Prometheus release that reads it. Older
 // releases refuse the whole rule file because of the unknown field.
+// thanosSince is the first Thanos release whose ruler reads it (prometheus-operator's
+// gates for a ThanosRuler).
 type fieldGate struct {
-	field string
-	since Version
+	field       string
+	since       Version
+	thanosSince Version
 }
 
 var (
-	gateLimit         = fieldGate{"limit", ver(2, 31)}           // #9260
-	gateKeepFiringFor = fieldGate{"keep_firing_for", ver(2, 42)} // #11827
-	gateQueryOffset   = fieldGate{"query_offset", ver(2, 53)}    // #14061
-	gateGroupLabels   = fieldGate{"labels", ver(3, 0)}           // API docs: "requires Prometheus >= 3.0.0"
+	gateLimit         = fieldGate{"limit", ver(2, 31), thanosVer(0, 24)}           // #9260
+	gateKeepFiringFor = fieldGate{"keep_firing_for", ver(2, 42), thanosVer(0, 34)} // #11827
+	gateQueryOffset   = fieldGate{"query_offset", ver(2, 53), thanosVer(0, 38)}    // #14061
+	gateGroupLabels   = fieldGate{"labels", ver(3, 0), thanosVer(0, 39)}           // API docs: "requires Prometheus >= 3.0.0"
 )
 
 // fillModifiersSince is the first release with the fill(), fill_left() and fill_right()

@@ -46,6 +46,14 @@ type Options struct {
 	// version. UTF8, like "", leaves it to the version (UTF-8 from 3.0, and on 2.55 with
 	// the utf8-names feature).
 	NameValidationScheme monitoringv1.NameValidationSchemeOptions
+	// Thanos makes the validator judge rules for a Thanos Ruler: Version is then the
+	// Thanos version (required), fields are gated by the Thanos release that reads them,
+	// PromQL by the Prometheus release whose rule engine that Thanos embeds (ThanosEngine),
+	// names by Thanos's validation scheme (UTF-8 from v0.38.0), experimental functions are
+	// refused (as prometheus-operator refuses them for a ThanosRuler), the groups'
+	// partial_response_strategy is checked and kept in the rendered file. EnableFeatures
+	// and NameValidationScheme are ignored.
+	Thanos bool
 }
 
 // Validator checks PrometheusRule specs for one Prometheus configuration. It is safe for
@@ -58,10 +66,16 @@ type Validator struct {
 	sizeLimit    int
 	// templates remembers the alert templates this validator found valid.
 	templates *templateSet
+	// thanos is set for a Thanos Ruler: its version gates fields, and version is the
+	// Prometheus release its rule engine comes from.
+	thanos *Version
 }
 
 // NewValidator builds a Validator; it fails only on a version it cannot read.
 func NewValidator(o Options) (*Validator, error) {
+	if o.Thanos {
+		return newThanosValidator(o)
+	}
 	v, err := ParseVersion(o.Version)
 	if err != nil {
 		return nil, err

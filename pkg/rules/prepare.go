@@ -10,21 +10,45 @@ import (
 // spec.enforcedNamespaceLabel, or "" when enforcement is off or the rule is excluded
 // (spec.prometheusRulesExcludedFromEnforce, spec.excludedFromEnforcement).
 func EnforcedLabel(p *monitoringv1.Prometheus, rule *monitoringv1.PrometheusRule) string {
-	label := p.Spec.EnforcedNamespaceLabel
-	if label == "" {
+	return EnforcementOf(p).LabelFor(rule)
+}
+
+// Enforcement is the namespace-label enforcement of a Prometheus or a ThanosRuler: the
+// label (spec.enforcedNamespaceLabel; "" is none) and the rules excluded from it
+// (spec.prometheusRulesExcludedFromEnforce, deprecated, and spec.excludedFromEnforcement).
+type Enforcement struct {
+	Label          string
+	ExcludedLegacy []monitoringv1.PrometheusRuleExcludeConfig
+	Excluded       []monitoringv1.ObjectReference
+}
+
+// EnforcementOf returns the enforcement of Prometheus p.
+func EnforcementOf(p *monitoringv1.Prometheus) Enforcement {
+	return Enforcement{Label: p.Spec.EnforcedNamespaceLabel, ExcludedLegacy: p.Spec.PrometheusRulesExcludedFromEnforce, Excluded: p.Spec.ExcludedFromEnforcement}
+}
+
+// ThanosEnforcementOf returns the enforcement of ThanosRuler t.
+func ThanosEnforcementOf(t *monitoringv1.ThanosRuler) Enforcement {
+	return Enforcement{Label: t.Spec.EnforcedNamespaceLabel, ExcludedLegacy: t.Spec.PrometheusRulesExcludedFromEnforce, Excluded: t.Spec.ExcludedFromEnforcement}
+}
+
+// LabelFor returns the label enforced on rule, or "" when enforcement is off or the rule
+// is excluded.
+func (e Enforcement) LabelFor(rule *monitoringv1.PrometheusRule) string {
+	if e.Label == "" {
 		return ""
 	}
-	for _, x := range p.Spec.PrometheusRulesExcludedFromEnforce {
+	for _, x := range e.ExcludedLegacy {
 		if x.RuleNamespace == rule.Namespace && (x.RuleName == "" || x.RuleName == rule.Name) {
 			return ""
 		}
 	}
-	for _, ref := range p.Spec.ExcludedFromEnforcement {
+	for _, ref := range e.Excluded {
 		if ref.Resource == monitoringv1.PrometheusRuleName && ref.Namespace == rule.Namespace && (ref.Name == "" || ref.Name == rule.Name) {
 			return ""
 		}
 	}
-	return label
+	return e.Label
 }
 
 // Prepare validates rule with v, enforces label (when not empty) and renders its file: the
@@ -45,7 +69,7 @@ func Prepare(v *Validator, rule *monitoringv1.PrometheusRule, label string) (fil
 			return nil, err.Error()
 		}
 	}
-	file, err := RenderFile(rule, spec)
+	file, err := v.renderFile(rule, spec)
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -64,4 +88,10 @@ func OptionsFor(p *monitoringv1.Prometheus) Options {
 		o.NameValidationScheme = *p.Spec.NameValidationScheme
 	}
 	return o
+}
+
+// ThanosOptionsFor returns the validation options of the ThanosRuler t, whose Thanos
+// version is version (spec.version, or the operator's default when it is empty).
+func ThanosOptionsFor(version string) Options {
+	return Options{Version: version, Thanos: true}
 }

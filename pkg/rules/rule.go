@@ -178,10 +178,16 @@ func (v *Validator) checkFunction(name string) string {
 		return ""
 	}
 	if !v.version.AtLeast(g.since) {
+		if v.thanos != nil {
+			return fmt.Sprintf("function %q needs Prometheus %s or later; this Thanos Ruler runs Thanos %s, whose rule engine is that of Prometheus %s", name, g.since, v.thanos, v.version)
+		}
 		return fmt.Sprintf("function %q needs Prometheus %s or later; this Prometheus runs %s", name, g.since, v.version)
 	}
 	experimental := g.experimentalUntil != (Version{}) && g.experimentalUntil != g.since && !v.version.AtLeast(g.experimentalUntil)
 	if experimental && !v.experimental {
+		if v.thanos != nil {
+			return fmt.Sprintf("function %q is experimental: a Thanos Ruler does not evaluate experimental PromQL features", name)
+		}
 		return fmt.Sprintf("function %q is experimental in Prometheus %s: it needs the %s feature flag",
 			name, v.version, FeatureExperimentalFunctions)
 	}
@@ -192,6 +198,9 @@ func (v *Validator) checkFunction(name string) string {
 func (v *Validator) withHint(msg string) string {
 	if !strings.HasPrefix(msg, "could not parse expression") {
 		return msg
+	}
+	if v.thanos != nil && (strings.HasSuffix(msg, " is not enabled") || strings.HasSuffix(msg, "are experimental and not enabled")) {
+		return msg + ": a Thanos Ruler does not evaluate experimental PromQL features"
 	}
 	switch {
 	case strings.HasSuffix(msg, "binop fill modifiers are experimental and not enabled"):

@@ -21,6 +21,9 @@ func renderedSizeBound(spec monitoringv1.PrometheusRuleSpec) int {
 		if g.QueryOffset != nil {
 			n += 32 + yamlStringBound(string(*g.QueryOffset))
 		}
+		if g.PartialResponseStrategy != "" {
+			n += 48 + yamlStringBound(g.PartialResponseStrategy)
+		}
 		for _, r := range g.Rules {
 			n += 256 + yamlStringBound(r.Record) + yamlStringBound(r.Alert) + yamlStringBound(r.Expr.String())
 			n += labelsBound(r.Labels) + labelsBound(r.Annotations)

@@ -78,6 +78,9 @@ func (v *Validator) Validate(spec monitoringv1.PrometheusRuleSpec) []Problem {
 		if len(g.Rules) == 0 {
 			ps = append(ps, at.problem("rules", "group has no rules"))
 		}
+		if p, ok := v.checkPartialResponse(at, g.PartialResponseStrategy); !ok {
+			ps = append(ps, p)
+		}
 		for ri := range g.Rules {
 			rps, ok := v.validateRule(at.rule(ri, &g.Rules[ri]), &g.Rules[ri])
 			ps = append(ps, rps...)
@@ -102,6 +105,13 @@ func (v *Validator) checkDuration(at location, field, value string) (Problem, bo
 
 // checkGate reports a field the Prometheus version does not know.
 func (v *Validator) checkGate(at location, field string, g fieldGate) (Problem, bool) {
+	if v.thanos != nil {
+		if v.thanos.AtLeast(g.thanosSince) {
+			return Problem{}, true
+		}
+		return at.problem(field, fmt.Sprintf("field %q needs Thanos %s or later; this Thanos Ruler runs %s",
+			g.field, g.thanosSince, v.thanos)), false
+	}
 	if v.version.AtLeast(g.since) {
 		return Problem{}, true
 	}
@@ -129,7 +139,7 @@ func (v *Validator) checkSize(spec monitoringv1.PrometheusRuleSpec) (Problem, bo
 	if renderedSizeBound(spec)+maxFileOverhead <= v.sizeLimit {
 		return Problem{}, true // certainly fits: no need to render
 	}
-	body, err := renderBody(spec)
+	body, err := v.renderBody(spec)
 	if err != nil {
 		return Problem{Path: "spec", GroupIndex: -1, RuleIndex: -1, Message: err.Error()}, false
 	}

@@ -377,26 +377,35 @@ func TestAlertmanagerConfigsThroughAPIServer(t *testing.T) {
 		}
 		beta.Namespace, beta.ResourceVersion = "team-a", ""
 		want := beta.Spec.DeepCopy()
-		// The API server reads the CRD's conversion settings from its own cache.
+		var wantAlpha monitoringv1alpha1.AlertmanagerConfig
+		if err := beta.ConvertTo(&wantAlpha); err != nil {
+			t.Fatal(err)
+		}
+		// The API server reads the CRD's conversion settings from its own cache: until it
+		// has the webhook, a create fails or, worse, is stored through the None strategy,
+		// which prunes what v1alpha1 names differently (timeIntervals). Such an early
+		// object is deleted and created again.
+		key := client.ObjectKey{Namespace: "team-a", Name: beta.Name}
+		var alpha monitoringv1alpha1.AlertmanagerConfig
 		deadline := time.Now().Add(30 * time.Second)
 		for {
 			err := e.client.Create(ctx, beta.DeepCopy())
 			if err == nil {
-				break
+				if err := e.client.Get(ctx, key, &alpha); err != nil {
+					t.Fatalf("reading it as v1alpha1: %v", err)
+				}
+				if len(alpha.Spec.MuteTimeIntervals) == len(wantAlpha.Spec.MuteTimeIntervals) {
+					break
+				}
+				if err := e.client.Delete(ctx, &alpha); err != nil {
+					t.Fatalf("deleting an object stored before the conversion webhook was in use: %v", err)
+				}
+				err = errors.New("stored before the conversion webhook was in use")
 			}
 			if time.Now().After(deadline) {
 				t.Fatalf("creating the v1beta1 object: %v", err)
 			}
 			time.Sleep(200 * time.Millisecond)
-		}
-		key := client.ObjectKey{Namespace: "team-a", Name: beta.Name}
-		var alpha monitoringv1alpha1.AlertmanagerConfig
-		if err := e.client.Get(ctx, key, &alpha); err != nil {
-			t.Fatalf("reading it as v1alpha1: %v", err)
-		}
-		var wantAlpha monitoringv1alpha1.AlertmanagerConfig
-		if err := beta.ConvertTo(&wantAlpha); err != nil {
-			t.Fatal(err)
 		}
 		if !webhook.SameJSON(t, alpha.Spec, wantAlpha.Spec) {
 			t.Errorf("v1alpha1 read back differs from the module's conversion:\n got %+v\nwant %+v", alpha.Spec, wantAlpha.Spec)

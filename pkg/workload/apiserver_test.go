@@ -45,6 +45,14 @@ func TestAPIServerAcceptsGeneratedObjects(t *testing.T) {
 		}
 		objects["alertmanager statefulset "+ac.Name] = sts
 	}
+	for _, tc := range workload.ThanosRulerCasesForTest() {
+		sts, err := workload.ThanosRulerStatefulSet(tc.Input, tc.Options)
+		if err != nil {
+			t.Fatalf("thanosruler %s: %v", tc.Name, err)
+		}
+		objects["thanosruler statefulset "+tc.Name] = sts
+	}
+	objects["thanosruler service"] = workload.ThanosRulerGoverningService(workload.ThanosRulerCasesForTest()[0].Input.ThanosRuler)
 	objects["alertmanager service"] = workload.AlertmanagerGoverningService(workload.AlertmanagerCasesForTest()[0].Input.Alertmanager)
 	p := workload.BuildCasesForTest()[0].Input.Prometheus
 	objects["service"] = workload.GoverningService(p)

@@ -71,7 +71,7 @@ func reloadSignal(p *monitoringv1.Prometheus) bool {
 // init container are built from it the same way for every kind.
 type reloaderSpec struct {
 	// configFile is the compressed config the reloader reads, envsubstFile where it
-	// writes it expanded.
+	// writes it expanded (both empty: the reloader only watches directories).
 	configFile, envsubstFile string
 	// watchedDirs are watched for changes (--watched-dir), in order.
 	watchedDirs []string
@@ -98,7 +98,10 @@ type reloaderSpec struct {
 // --runtimeinfo-url given with the http method is read by Lookout's reloader to confirm
 // reloads and ignored by upstream's. TestReloaderArgsUpstreamCompatible holds this.
 func (r reloaderSpec) args(opts Options, init bool) ([]string, error) {
-	args := []string{"--config-file=" + r.configFile, "--config-envsubst-file=" + r.envsubstFile}
+	var args []string
+	if r.configFile != "" {
+		args = append(args, "--config-file="+r.configFile, "--config-envsubst-file="+r.envsubstFile)
+	}
 	for _, d := range r.watchedDirs {
 		args = append(args, "--watched-dir="+d)
 	}

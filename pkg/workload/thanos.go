@@ -236,28 +236,8 @@ func thanosSidecar(p *monitoringv1.Prometheus, opts Options, v *version.Version,
 	add("grpc-address", grpcHost+":"+strconv.Itoa(thanosGRPCPort))
 	add("http-address", httpHost+":"+strconv.Itoa(thanosHTTPPort))
 
-	if tls := t.GRPCServerTLSConfig; tls != nil {
-		if tls.CA != (monitoringv1.SecretOrConfigMap{}) || tls.Cert != (monitoringv1.SecretOrConfigMap{}) || tls.KeySecret != nil {
-			return nil, nil, fmt.Errorf("spec.thanos.grpcServerTlsConfig: only caFile, certFile and keyFile are supported (mount the files with spec.volumes and spec.thanos.volumeMounts), not ca, cert or keySecret")
-		}
-		if tls.CertFile != "" {
-			add("grpc-server-tls-cert", tls.CertFile)
-		}
-		if tls.KeyFile != "" {
-			add("grpc-server-tls-key", tls.KeyFile)
-		}
-		if tls.CAFile != "" {
-			add("grpc-server-tls-client-ca", tls.CAFile)
-		}
-		if mv := thanosTLSVersion[ptr.Deref(tls.MinVersion, "")]; mv != "" && atLeast(tv, thanosTLSMinVersionVersion) {
-			add("grpc-server-tls-min-version", mv)
-		}
-		if len(tls.CipherSuites) > 0 && atLeast(tv, thanosTLSCiphersVersion) {
-			add("grpc-server-tls-ciphers", strings.Join(tls.CipherSuites, ","))
-		}
-		if len(tls.Curves) > 0 && atLeast(tv, thanosTLSCiphersVersion) {
-			add("grpc-server-tls-curves", strings.Join(tls.Curves, ","))
-		}
+	if err := thanosGRPCTLSArgs(t.GRPCServerTLSConfig, tv, "spec.thanos.grpcServerTlsConfig", "spec.thanos.volumeMounts", add); err != nil {
+		return nil, nil, err
 	}
 
 	c := &corev1.Container{
@@ -363,4 +343,35 @@ func thanosSidecar(p *monitoringv1.Prometheus, opts Options, v *version.Version,
 	}
 	c.Args = append([]string{"sidecar"}, rendered...)
 	return c, volumes, nil
+}
+
+// thanosGRPCTLSArgs adds the --grpc-server-tls-* flags of a Thanos component's gRPC
+// server (tls may be nil) as prometheus-operator gates them by the Thanos version tv.
+// field names the spec field in errors, mounts the field the files are mounted with.
+func thanosGRPCTLSArgs(tls *monitoringv1.GRPCServerTLSConfig, tv *version.Version, field, mounts string, add func(name, value string)) error {
+	if tls == nil {
+		return nil
+	}
+	if tls.CA != (monitoringv1.SecretOrConfigMap{}) || tls.Cert != (monitoringv1.SecretOrConfigMap{}) || tls.KeySecret != nil {
+		return fmt.Errorf("%s: only caFile, certFile and keyFile are supported (mount the files with spec.volumes and %s), not ca, cert or keySecret", field, mounts)
+	}
+	if tls.CertFile != "" {
+		add("grpc-server-tls-cert", tls.CertFile)
+	}
+	if tls.KeyFile != "" {
+		add("grpc-server-tls-key", tls.KeyFile)
+	}
+	if tls.CAFile != "" {
+		add("grpc-server-tls-client-ca", tls.CAFile)
+	}
+	if mv := thanosTLSVersion[ptr.Deref(tls.MinVersion, "")]; mv != "" && atLeast(tv, thanosTLSMinVersionVersion) {
+		add("grpc-server-tls-min-version", mv)
+	}
+	if len(tls.CipherSuites) > 0 && atLeast(tv, thanosTLSCiphersVersion) {
+		add("grpc-server-tls-ciphers", strings.Join(tls.CipherSuites, ","))
+	}
+	if len(tls.Curves) > 0 && atLeast(tv, thanosTLSCiphersVersion) {
+		add("grpc-server-tls-curves", strings.Join(tls.Curves, ","))
+	}
+	return nil
 }

@@ -88,6 +88,8 @@ func startOperator(ctx context.Context, instances labels.Selector, mut ...func(*
 	opts.MetricsAddr, opts.ProbeAddr = "0", "0"
 	opts.LeaderElection = false
 	opts.PrometheusInstanceSelector = instances
+	// ThanosRulers too: a dedicated operator never reconciles the shared one's.
+	opts.ThanosRulerInstanceSelector = instances
 	opts.GracefulShutdown = 5 * time.Second
 	opts.SkipControllerNameValidation = true
 	mgr, err := operator.New(ctx, env.Config, opts)

@@ -2,23 +2,23 @@
 {{- define "lookout.rules.namespaced" }}
   # Read the monitoring objects it reconciles or selects.
   - apiGroups: [monitoring.coreos.com]
-    resources: [prometheuses, prometheusagents, servicemonitors, podmonitors, probes, scrapeconfigs, prometheusrules, alertmanagers]
+    resources: [prometheuses, prometheusagents, servicemonitors, podmonitors, probes, scrapeconfigs, prometheusrules, alertmanagers, thanosrulers]
     verbs: [get, list, watch]
   # AlertmanagerConfigs an Alertmanager selects.
   - apiGroups: [monitoring.coreos.com]
     resources: [alertmanagerconfigs]
     verbs: [get, list, watch]
-  # Set owner references to Prometheus and Alertmanager objects on what it generates
+  # Set owner references to Prometheus, Alertmanager and ThanosRuler objects on what it generates
   # (needed where OwnerReferencesPermissionEnforcement is on).
   - apiGroups: [monitoring.coreos.com]
-    resources: [prometheuses/finalizers, prometheusagents/finalizers, alertmanagers/finalizers]
+    resources: [prometheuses/finalizers, prometheusagents/finalizers, alertmanagers/finalizers, thanosrulers/finalizers]
     verbs: [update]
-  # Write the status of Prometheus and Alertmanager objects and the status bindings of
+  # Write the status of Prometheus, Alertmanager and ThanosRuler objects and the status bindings of
   # monitors and rules.
   - apiGroups: [monitoring.coreos.com]
-    resources: [prometheuses/status, prometheusagents/status, servicemonitors/status, podmonitors/status, probes/status, scrapeconfigs/status, prometheusrules/status, alertmanagers/status, alertmanagerconfigs/status]
+    resources: [prometheuses/status, prometheusagents/status, servicemonitors/status, podmonitors/status, probes/status, scrapeconfigs/status, prometheusrules/status, alertmanagers/status, alertmanagerconfigs/status, thanosrulers/status]
     verbs: [get, update, patch]
-  # The Prometheus and Alertmanager StatefulSets.
+  # The Prometheus, Alertmanager and ThanosRuler StatefulSets.
   - apiGroups: [apps]
     resources: [statefulsets, daemonsets]
     verbs: [get, list, watch, create, update, delete]

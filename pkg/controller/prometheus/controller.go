@@ -18,6 +18,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
@@ -140,7 +141,7 @@ type promState struct {
 	selMu         sync.Mutex
 	selGeneration int64
 	sel           *selectors
-	rules         ruleState
+	rules         rulefiles.State
 	// recheckAfter, when positive, is when the last reconcile wants to run again (the
 	// deletion deadline of a retained shard).
 	recheckAfter time.Duration

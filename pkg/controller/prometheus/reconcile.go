@@ -19,6 +19,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
@@ -185,7 +186,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	}
 	start := time.Now()
 
-	rules := &ruleResult{}
+	rules := &rulefiles.Result{}
 	if !r.kind.agent() {
 		if rules, err = r.reconcileRules(ctx, p, st, sel, nsLabels); err != nil {
 			return err
@@ -198,7 +199,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	res, err := st.generator.Generate(promcfg.Input{
 		Prometheus: p, ServiceMonitors: mons.serviceMonitors, PodMonitors: mons.podMonitors, Probes: mons.probes,
 		ScrapeConfigs: mons.scrapeConfigs, Assets: r.assets.For(ctx),
-		RuleFiles: layout.RuleFileGlobs(p.Name, slots(len(rules.configMaps))), // ignored for agents
+		RuleFiles: layout.RuleFileGlobs(p.Name, slots(len(rules.ConfigMaps))), // ignored for agents
 	})
 	if err != nil {
 		if errors.Is(err, promcfg.ErrUnavailable) {
@@ -234,13 +235,13 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 		}
 	}
 	wopts, wnote := r.workloadOptions(p)
-	if err := r.applyWorkload(ctx, p, wopts, len(rules.configMaps), tlsCount); err != nil {
+	if err := r.applyWorkload(ctx, p, wopts, len(rules.ConfigMaps), tlsCount); err != nil {
 		return err
 	}
 	if wnote != nil && outcome == nil {
 		outcome = wnote
 	}
-	recheck, err := r.deleteSurplus(ctx, p, len(rules.configMaps), tlsCount)
+	recheck, err := r.deleteSurplus(ctx, p, len(rules.ConfigMaps), tlsCount)
 	if err != nil {
 		return err
 	}
@@ -250,7 +251,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 		r.publish(p, kind, mergeVerdicts(vs, res.Verdicts))
 	}
 	if !r.kind.agent() {
-		r.publish(p, monitoringv1.PrometheusRuleKind, rules.verdicts)
+		r.publish(p, monitoringv1.PrometheusRuleKind, rules.Verdicts)
 	}
 	r.Metrics.configInfo.DeletePartialMatch(map[string]string{"namespace": p.Namespace, "name": p.Name})
 	r.Metrics.configInfo.WithLabelValues(p.Namespace, p.Name, res.Hash).Set(1)

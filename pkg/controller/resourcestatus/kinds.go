@@ -46,6 +46,8 @@ func ownerKind(resource string) string {
 		return monitoringv1.PrometheusesKind
 	case monitoringv1.AlertmanagerName:
 		return monitoringv1.AlertmanagersKind
+	case monitoringv1.ThanosRulerName:
+		return monitoringv1.ThanosRulerKind
 	}
 	return resource
 }

@@ -76,7 +76,7 @@ func TestLongRejectionFitsStatusAndEvent(t *testing.T) {
 
 // TestOwnerKind: events name the owner's kind, whichever workload judged the object.
 func TestOwnerKind(t *testing.T) {
-	for resource, want := range map[string]string{"prometheuses": "Prometheus", "alertmanagers": "Alertmanager", "thanosrulers": "thanosrulers"} {
+	for resource, want := range map[string]string{"prometheuses": "Prometheus", "alertmanagers": "Alertmanager", "thanosrulers": "ThanosRuler", "widgets": "widgets"} {
 		if got := ownerKind(resource); got != want {
 			t.Errorf("ownerKind(%q) = %q, want %q", resource, got, want)
 		}

@@ -1,0 +1,225 @@
+package thanosruler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/lookout-operator/lookout/pkg/controller/generated"
+	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
+	"github.com/lookout-operator/lookout/pkg/controller/outcome"
+	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
+	"github.com/lookout-operator/lookout/pkg/controller/watch"
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/rules"
+	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/workload"
+)
+
+// ReasonNoSelectedRules is the reason of a Reconciled condition that is True although the
+// ThanosRuler selects no PrometheusRule (prometheus-operator's NoSelectedResources).
+const ReasonNoSelectedRules = "NoSelectedResources"
+
+// Reconcile brings one ThanosRuler's objects in line with its spec and inputs, then writes
+// its status. A failure is returned (and retried with backoff) after the status says why.
+func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	t := &monitoringv1.ThanosRuler{}
+	if err := r.Client.Get(ctx, req.NamespacedName, t); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.forget(req.NamespacedName)
+			return reconcile.Result{}, nil
+		}
+		return reconcile.Result{}, fmt.Errorf("reading ThanosRuler %s: %w", req.NamespacedName, err)
+	}
+	if !r.managed(t) {
+		r.forget(req.NamespacedName)
+		return reconcile.Result{}, nil
+	}
+	if t.DeletionTimestamp != nil {
+		return reconcile.Result{}, nil
+	}
+	st := r.stateFor(req.NamespacedName)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+
+	start := r.Clock.Now()
+	var result error
+	if t.Spec.Paused {
+		result = &outcome.Note{Reason: outcome.ReasonPaused, Message: "spec.paused is set: the operator leaves the StatefulSet and rule ConfigMaps as they are"}
+	} else {
+		result = r.reconcileObjects(ctx, t, st)
+	}
+	if serr := r.updateStatus(ctx, t, result); serr != nil {
+		log.FromContext(ctx).Error(serr, "updating ThanosRuler status")
+		if result == nil {
+			result = serr
+		}
+	}
+	ok := outcome.Succeeded(result)
+	r.Upstream.Reconciled(req.String(), r.Clock.Since(start), !ok)
+	if ok {
+		return reconcile.Result{}, nil
+	}
+	if r.Recorder != nil {
+		r.Recorder.Eventf(t, nil, corev1.EventTypeWarning, outcome.Reason(result), "Reconcile", "%s", resourcestatus.Truncate(result.Error(), resourcestatus.MaxEventNoteBytes))
+	}
+	return reconcile.Result{}, result
+}
+
+// managed reports whether this operator is responsible for t: in a watched namespace,
+// matching the instance selector, and carrying this instance's controller ID.
+func (r *Reconciler) managed(t *monitoringv1.ThanosRuler) bool {
+	return r.cfg.Scope.Contains(t.Namespace) && t.Annotations[layout.ControllerIDAnnotation] == r.cfg.ControllerID &&
+		r.cfg.InstanceSelector.Matches(labels.Set(t.Labels))
+}
+
+// input is the workload input of t with the given counts.
+func (r *Reconciler) input(t *monitoringv1.ThanosRuler, ruleCMs, tlsSecrets int) workload.ThanosRulerInput {
+	return workload.ThanosRulerInput{ThanosRuler: t, RuleConfigMaps: ruleCMs, TLSAssetSecrets: tlsSecrets, OperatorLabels: r.cfg.Labels}
+}
+
+// reconcileObjects generates and applies everything but the status. The returned error
+// is nil, an *outcome.Note or a failure.
+func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.ThanosRuler, st *trState) error {
+	nn := types.NamespacedName{Namespace: t.Namespace, Name: t.Name}
+	// Everything the pod needs is checked before anything is written.
+	if _, err := workload.ThanosRulerStatefulSet(r.input(t, 0, 0), r.cfg.Workload); err != nil {
+		return outcome.Invalid(err)
+	}
+	sel, err := st.compile(t)
+	if err != nil {
+		return outcome.Invalid(err)
+	}
+	if err := generated.CheckStorageClass(ctx, r.StorageClasses, t.Spec.Storage); err != nil {
+		return err
+	}
+	thanosVersion, err := rules.ParseThanosVersion(workload.ThanosRulerVersion(t))
+	if err != nil {
+		return outcome.Invalid(fmt.Errorf("spec.version: %w", err))
+	}
+
+	// The Secret keys the pod mounts must exist, or the pod cannot start.
+	refs := map[string]bool{}
+	a := r.assets.For(ctx)
+	for _, k := range workload.ThanosRulerSecretKeys(t) {
+		refs[watch.RefKey(string(promcfg.SecretAsset), t.Namespace, k.Selector.Name)] = true
+		if _, err := a.Get(promcfg.AssetRef{Kind: promcfg.SecretAsset, Namespace: t.Namespace, Name: k.Selector.Name, Key: k.Selector.Key}); err != nil {
+			r.refs.Set(nn, refs)
+			if errors.Is(err, promcfg.ErrUnavailable) {
+				return outcome.ApplyFailed(fmt.Errorf("%s: %w", k.Field, err))
+			}
+			return outcome.Invalid(fmt.Errorf("%s: %w", k.Field, err))
+		}
+	}
+	rw, err := promcfg.RemoteWriteConfig(promcfg.RemoteWriteInput{
+		Namespace: t.Namespace, RemoteWrite: t.Spec.RemoteWrite, Version: rules.ThanosEngine(thanosVersion).String(),
+		Assets: a, TLSAssetsDir: layout.ThanosRulerTLSAssetsDir,
+	})
+	if rw != nil {
+		for _, d := range rw.Dependencies {
+			refs[watch.RefKey(string(d.Kind), d.Namespace, d.Name)] = true
+		}
+	}
+	r.refs.Set(nn, refs)
+	if err != nil {
+		if errors.Is(err, promcfg.ErrUnavailable) {
+			return outcome.ApplyFailed(err)
+		}
+		return outcome.Invalid(err)
+	}
+	for _, w := range rw.Warnings {
+		log.FromContext(ctx).Info("remote-write setting left out", "warning", w)
+	}
+
+	nsLabels, err := nslabels.List(ctx, r.Client)
+	if err != nil {
+		return outcome.ApplyFailed(err)
+	}
+	res, err := st.rules.Reconcile(ctx, r.Client, r.APIReader, rulefiles.Input{
+		Options:         rules.ThanosOptionsFor(workload.ThanosRulerVersion(t)),
+		Enforcement:     rules.ThanosEnforcementOf(t),
+		Selector:        sel,
+		Scope:           r.cfg.RuleScope,
+		NamespaceLabels: nsLabels,
+		Namespace:       t.Namespace,
+		ConfigMapName:   layout.ThanosRuler(t.Name).RuleConfigMap,
+	})
+	if err != nil {
+		return err
+	}
+	if err := r.applyRuleConfigMaps(ctx, t, st, res); err != nil {
+		return err
+	}
+	if err := r.applyConfigSecret(ctx, t, rw.Config); err != nil {
+		return err
+	}
+	tlsCount, err := r.applyTLSAssets(ctx, t, rw.TLSAssets)
+	if err != nil {
+		return err
+	}
+	if err := r.applyWebConfig(ctx, t); err != nil {
+		return err
+	}
+	if workload.ManagesThanosRulerService(t) {
+		if err := r.applyGoverningService(ctx, t); err != nil {
+			return err
+		}
+	} else if err := r.checkGoverningService(ctx, t); err != nil {
+		return err
+	}
+	sts, err := workload.ThanosRulerStatefulSet(r.input(t, len(res.ConfigMaps), tlsCount), r.cfg.Workload)
+	if err != nil {
+		return outcome.Invalid(err)
+	}
+	sts.OwnerReferences = ownerRefs(t)
+	recreated, err := r.writer().EnsureStatefulSet(ctx, r.Client, sts, t.UID, false)
+	if recreated {
+		r.Upstream.StatefulSetRecreated()
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.deleteSurplus(ctx, t, len(res.ConfigMaps), tlsCount); err != nil {
+		return err
+	}
+	r.publish(t, res.Verdicts)
+	if selected(res.Verdicts) == 0 {
+		return &outcome.Note{Reason: ReasonNoSelectedRules, Message: "no PrometheusRule is selected: the ruler runs without rules"}
+	}
+	return nil
+}
+
+// selected counts the verdicts of rules the ThanosRuler selects (served or rejected).
+func selected(vs []selection.Verdict) int {
+	n := 0
+	for _, v := range vs {
+		if v.Reason == selection.Accepted || v.Reason == selection.InvalidConfiguration {
+			n++
+		}
+	}
+	return n
+}
+
+// publish hands the verdicts on PrometheusRules to the status store and counts them as
+// prometheus-operator does (the rejected among the selected).
+func (r *Reconciler) publish(t *monitoringv1.ThanosRuler, vs []selection.Verdict) {
+	nn := types.NamespacedName{Namespace: t.Namespace, Name: t.Name}
+	r.Statuses.Publish(owner(nn), monitoringv1.PrometheusRuleKind, vs)
+	rejected := 0
+	for _, v := range vs {
+		if v.Reason == selection.InvalidConfiguration {
+			rejected++
+		}
+	}
+	r.Upstream.SetResources(nn.String(), monitoringv1.PrometheusRuleKind, selected(vs), rejected)
+}

@@ -1,0 +1,162 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/rulefmt"
+	"github.com/prometheus/prometheus/promql/parser"
+	"go.yaml.in/yaml/v3"
+)
+
+// A Thanos Ruler evaluates rule files with the rule engine and PromQL parser of the
+// Prometheus release its Thanos release is built on. thanosEngines lists, for the Thanos
+// releases where that changed in a way prometheus-operator records, the Prometheus
+// release they match; a Thanos release is judged as the entry at or below it. Releases
+// older than the first entry are judged as the first one: like the function gates,
+// Lookout refuses only what it knows a release lacks.
+var thanosEngines = []struct{ thanos, prometheus Version }{
+	{thanosVer(0, 24), ver(2, 32)},
+	{thanosVer(0, 28), ver(2, 38)},
+	{thanosVer(0, 30), ver(2, 40)},
+	{thanosVer(0, 31), ver(2, 42)},
+	{thanosVer(0, 32), ver(2, 48)},
+	{thanosVer(0, 36), ver(2, 52)},
+	{thanosVer(0, 37), ver(2, 55)},
+	{thanosVer(0, 38), ver(3, 1)},
+	{thanosVer(0, 40), ver(3, 5)},
+}
+
+// thanosUTF8Since is the first Thanos release that accepts UTF-8 metric and label names.
+var thanosUTF8Since = thanosVer(0, 38)
+
+// thanosVer is a Thanos release number (major 0).
+func thanosVer(major, minor int) Version { return Version{Major: major, Minor: minor} }
+
+// ParseThanosVersion reads a Thanos version ("v0.42.4", "0.38"); pre-release and build
+// suffixes are ignored. Unlike ParseVersion it has no default.
+func ParseThanosVersion(s string) (Version, error) {
+	t := strings.TrimPrefix(strings.TrimSpace(s), "v")
+	if i := strings.IndexAny(t, "-+"); i >= 0 {
+		t = t[:i]
+	}
+	parts := strings.Split(t, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return Version{}, fmt.Errorf("invalid Thanos version %q: want MAJOR.MINOR.PATCH", s)
+	}
+	var n [3]int
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 {
+			return Version{}, fmt.Errorf("invalid Thanos version %q: want MAJOR.MINOR.PATCH", s)
+		}
+		n[i] = v
+	}
+	return Version{n[0], n[1], n[2]}, nil
+}
+
+// ThanosEngine returns the Prometheus release whose rule engine Thanos release t runs.
+func ThanosEngine(t Version) Version {
+	out := thanosEngines[0].prometheus
+	for _, e := range thanosEngines {
+		if t.AtLeast(e.thanos) {
+			out = e.prometheus
+		}
+	}
+	return out
+}
+
+// newThanosValidator is NewValidator for a Thanos Ruler (Options.Thanos).
+func newThanosValidator(o Options) (*Validator, error) {
+	t, err := ParseThanosVersion(o.Version)
+	if err != nil {
+		return nil, err
+	}
+	engine := ThanosEngine(t)
+	val := &Validator{
+		version:   engine,
+		thanos:    &t,
+		scheme:    model.LegacyValidation,
+		sizeLimit: o.SizeLimit,
+		templates: newTemplateSet(),
+	}
+	if val.sizeLimit <= 0 {
+		val.sizeLimit = MaxConfigMapDataBytes
+	}
+	if t.AtLeast(thanosUTF8Since) {
+		val.scheme = model.UTF8Validation
+	}
+	val.parser = parser.NewParser(parser.Options{Functions: functionsFor(engine)})
+	return val, nil
+}
+
+// Thanos reports whether v judges rules for a Thanos Ruler.
+func (v *Validator) Thanos() bool { return v.thanos != nil }
+
+// checkPartialResponse checks a group's partial_response_strategy: a Thanos Ruler reads
+// "warn" or "abort" in any case and refuses the whole rule file over anything else;
+// Prometheus ignores the field (it is not rendered for Prometheus).
+func (v *Validator) checkPartialResponse(at location, s string) (Problem, bool) {
+	if v.thanos == nil || s == "" {
+		return Problem{}, true
+	}
+	switch strings.ToLower(s) {
+	case "warn", "abort":
+		return Problem{}, true
+	}
+	return at.problem("partial_response_strategy", fmt.Sprintf("%q is not a partial response strategy: want warn or abort", s)), false
+}
+
+// thanosGroup is a rule group as a Thanos Ruler reads it: Prometheus's, plus the
+// partial response strategy of its queries.
+type thanosGroup struct {
+	rulefmt.RuleGroup       `yaml:",inline"`
+	PartialResponseStrategy string `yaml:"partial_response_strategy,omitempty"`
+}
+
+// renderBody marshals spec as rule groups in the format of the validator's target.
+func (v *Validator) renderBody(spec monitoringv1.PrometheusRuleSpec) ([]byte, error) {
+	if v.thanos == nil {
+		return renderBody(spec)
+	}
+	groups, err := toRuleGroups(spec)
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		Groups []thanosGroup `yaml:"groups"`
+	}{Groups: make([]thanosGroup, len(groups.Groups))}
+	for i, g := range groups.Groups {
+		out.Groups[i] = thanosGroup{RuleGroup: g, PartialResponseStrategy: spec.Groups[i].PartialResponseStrategy}
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(out); err != nil {
+		return nil, fmt.Errorf("marshalling rule groups: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("marshalling rule groups: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// renderFile is RenderFile in the format of the validator's target: for a Thanos Ruler
+// the groups keep their partial_response_strategy.
+func (v *Validator) renderFile(rule *monitoringv1.PrometheusRule, spec monitoringv1.PrometheusRuleSpec) ([]byte, error) {
+	if v.thanos == nil {
+		return RenderFile(rule, spec)
+	}
+	body, err := v.renderBody(spec)
+	if err != nil {
+		return nil, fmt.Errorf("rendering PrometheusRule %s/%s: %w", rule.Namespace, rule.Name, err)
+	}
+	h := headerFor(rule)
+	out := make([]byte, 0, len(body)+256)
+	out = append(out, h.render()...)
+	return append(out, body...), nil
+}
