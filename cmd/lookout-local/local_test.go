@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +16,12 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/clientcmd"
+
 	"github.com/lookout-operator/lookout/test/testenv"
 )
 
@@ -22,8 +29,9 @@ import (
 // local control plane, the operator, and the generated Prometheus pod as local processes
 // (the real prometheus and config-reloader binaries) and the demo Alertmanager. It waits
 // for Prometheus to scrape the demo's sample app through Kubernetes discovery, for the
-// demo's alert to fire and to reach the Alertmanager, then sends SIGINT and checks that no
-// process and no file is left behind.
+// demo's alert to fire and to reach the Alertmanager, patches the ServiceMonitor's interval
+// and waits for Prometheus to serve it (operator -> Secret -> pod files -> reloader ->
+// Prometheus), then sends SIGINT and checks that no process and no file is left behind.
 //
 // The binaries are built into a temporary directory, or taken from
 // LOOKOUT_LOCAL_BIN, LOOKOUT_OPERATOR_BIN and LOOKOUT_RELOADER_BIN; prometheus, etcd and
@@ -71,6 +79,7 @@ func TestLocalRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)
+	kubeconfigs := make(chan string, 1)
 	urls := make(chan string, 1)   // the Prometheus pod's
 	amURLs := make(chan string, 1) // the Alertmanager pod's
 	var scanned sync.WaitGroup
@@ -82,6 +91,12 @@ func TestLocalRun(t *testing.T) {
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
 			fmt.Fprintln(logFile, sc.Text())
+			if k, ok := strings.CutPrefix(sc.Text(), "lookout-local: kubeconfig: "); ok {
+				select {
+				case kubeconfigs <- k:
+				default:
+				}
+			}
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
 				ch := urls
 				if m[2] != "targets" {
@@ -195,6 +210,35 @@ func TestLocalRun(t *testing.T) {
 	t.Logf("from start: Prometheus ready after %s, sample app target up after %s, alert firing after %s, in Alertmanager after %s",
 		readyAt.Round(100*time.Millisecond), upAt.Round(100*time.Millisecond), firingAt.Round(100*time.Millisecond), deliveredAt.Round(100*time.Millisecond))
 
+	// A ServiceMonitor change goes operator -> Secret -> pod files -> reloader -> Prometheus.
+	var kubeconfig string
+	select {
+	case kubeconfig = <-kubeconfigs:
+	default:
+		fail("lookout-local printed no kubeconfig path")
+	}
+	c := kubeClient(t, kubeconfig)
+	gvr := schema.GroupVersionResource{Group: "monitoring.coreos.com", Version: "v1", Resource: "servicemonitors"}
+	patch := []byte(`[{"op":"replace","path":"/spec/endpoints/0/interval","value":"30s"}]`)
+	t1 := time.Now()
+	if _, err := c.Resource(gvr).Namespace("demo").Patch(context.Background(), "sample-app", types.JSONPatchType, patch, metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 60*time.Second, fail, "the new scrape interval in "+prom+"/api/v1/targets", func() bool {
+		var tg struct {
+			Data struct {
+				ActiveTargets []struct {
+					ScrapeInterval string `json:"scrapeInterval"`
+				} `json:"activeTargets"`
+			} `json:"data"`
+		}
+		if err := getJSON(prom+"/api/v1/targets", &tg); err != nil || len(tg.Data.ActiveTargets) == 0 {
+			return false
+		}
+		return tg.Data.ActiveTargets[0].ScrapeInterval == "30s"
+	})
+	t.Logf("ServiceMonitor interval change served by Prometheus after %s", time.Since(t1).Round(100*time.Millisecond))
+
 	// Ctrl-C stops everything and removes every file.
 	t0 := time.Now()
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
@@ -292,4 +336,17 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+func kubeClient(t *testing.T, kubeconfig string) *dynamic.DynamicClient {
+	t.Helper()
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
