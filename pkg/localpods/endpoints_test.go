@@ -59,7 +59,7 @@ func TestRunnerEndpointSlices(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "other"},
 		Spec:       corev1.ServiceSpec{Selector: map[string]string{"app": "other"}, Ports: []corev1.ServicePort{{Port: 80}}},
 	}
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(sts, svc, other).WithStatusSubresource(&appsv1.StatefulSet{}).Build()
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(sts, svc, other).WithStatusSubresource(&appsv1.StatefulSet{}, &corev1.Pod{}).Build()
 	r := New(Options{
 		Client: c, Dir: filepath.Join(t.TempDir(), "pods"), SyncPeriod: 50 * time.Millisecond, Logf: t.Logf,
 		PodSubnet: "10.244.0.0/24",
@@ -101,10 +101,31 @@ func TestRunnerEndpointSlices(t *testing.T) {
 		t.Errorf("a Service selecting no pod got a slice: %v", err)
 	}
 
+	// The Pod object, as kubectl shows it; deleting it recreates the pod.
+	var po corev1.Pod
+	eventually(t, "a running, ready Pod object", func() bool {
+		return c.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "web-0"}, &po) == nil &&
+			po.Status.Phase == corev1.PodRunning && po.Status.PodIP == "10.244.0.2" && len(po.Status.Conditions) == 4 &&
+			po.Status.Conditions[3].Status == corev1.ConditionTrue
+	})
+	if po.Labels["app"] != "web" || po.Labels[appsv1.StatefulSetPodNameLabel] != "web-0" || po.Spec.NodeName != NodeName {
+		t.Errorf("pod object: labels %v, node %q", po.Labels, po.Spec.NodeName)
+	}
+	pid := pods[0].PIDs["main"]
+	if err := c.Delete(ctx, &po); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the pod recreated after kubectl delete pod", func() bool {
+		var again corev1.Pod
+		ps := r.Pods()
+		return c.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "web-0"}, &again) == nil &&
+			len(ps) == 1 && ps[0].PIDs["main"] != 0 && ps[0].PIDs["main"] != pid
+	})
+
 	if err := c.Delete(ctx, sts); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the slice removed with the pod", func() bool {
-		return apierrors.IsNotFound(c.Get(ctx, key, &slice))
+	eventually(t, "the slice and the Pod object removed with the pod", func() bool {
+		return apierrors.IsNotFound(c.Get(ctx, key, &slice)) && apierrors.IsNotFound(c.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "web-0"}, &po))
 	})
 }

@@ -35,6 +35,8 @@ type pod struct {
 	order      []string            // container names in start order
 	restarts   map[string]int
 	ready      bool
+	podObject  bool   // the runner created this pod's Pod object (pod subnet only)
+	podUID     string // its UID
 	announced  bool   // OnReady was called for this creation
 	waiting    string // why the pod is not started yet (logged once)
 }
@@ -100,6 +102,7 @@ func (p *pod) sync(ctx context.Context, sts *appsv1.StatefulSet) error {
 	if running != nil && !equality.Semantic.DeepEqual(&sts.Spec.Template, running) {
 		p.logf("pod template changed (generation %d): recreating the pod", sts.Generation)
 		p.stopContainers()
+		p.deletePodObject()
 		running = nil
 	}
 	if running == nil {
@@ -136,6 +139,22 @@ func (p *pod) sync(ctx context.Context, sts *appsv1.StatefulSet) error {
 	ready := p.probe(spec) == nil
 	p.mu.Lock()
 	p.ready = ready
+	p.mu.Unlock()
+	if p.ip != "" {
+		gone, err := p.syncPodObject(ctx, sts, running)
+		if err != nil {
+			return err
+		}
+		if gone {
+			p.logf("the Pod object was deleted: stopping the pod; it is created again")
+			p.stopContainers()
+			p.mu.Lock()
+			p.podObject, p.podUID = false, ""
+			p.mu.Unlock()
+			return nil
+		}
+	}
+	p.mu.Lock()
 	announce := ready && !p.announced
 	if announce {
 		p.announced = true
@@ -415,9 +434,10 @@ func (p *pod) stopContainers() {
 	wg.Wait()
 }
 
-// remove stops the pod and deletes its directory.
+// remove stops the pod, deletes its Pod object and its directory.
 func (p *pod) remove() {
 	p.stopContainers()
+	p.deletePodObject()
 	if err := os.RemoveAll(p.dir); err != nil {
 		p.logf("removing %s: %v", p.dir, err)
 	}
