@@ -13,7 +13,10 @@
 //     configuration read from a volume reaches the API server through a kubeconfig and
 //     scrapes the local address that stands for each discovered address;
 //   - runs the HTTP readiness probes, restarts a container that exits, recreates the pod
-//     when the pod template changes, and reports the replicas in the StatefulSet's status.
+//     when the pod template changes or its Pod object is deleted, and reports the replicas
+//     in the StatefulSet's status;
+//   - with a pod subnet (Options.PodSubnet), gives each pod an address, a Pod object, and
+//     EndpointSlices for the Services selecting it, the address mapped to loopback.
 //
 // It backs lookout-local's pods (`make run`). The end-to-end suite's kubelet helper
 // (test/e2e/kubelet_test.go) runs the same pod templates as root, each pod in its own
