@@ -50,13 +50,16 @@ tool-%:
 	@hack/build-tool.sh $*
 
 ## run: with KUBECONFIG set, run the operator against that cluster; otherwise start a
-## local control plane, install the CRDs, apply example/demo and run the operator on it
+## local control plane, install the CRDs, apply example/demo, run the operator on it and
+## the pods it generates as local processes (real Prometheus, Alertmanager and
+## config-reloader; the demo's sample app is served by lookout-local). ARGS=--no-pods runs no pods; other ARGS
+## go to the operator.
 run: build
 ifdef KUBECONFIG
 	$(BIN)/lookout-operator run --install-crds --log-format=logfmt $(ARGS)
 else
-	@$(MAKE) --no-print-directory tool-kube-apiserver tool-etcd
-	$(BIN)/lookout-local -- $(BIN)/lookout-operator run --log-format=logfmt $(ARGS)
+	@$(MAKE) --no-print-directory tool-kube-apiserver tool-etcd $(if $(filter --no-pods,$(ARGS)),,tool-prometheus tool-alertmanager)
+	$(BIN)/lookout-local $(if $(filter --no-pods,$(ARGS)),-no-pods) -- $(BIN)/lookout-operator run --log-format=logfmt $(filter-out --no-pods,$(ARGS))
 endif
 
 ## test: unit tests and envtest integration tests (builds the tools on first use)

@@ -11,7 +11,8 @@ import "embed"
 var CRDs embed.FS
 
 // Demo holds the demo manifests that `make run` applies to a local control plane:
-// a namespace, a Prometheus, a ServiceMonitor, a PrometheusRule and a Service with endpoints.
+// a namespace, a Prometheus, an Alertmanager, a ServiceMonitor, a PrometheusRule and a
+// Service with an EndpointSlice.
 //
 //go:embed demo/*.yaml
 var Demo embed.FS

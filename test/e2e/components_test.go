@@ -32,7 +32,7 @@ func startMainOperator(st *suite) error {
 	}
 	mainOperator = p
 	st.stops = append(st.stops, func() {
-		if err := p.stop(30 * time.Second); err != nil {
+		if err := p.Stop(30 * time.Second); err != nil {
 			fmt.Fprintln(os.Stderr, "e2e: the operator did not stop cleanly:", err)
 		}
 	})
@@ -44,7 +44,7 @@ func operatorAlive() error {
 	if mainOperator == nil {
 		return nil
 	}
-	return mainOperator.alive()
+	return mainOperator.Alive()
 }
 
 // startOperator runs bin/lookout-operator against the control plane and waits until it
@@ -69,7 +69,7 @@ func startOperator(st *suite, name, metricsAddr, probeAddr string, args ...strin
 		return nil, err
 	}
 	if err := waitHTTP(p, "http://"+probeAddr+"/readyz", 60*time.Second); err != nil {
-		_ = p.stop(5 * time.Second)
+		_ = p.Stop(5 * time.Second)
 		return nil, err
 	}
 	return p, nil
@@ -94,7 +94,7 @@ func (sc *scenario) startOperator(name string, args ...string) *proc {
 	}
 	sc.procs = append(sc.procs, p)
 	sc.t.Cleanup(func() {
-		if err := p.stop(30 * time.Second); err != nil {
+		if err := p.Stop(30 * time.Second); err != nil {
 			sc.t.Errorf("operator %s: %v", name, err)
 		}
 	})
@@ -113,11 +113,11 @@ func waitHTTP(p *proc, url string, timeout time.Duration) error {
 			}
 			err = fmt.Errorf("%s: %s", url, resp.Status)
 		}
-		if aerr := p.alive(); aerr != nil {
+		if aerr := p.Alive(); aerr != nil {
 			return aerr
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%s not ready after %s: %v (log: %s)", p.name, timeout, err, p.log)
+			return fmt.Errorf("%s not ready after %s: %v (log: %s)", p.Name(), timeout, err, p.Log())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -166,7 +166,7 @@ func startAlertmanager(ctx context.Context, st *suite) (*alertmanager, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.stops = append(st.stops, func() { _ = p.stop(10 * time.Second) })
+	st.stops = append(st.stops, func() { _ = p.Stop(10 * time.Second) })
 	am := &alertmanager{url: "http://" + addr, proc: p}
 	if err := waitHTTP(p, am.url+"/-/ready", 60*time.Second); err != nil {
 		return nil, err

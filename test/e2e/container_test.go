@@ -15,6 +15,8 @@ import (
 	"golang.org/x/sys/unix"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/localpods"
 )
 
 // containerSpec is what the kubelet helper hands the container runtime (this binary with
@@ -220,7 +222,7 @@ func (p *pod) startContainer(c corev1.Container) (*proc, error) {
 		Env:      env,
 	}
 	for _, a := range c.Args {
-		spec.Args = append(spec.Args, expand(a, vars))
+		spec.Args = append(spec.Args, localpods.Expand(a, vars))
 	}
 	for _, m := range c.VolumeMounts {
 		src := p.volumeDir(m.Name)
@@ -282,7 +284,7 @@ func (p *pod) startContainer(c corev1.Container) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.log.Printf("started container %s (pid %d): %s", c.Name, pr.cmd.Process.Pid, strings.Join(spec.Args, " "))
+	p.log.Printf("started container %s (pid %d): %s", c.Name, pr.Pid(), strings.Join(spec.Args, " "))
 	return pr, nil
 }
 
@@ -291,68 +293,10 @@ func (p *pod) startContainer(c corev1.Container) (*proc, error) {
 // env with values and field references resolved. vars are the variables $(VAR) in args
 // may reference.
 func (p *pod) containerEnv(c corev1.Container) (env []string, vars map[string]string, err error) {
-	vars = map[string]string{
-		"PATH":                    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-		"HOSTNAME":                p.name,
-		"KUBERNETES_SERVICE_HOST": "127.0.0.1",
-		"KUBERNETES_SERVICE_PORT": s.apiPort,
-	}
-	order := []string{"PATH", "HOSTNAME", "KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"}
-	for _, e := range c.Env {
-		var v string
-		switch {
-		case e.ValueFrom == nil:
-			v = expand(e.Value, vars)
-		case e.ValueFrom.FieldRef != nil:
-			if v, err = p.fieldValue(e.ValueFrom.FieldRef.FieldPath); err != nil {
-				return nil, nil, err
-			}
-		default:
-			return nil, nil, fmt.Errorf("env %s: only values and fieldRef are supported", e.Name)
-		}
-		if _, seen := vars[e.Name]; !seen {
-			order = append(order, e.Name)
-		}
-		vars[e.Name] = v
-	}
-	for _, k := range order {
-		env = append(env, k+"="+vars[k])
-	}
-	return env, vars, nil
-}
-
-// expand resolves $(VAR) references the way the kubelet does for args and env values:
-// a defined VAR is replaced, an undefined one is left as written, $$ is a literal $.
-func expand(in string, vars map[string]string) string {
-	var out strings.Builder
-	for i := 0; i < len(in); i++ {
-		if in[i] != '$' || i+1 >= len(in) {
-			out.WriteByte(in[i])
-			continue
-		}
-		switch next := in[i+1]; next {
-		case '$':
-			out.WriteByte('$')
-			i++
-		case '(':
-			end := strings.IndexByte(in[i+2:], ')')
-			if end < 0 {
-				out.WriteString("$(")
-				i++
-				continue
-			}
-			name := in[i+2 : i+2+end]
-			if v, ok := vars[name]; ok {
-				out.WriteString(v)
-			} else {
-				out.WriteString("$(" + name + ")")
-			}
-			i += 2 + end
-		default:
-			out.WriteByte('$')
-			out.WriteByte(next)
-			i++
-		}
-	}
-	return out.String()
+	return localpods.ContainerEnv([]localpods.EnvVar{
+		{Name: "PATH", Value: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+		{Name: "HOSTNAME", Value: p.name},
+		{Name: "KUBERNETES_SERVICE_HOST", Value: "127.0.0.1"},
+		{Name: "KUBERNETES_SERVICE_PORT", Value: s.apiPort},
+	}, c, p.fieldValue)
 }

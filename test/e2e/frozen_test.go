@@ -37,14 +37,14 @@ func TestReloaderWaitsOutFrozenPrometheus(t *testing.T) {
 	}
 
 	promProc := pd.container("prometheus")
-	if err := promProc.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+	if err := promProc.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
 	frozen := true
 	thaw := func() {
 		if frozen {
 			frozen = false
-			if err := promProc.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+			if err := promProc.Signal(syscall.SIGCONT); err != nil {
 				t.Error(err)
 			}
 		}
@@ -94,7 +94,7 @@ func (p *pod) container(name string) *proc {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range p.containers {
-		if strings.HasSuffix(c.name, "/"+name) {
+		if strings.HasSuffix(c.Name(), "/"+name) {
 			return c
 		}
 	}

@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"log"
 	"net"
@@ -25,6 +24,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/localpods"
 )
 
 // defaultKubeletSync is how often the kubelet helper brings projected Secrets and
@@ -239,7 +240,7 @@ func (p *pod) health() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range p.containers {
-		if err := c.alive(); err != nil {
+		if err := c.Alive(); err != nil {
 			return fmt.Errorf("pod %s/%s: %w", p.namespace, p.name, err)
 		}
 	}
@@ -259,28 +260,9 @@ func (p *pod) ready() error {
 		return fmt.Errorf("pod %s/%s is not running", p.namespace, p.name)
 	}
 	for _, c := range containers {
-		pr := c.ReadinessProbe
-		if pr == nil || pr.HTTPGet == nil {
-			continue
-		}
-		port := pr.HTTPGet.Port.IntValue()
-		for _, cp := range c.Ports {
-			if cp.Name == pr.HTTPGet.Port.String() {
-				port = int(cp.ContainerPort)
-			}
-		}
-		scheme := strings.ToLower(string(pr.HTTPGet.Scheme))
-		if scheme == "" {
-			scheme = "http"
-		}
-		u := fmt.Sprintf("%s://%s%s", scheme, net.JoinHostPort(p.ip, strconv.Itoa(port)), pr.HTTPGet.Path)
-		resp, err := probeClient.Get(u)
+		err := localpods.ProbeReadiness(c, func(cport int32) (string, int, bool) { return p.ip, int(cport), true })
 		if err != nil {
-			return fmt.Errorf("container %s: readiness probe: %w", c.Name, err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode < 200 || resp.StatusCode >= 400 {
-			return fmt.Errorf("container %s: readiness probe %s: %s", c.Name, u, resp.Status)
+			return err
 		}
 	}
 	return nil
@@ -334,7 +316,7 @@ func (p *pod) create(ctx context.Context, sts *appsv1.StatefulSet) error {
 			return err
 		}
 		t0 := time.Now()
-		if err := pr.wait(60 * time.Second); err != nil {
+		if err := pr.Wait(60 * time.Second); err != nil {
 			return fmt.Errorf("init container: %w", err)
 		}
 		p.log.Printf("init container %s completed in %s", c.Name, time.Since(t0).Round(time.Millisecond))
@@ -344,7 +326,7 @@ func (p *pod) create(ctx context.Context, sts *appsv1.StatefulSet) error {
 		pr, err := p.startContainer(c)
 		if err != nil {
 			for _, o := range started {
-				_ = o.stop(5 * time.Second)
+				_ = o.Stop(5 * time.Second)
 			}
 			return err
 		}
@@ -418,7 +400,7 @@ func (p *pod) stopContainers() []error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = c.stop(15 * time.Second)
+			errs[i] = c.Stop(15 * time.Second)
 		}()
 	}
 	wg.Wait()
@@ -462,9 +444,6 @@ func (p *pod) delete() []error {
 }
 
 var httpc = &http.Client{Timeout: 5 * time.Second}
-
-// probeClient is the kubelet's: HTTPS probes do not verify the certificate.
-var probeClient = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
 
 func keys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))

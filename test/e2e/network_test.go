@@ -93,8 +93,8 @@ func newSandbox(name, ip, dir, apiHost, apiPort string) (*sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb := &sandbox{ip: ip, pause: pause, netns: fmt.Sprintf("/proc/%d/ns/net", pause.cmd.Process.Pid)}
-	pid := fmt.Sprint(pause.cmd.Process.Pid)
+	sb := &sandbox{ip: ip, pause: pause, netns: fmt.Sprintf("/proc/%d/ns/net", pause.Pid())}
+	pid := fmt.Sprint(pause.Pid())
 	hostEnd := "vp" + pid // at most 15 characters
 	steps := [][]string{
 		{"ip", "link", "add", hostEnd, "type", "veth", "peer", "name", "eth0", "netns", pid},
@@ -123,7 +123,7 @@ func (sb *sandbox) close() {
 	if sb.apiFwd != nil {
 		sb.apiFwd.Close()
 	}
-	_ = sb.pause.stop(5e9)
+	_ = sb.pause.Stop(5e9)
 }
 
 // listenIn opens a TCP listener inside another network namespace. The socket keeps

@@ -61,7 +61,7 @@ func TestOperatorRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	if err := op.stop(30 * time.Second); err != nil {
+	if err := op.Stop(30 * time.Second); err != nil {
 		t.Errorf("operator stop: %v", err)
 	}
 	op = sc.startOperator("restart")
@@ -118,7 +118,7 @@ func operatorIdle(op *proc) (map[string]float64, error) {
 
 // operatorMetricsURL is the /metrics of an operator started by startOperator.
 func operatorMetricsURL(op *proc) string {
-	for _, a := range op.cmd.Args {
+	for _, a := range op.Args() {
 		if v, ok := strings.CutPrefix(a, "--metrics-bind-address="); ok {
 			return "http://" + v + "/metrics"
 		}

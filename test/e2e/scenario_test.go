@@ -70,7 +70,7 @@ func (sc *scenario) health() error {
 		return err
 	}
 	for _, p := range sc.procs {
-		if err := p.alive(); err != nil {
+		if err := p.Alive(); err != nil {
 			return err
 		}
 	}
@@ -114,9 +114,9 @@ func (sc *scenario) step(what string, timeout time.Duration, f func() error) tim
 func kubeletSlack() time.Duration { return max(0, s.kubeSync-defaultKubeletSync) }
 
 func (sc *scenario) logHint() string {
-	hints := []string{mainOperator.log}
+	hints := []string{mainOperator.Log()}
 	for _, p := range sc.procs {
-		hints = append(hints, p.log)
+		hints = append(hints, p.Log())
 	}
 	for _, p := range sc.pods {
 		hints = append(hints, p.logs())

@@ -184,7 +184,7 @@ func (sc *scenario) startThanosQuery(thanos, endpoint string) promAPI {
 	}
 	sc.procs = append(sc.procs, p)
 	sc.t.Cleanup(func() {
-		if err := p.stop(15 * time.Second); err != nil {
+		if err := p.Stop(15 * time.Second); err != nil {
 			sc.t.Errorf("thanos query: %v", err)
 		}
 	})

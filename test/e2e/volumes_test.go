@@ -15,12 +15,11 @@ import (
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/localpods"
 	"github.com/lookout-operator/lookout/test/atomicwriter"
 )
 
@@ -118,41 +117,26 @@ func (p *pod) projectVolumes(ctx context.Context, first bool) (missing []string,
 				}
 			}
 			continue
-		case v.Secret != nil:
-			files = map[string][]byte{}
-			absent, err = p.project(ctx, files, "Secret", v.Secret.SecretName, v.Secret.Items, ptr.Deref(v.Secret.Optional, false))
-		case v.ConfigMap != nil:
-			files = map[string][]byte{}
-			absent, err = p.project(ctx, files, "ConfigMap", v.ConfigMap.Name, v.ConfigMap.Items, ptr.Deref(v.ConfigMap.Optional, false))
-		case v.Projected != nil:
-			files = map[string][]byte{}
-			for _, src := range v.Projected.Sources {
-				var a []string
+		case v.Secret != nil, v.ConfigMap != nil, v.Projected != nil:
+			files, absent, _, err = localpods.VolumeFiles(ctx, s.k8s, p.namespace, v, func(src corev1.VolumeProjection, files map[string][]byte) error {
 				switch {
-				case src.Secret != nil:
-					a, err = p.project(ctx, files, "Secret", src.Secret.Name, src.Secret.Items, ptr.Deref(src.Secret.Optional, false))
-				case src.ConfigMap != nil:
-					a, err = p.project(ctx, files, "ConfigMap", src.ConfigMap.Name, src.ConfigMap.Items, ptr.Deref(src.ConfigMap.Optional, false))
 				case src.ServiceAccountToken != nil:
-					var tok []byte
-					if tok, err = p.token(ctx, v.Name, src.ServiceAccountToken); err == nil {
-						files[src.ServiceAccountToken.Path] = tok
+					tok, err := p.token(ctx, v.Name, src.ServiceAccountToken)
+					if err != nil {
+						return err
 					}
+					files[src.ServiceAccountToken.Path] = tok
+					return nil
 				case src.DownwardAPI != nil:
-					err = p.downwardAPI(files, src.DownwardAPI.Items)
-				default:
-					err = fmt.Errorf("volume %s: unsupported projection %+v", v.Name, src)
+					return p.downwardAPI(files, src.DownwardAPI.Items)
 				}
-				if err != nil {
-					break
-				}
-				absent = append(absent, a...)
-			}
+				return fmt.Errorf("unsupported projection %+v", src)
+			})
 		default:
 			return nil, fmt.Errorf("volume %s: the kubelet helper supports emptyDir, secret, configMap and projected volumes only", v.Name)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("volume %s: %w", v.Name, err)
+			return nil, err
 		}
 		if len(absent) > 0 {
 			missing = append(missing, absent...)
@@ -163,56 +147,6 @@ func (p *pod) projectVolumes(ctx context.Context, first bool) (missing []string,
 		}
 	}
 	return missing, nil
-}
-
-// project adds the keys of a Secret or ConfigMap (or the listed items) to files. A
-// missing object or key is returned as absent unless optional (then it adds nothing).
-func (p *pod) project(ctx context.Context, files map[string][]byte, kind, name string, items []corev1.KeyToPath, optional bool) (absent []string, err error) {
-	data := map[string][]byte{}
-	key := types.NamespacedName{Namespace: p.namespace, Name: name}
-	switch kind {
-	case "Secret":
-		var sec corev1.Secret
-		if err = s.k8s.Get(ctx, key, &sec); err == nil {
-			data = sec.Data
-		}
-	default:
-		var cm corev1.ConfigMap
-		if err = s.k8s.Get(ctx, key, &cm); err == nil {
-			for k, v := range cm.Data {
-				data[k] = []byte(v)
-			}
-			for k, v := range cm.BinaryData {
-				data[k] = v
-			}
-		}
-	}
-	if apierrors.IsNotFound(err) {
-		if optional {
-			return nil, nil
-		}
-		return []string{kind + " " + name}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(items) == 0 {
-		for k, v := range data {
-			files[k] = v
-		}
-		return nil, nil
-	}
-	for _, it := range items {
-		v, ok := data[it.Key]
-		if !ok {
-			if optional {
-				continue
-			}
-			return []string{fmt.Sprintf("key %s of %s %s", it.Key, kind, name)}, nil
-		}
-		files[it.Path] = v
-	}
-	return nil, nil
 }
 
 // token requests a service account token with the TokenRequest API, once per volume for
