@@ -2,11 +2,9 @@ package alertmanager
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -152,19 +150,9 @@ func owner(nn types.NamespacedName) resourcestatus.Owner {
 // OwnerState tells the AlertmanagerConfig status controller whether an Alertmanager
 // named in a binding is this operator's, someone else's or gone.
 func (r *Reconciler) OwnerState(ctx context.Context, o resourcestatus.Owner) (resourcestatus.OwnerState, error) {
-	if o.Resource != monitoringv1.AlertmanagerName {
-		return resourcestatus.OwnerForeign, nil
-	}
-	a := &monitoringv1.Alertmanager{}
-	err := r.Client.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: o.Name}, a)
-	switch {
-	case apierrors.IsNotFound(err):
-		return resourcestatus.OwnerGone, nil
-	case err != nil:
-		return resourcestatus.OwnerForeign, fmt.Errorf("reading Alertmanager %s/%s: %w", o.Namespace, o.Name, err)
-	case r.managed(a):
-		return resourcestatus.OwnerManaged, nil
-	default:
-		return resourcestatus.OwnerForeign, nil
-	}
+	return resourcestatus.StateOf(o, monitoringv1.AlertmanagerName, func(nn types.NamespacedName) (bool, error) {
+		a := &monitoringv1.Alertmanager{}
+		err := r.Client.Get(ctx, nn, a)
+		return err == nil && r.managed(a), err
+	})
 }

@@ -98,20 +98,10 @@ func (r *Reconciler) managed(p *monitoringv1.Prometheus) bool {
 // OwnerState tells the status controllers how a Prometheus named in a status binding
 // relates to this operator.
 func (r *Reconciler) OwnerState(ctx context.Context, o resourcestatus.Owner) (resourcestatus.OwnerState, error) {
-	if o.Resource != r.kind.Resource {
-		return resourcestatus.OwnerForeign, nil
-	}
-	p, _, err := r.kind.get(ctx, r.Client, types.NamespacedName{Namespace: o.Namespace, Name: o.Name})
-	switch {
-	case apierrors.IsNotFound(err):
-		return resourcestatus.OwnerGone, nil
-	case err != nil:
-		return resourcestatus.OwnerForeign, fmt.Errorf("reading %s %s/%s: %w", r.kind.Kind, o.Namespace, o.Name, err)
-	case r.managed(p):
-		return resourcestatus.OwnerManaged, nil
-	default:
-		return resourcestatus.OwnerForeign, nil
-	}
+	return resourcestatus.StateOf(o, r.kind.Resource, func(nn types.NamespacedName) (bool, error) {
+		p, _, err := r.kind.get(ctx, r.Client, nn)
+		return err == nil && r.managed(p), err
+	})
 }
 
 // unmanagedConfiguration reports whether p's config Secret is left to its user: p selects

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
@@ -167,19 +166,9 @@ func owner(nn types.NamespacedName) resourcestatus.Owner {
 // OwnerState tells the PrometheusRule status controller whether a ThanosRuler named in a
 // binding is this operator's, someone else's or gone.
 func (r *Reconciler) OwnerState(ctx context.Context, o resourcestatus.Owner) (resourcestatus.OwnerState, error) {
-	if o.Resource != monitoringv1.ThanosRulerName {
-		return resourcestatus.OwnerForeign, nil
-	}
-	t := &monitoringv1.ThanosRuler{}
-	err := r.Client.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: o.Name}, t)
-	switch {
-	case apierrors.IsNotFound(err):
-		return resourcestatus.OwnerGone, nil
-	case err != nil:
-		return resourcestatus.OwnerForeign, fmt.Errorf("reading ThanosRuler %s/%s: %w", o.Namespace, o.Name, err)
-	case r.managed(t):
-		return resourcestatus.OwnerManaged, nil
-	default:
-		return resourcestatus.OwnerForeign, nil
-	}
+	return resourcestatus.StateOf(o, monitoringv1.ThanosRulerName, func(nn types.NamespacedName) (bool, error) {
+		t := &monitoringv1.ThanosRuler{}
+		err := r.Client.Get(ctx, nn, t)
+		return err == nil && r.managed(t), err
+	})
 }
