@@ -7,6 +7,7 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 
 	"github.com/lookout-operator/lookout/pkg/assets"
+	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"
@@ -43,43 +44,25 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 			continue
 		}
 		o := Output{Prometheus: p}
-		smSel, err := selection.Compile(selection.Selector{Kind: monitoringv1.ServiceMonitorsKind, Labels: p.Spec.ServiceMonitorSelector, Namespaces: p.Spec.ServiceMonitorNamespaceSelector, OwnNamespace: p.Namespace})
+		sel, err := pipeline.Compile(p)
 		if err != nil {
 			o.Err = err
 			out = append(out, o)
 			continue
 		}
-		pmSel, err := selection.Compile(selection.Selector{Kind: monitoringv1.PodMonitorsKind, Labels: p.Spec.PodMonitorSelector, Namespaces: p.Spec.PodMonitorNamespaceSelector, OwnNamespace: p.Namespace})
-		if err != nil {
-			o.Err = err
-			out = append(out, o)
-			continue
-		}
-		prSel, err := selection.Compile(selection.Selector{Kind: monitoringv1.ProbesKind, Labels: p.Spec.ProbeSelector, Namespaces: p.Spec.ProbeNamespaceSelector, OwnNamespace: p.Namespace})
-		if err != nil {
-			o.Err = err
-			out = append(out, o)
-			continue
-		}
-		scSel, err := selection.Compile(selection.Selector{Kind: monitoringv1alpha1.ScrapeConfigsKind, Labels: p.Spec.ScrapeConfigSelector, Namespaces: p.Spec.ScrapeConfigNamespaceSelector, OwnNamespace: p.Namespace})
-		if err != nil {
-			o.Err = err
-			out = append(out, o)
-			continue
-		}
-		sms, smVerdicts := selection.Select(smSel, objs.ServiceMonitors, nil, nsLabels)
-		pms, pmVerdicts := selection.Select(pmSel, objs.PodMonitors, nil, nsLabels)
-		prs, prVerdicts := selection.Select(prSel, objs.Probes, nil, nsLabels)
-		scs, scVerdicts := selection.Select(scSel, objs.ScrapeConfigs, nil, nsLabels)
 		var ruleFiles []string
 		if opts.RuleFiles != nil {
 			ruleFiles = opts.RuleFiles(p)
 		}
-		res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: p, ServiceMonitors: sms, PodMonitors: pms, Probes: prs, ScrapeConfigs: scs, Assets: store, RuleFiles: ruleFiles})
-		o.Result, o.Err = res, err
-		all := append(append(append(smVerdicts, pmVerdicts...), prVerdicts...), scVerdicts...)
-		o.Verdicts = mergeVerdicts(all, res)
-		ruleVerdicts, files, err := renderRules(p, objs.PrometheusRules, nsLabels)
+		run := pipeline.Run(promcfg.NewGenerator(), pipeline.Input{
+			Prometheus: p, Selectors: sel, NamespaceLabels: nsLabels, Assets: store, RuleFiles: ruleFiles,
+			Candidates: pipeline.Candidates{ServiceMonitors: objs.ServiceMonitors, PodMonitors: objs.PodMonitors, Probes: objs.Probes, ScrapeConfigs: objs.ScrapeConfigs},
+		})
+		o.Result, o.Err = run.Result, run.Err
+		for _, kind := range []string{monitoringv1.ServiceMonitorsKind, monitoringv1.PodMonitorsKind, monitoringv1.ProbesKind, monitoringv1alpha1.ScrapeConfigsKind} {
+			o.Verdicts = append(o.Verdicts, run.Verdicts[kind]...)
+		}
+		ruleVerdicts, files, err := renderRules(p, sel, objs.PrometheusRules, nsLabels)
 		if err != nil && o.Err == nil {
 			o.Err = err
 		}
@@ -94,16 +77,12 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 
 // renderRules selects p's PrometheusRules and validates, enforces and renders each as the
 // controller does (rules.Prepare), with the Prometheus version's validator.
-func renderRules(p *monitoringv1.Prometheus, all []*monitoringv1.PrometheusRule, nsLabels selection.NamespaceLabels) ([]selection.Verdict, map[string][]byte, error) {
-	sel, err := selection.Compile(selection.Selector{Kind: monitoringv1.PrometheusRuleKind, Labels: p.Spec.RuleSelector, Namespaces: p.Spec.RuleNamespaceSelector, OwnNamespace: p.Namespace})
-	if err != nil {
-		return nil, nil, err
-	}
+func renderRules(p *monitoringv1.Prometheus, sels *pipeline.Selectors, all []*monitoringv1.PrometheusRule, nsLabels selection.NamespaceLabels) ([]selection.Verdict, map[string][]byte, error) {
 	v, err := rules.NewValidator(rules.OptionsFor(p))
 	if err != nil {
 		return nil, nil, fmt.Errorf("spec.version: %w", err)
 	}
-	selected, verdicts := selection.Select(sel, all, nil, nsLabels)
+	selected, verdicts := selection.Select(sels.Rules, all, nil, nsLabels)
 	problems := map[string]string{}
 	files := map[string][]byte{}
 	for _, r := range selected {
@@ -120,24 +99,4 @@ func renderRules(p *monitoringv1.Prometheus, all []*monitoringv1.PrometheusRule,
 		}
 	}
 	return verdicts, files, nil
-}
-
-// mergeVerdicts replaces the Accepted verdicts of selection with generation's verdicts,
-// which may say InvalidConfiguration.
-func mergeVerdicts(sel []selection.Verdict, res *promcfg.Result) []selection.Verdict {
-	if res == nil {
-		return sel
-	}
-	gen := map[string]selection.Verdict{}
-	for _, v := range res.Verdicts {
-		gen[v.Key()] = v
-	}
-	out := make([]selection.Verdict, 0, len(sel))
-	for _, v := range sel {
-		if g, ok := gen[v.Key()]; ok && v.Used() {
-			v = g
-		}
-		out = append(out, v)
-	}
-	return out
 }

@@ -1,13 +1,10 @@
 package prometheus
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
@@ -21,6 +18,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
+	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -140,31 +138,11 @@ type promState struct {
 	// read them while a reconcile holds mu).
 	selMu         sync.Mutex
 	selGeneration int64
-	sel           *selectors
+	sel           *pipeline.Selectors
 	rules         rulefiles.State
 	// recheckAfter, when positive, is when the last reconcile wants to run again (the
 	// deletion deadline of a retained shard).
 	recheckAfter time.Duration
-}
-
-type selectors struct {
-	serviceMonitors, podMonitors, probes, scrapeConfigs, rules *selection.Compiled
-}
-
-// forKind returns the compiled selector of a monitor or rule kind.
-func (s *selectors) forKind(kind string) *selection.Compiled {
-	switch kind {
-	case monitoringv1.ServiceMonitorsKind:
-		return s.serviceMonitors
-	case monitoringv1.PodMonitorsKind:
-		return s.podMonitors
-	case monitoringv1.ProbesKind:
-		return s.probes
-	case monitoringv1alpha1.ScrapeConfigsKind:
-		return s.scrapeConfigs
-	default:
-		return s.rules
-	}
 }
 
 func (r *Reconciler) stateFor(nn types.NamespacedName) *promState {
@@ -194,44 +172,16 @@ func (r *Reconciler) owner(nn types.NamespacedName) resourcestatus.Owner {
 }
 
 // compile returns the Prometheus's compiled selectors, recompiling on a new generation.
-// selectorFields are the spec fields (without "Selector") selecting each kind.
-var selectorFields = map[string]string{
-	monitoringv1.ServiceMonitorsKind: "serviceMonitor", monitoringv1.PodMonitorsKind: "podMonitor", monitoringv1.PrometheusRuleKind: "rule",
-	monitoringv1.ProbesKind: "probe", monitoringv1alpha1.ScrapeConfigsKind: "scrapeConfig",
-}
-
-func (s *promState) compile(p *monitoringv1.Prometheus) (*selectors, error) {
+func (s *promState) compile(p *monitoringv1.Prometheus) (*pipeline.Selectors, error) {
 	s.selMu.Lock()
 	defer s.selMu.Unlock()
 	if s.sel != nil && s.selGeneration == p.Generation && p.Generation != 0 {
 		return s.sel, nil
 	}
-	compile := func(kind string, lbl *metav1.LabelSelector, ns *metav1.LabelSelector) (*selection.Compiled, error) {
-		c, err := selection.Compile(selection.Selector{Kind: kind, Labels: lbl, Namespaces: ns, OwnNamespace: p.Namespace})
-		if err != nil {
-			// Name the fields, as every other message about the spec does.
-			field := selectorFields[kind]
-			return nil, fmt.Errorf("spec.%sSelector or spec.%sNamespaceSelector: %w", field, field, err)
-		}
-		return c, nil
-	}
-	var sel selectors
-	var err error
-	if sel.serviceMonitors, err = compile(monitoringv1.ServiceMonitorsKind, p.Spec.ServiceMonitorSelector, p.Spec.ServiceMonitorNamespaceSelector); err != nil {
+	sel, err := pipeline.Compile(p)
+	if err != nil {
 		return nil, err
 	}
-	if sel.podMonitors, err = compile(monitoringv1.PodMonitorsKind, p.Spec.PodMonitorSelector, p.Spec.PodMonitorNamespaceSelector); err != nil {
-		return nil, err
-	}
-	if sel.rules, err = compile(monitoringv1.PrometheusRuleKind, p.Spec.RuleSelector, p.Spec.RuleNamespaceSelector); err != nil {
-		return nil, err
-	}
-	if sel.probes, err = compile(monitoringv1.ProbesKind, p.Spec.ProbeSelector, p.Spec.ProbeNamespaceSelector); err != nil {
-		return nil, err
-	}
-	if sel.scrapeConfigs, err = compile(monitoringv1alpha1.ScrapeConfigsKind, p.Spec.ScrapeConfigSelector, p.Spec.ScrapeConfigNamespaceSelector); err != nil {
-		return nil, err
-	}
-	s.sel, s.selGeneration = &sel, p.Generation
+	s.sel, s.selGeneration = sel, p.Generation
 	return s.sel, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
@@ -114,44 +115,28 @@ func (r *Reconciler) unmanagedConfiguration(p *monitoringv1.Prometheus) bool {
 		s.ProbeSelector == nil && s.ScrapeConfigSelector == nil
 }
 
-// selected is what p selects among the cached monitors, with selection's verdicts.
-type selected struct {
-	serviceMonitors []*monitoringv1.ServiceMonitor
-	podMonitors     []*monitoringv1.PodMonitor
-	probes          []*monitoringv1.Probe
-	scrapeConfigs   []*monitoringv1alpha1.ScrapeConfig
-	verdicts        map[string][]selection.Verdict
-}
-
-// selectMonitors lists the monitors of every kind from the cache and selects p's.
-func (r *Reconciler) selectMonitors(ctx context.Context, sel *selectors, nsLabels selection.NamespaceLabels) (*selected, error) {
+// candidates lists the monitors of every kind from the cache.
+func (r *Reconciler) candidates(ctx context.Context) (pipeline.Candidates, error) {
+	var c pipeline.Candidates
 	var smList monitoringv1.ServiceMonitorList
 	if err := r.Client.List(ctx, &smList, client.UnsafeDisableDeepCopy); err != nil {
-		return nil, fmt.Errorf("listing ServiceMonitors: %w", err)
+		return c, fmt.Errorf("listing ServiceMonitors: %w", err)
 	}
 	var pmList monitoringv1.PodMonitorList
 	if err := r.Client.List(ctx, &pmList, client.UnsafeDisableDeepCopy); err != nil {
-		return nil, fmt.Errorf("listing PodMonitors: %w", err)
+		return c, fmt.Errorf("listing PodMonitors: %w", err)
 	}
 	var prList monitoringv1.ProbeList
 	if err := r.Client.List(ctx, &prList, client.UnsafeDisableDeepCopy); err != nil {
-		return nil, fmt.Errorf("listing Probes: %w", err)
+		return c, fmt.Errorf("listing Probes: %w", err)
 	}
 	var scList monitoringv1alpha1.ScrapeConfigList
 	if err := r.Client.List(ctx, &scList, client.UnsafeDisableDeepCopy); err != nil {
-		return nil, fmt.Errorf("listing ScrapeConfigs: %w", err)
+		return c, fmt.Errorf("listing ScrapeConfigs: %w", err)
 	}
-	s := &selected{verdicts: map[string][]selection.Verdict{}}
-	var v []selection.Verdict
-	s.serviceMonitors, v = selection.Select(sel.serviceMonitors, pointers(smList.Items), r.cfg.Scope, nsLabels)
-	s.verdicts[monitoringv1.ServiceMonitorsKind] = v
-	s.podMonitors, v = selection.Select(sel.podMonitors, pointers(pmList.Items), r.cfg.Scope, nsLabels)
-	s.verdicts[monitoringv1.PodMonitorsKind] = v
-	s.probes, v = selection.Select(sel.probes, pointers(prList.Items), r.cfg.Scope, nsLabels)
-	s.verdicts[monitoringv1.ProbesKind] = v
-	s.scrapeConfigs, v = selection.Select(sel.scrapeConfigs, pointers(scList.Items), r.cfg.Scope, nsLabels)
-	s.verdicts[monitoringv1alpha1.ScrapeConfigsKind] = v
-	return s, nil
+	c.ServiceMonitors, c.PodMonitors = pointers(smList.Items), pointers(pmList.Items)
+	c.Probes, c.ScrapeConfigs = pointers(prList.Items), pointers(scList.Items)
+	return c, nil
 }
 
 // reconcileObjects generates and applies everything but the status. The returned error
@@ -182,15 +167,15 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 			return err
 		}
 	}
-	mons, err := r.selectMonitors(ctx, sel, nsLabels)
+	cands, err := r.candidates(ctx)
 	if err != nil {
 		return applyFailed(err)
 	}
-	res, err := st.generator.Generate(promcfg.Input{
-		Prometheus: p, ServiceMonitors: mons.serviceMonitors, PodMonitors: mons.podMonitors, Probes: mons.probes,
-		ScrapeConfigs: mons.scrapeConfigs, Assets: r.assets.For(ctx),
-		RuleFiles: layout.RuleFileGlobs(p.Name, slots(len(rules.ConfigMaps))), // ignored for agents
+	run := pipeline.Run(st.generator, pipeline.Input{
+		Prometheus: p, Selectors: sel, Candidates: cands, Scope: r.cfg.Scope, NamespaceLabels: nsLabels,
+		Assets: r.assets.For(ctx), RuleFiles: layout.RuleFileGlobs(p.Name, slots(len(rules.ConfigMaps))), // ignored for agents
 	})
+	res, err := run.Result, run.Err
 	if err != nil {
 		if errors.Is(err, promcfg.ErrUnavailable) {
 			return applyFailed(err)
@@ -237,8 +222,8 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	}
 	st.recheckAfter = recheck
 
-	for kind, vs := range mons.verdicts {
-		r.publish(p, kind, mergeVerdicts(vs, res.Verdicts))
+	for kind, vs := range run.Verdicts {
+		r.publish(p, kind, vs)
 	}
 	if !r.kind.agent() {
 		r.publish(p, monitoringv1.PrometheusRuleKind, rules.Verdicts)
@@ -278,22 +263,6 @@ func (r *Reconciler) trackReferences(p *monitoringv1.Prometheus, res *promcfg.Re
 		keys[watch.RefKey(string(d.Kind), d.Namespace, d.Name)] = true
 	}
 	r.refs.Set(nnOf(p), keys)
-}
-
-// mergeVerdicts replaces selection's Accepted verdicts with generation's verdicts.
-func mergeVerdicts(sel []selection.Verdict, gen []selection.Verdict) []selection.Verdict {
-	byKey := make(map[string]selection.Verdict, len(gen))
-	for _, v := range gen {
-		byKey[v.Key()] = v
-	}
-	out := make([]selection.Verdict, len(sel))
-	for i, v := range sel {
-		if g, ok := byKey[v.Key()]; ok && v.Used() {
-			v = g
-		}
-		out[i] = v
-	}
-	return out
 }
 
 func pointers[T any](items []T) []*T {

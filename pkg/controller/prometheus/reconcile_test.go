@@ -382,21 +382,6 @@ type errString string
 
 func (e errString) Error() string { return string(e) }
 
-func TestMergeVerdicts(t *testing.T) {
-	v := func(name string, r selection.Reason, msg string) selection.Verdict {
-		return selection.Verdict{Kind: "ServiceMonitor", Namespace: "app", Name: name, Reason: r, Message: msg}
-	}
-	sel := []selection.Verdict{v("a", selection.Accepted, ""), v("b", selection.Accepted, ""), v("c", selection.NotSelectedByLabels, "labels")}
-	gen := []selection.Verdict{v("b", selection.InvalidConfiguration, "bad regex"), v("c", selection.Accepted, "")}
-	got := mergeVerdicts(sel, gen)
-	want := []selection.Verdict{v("a", selection.Accepted, ""), v("b", selection.InvalidConfiguration, "bad regex"), v("c", selection.NotSelectedByLabels, "labels")}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("[%d] %+v, want %+v", i, got[i], want[i])
-		}
-	}
-}
-
 // API-watch mode never binds the config-reading Role to the namespace's default service
 // account: without spec.serviceAccountName the reloader reads the volume, no Role is
 // made, and the condition says why; with one, the Role is bound to it.

@@ -105,7 +105,7 @@ func (r *Reconciler) mapSelected(kind string) handler.EventHandler {
 		var out []reconcile.Request
 		for _, p := range proms {
 			sel, err := r.stateFor(nnOf(p)).compile(p)
-			if err != nil || sel.forKind(kind).Matches(o, r.cfg.Scope, nsLabels) {
+			if err != nil || sel.ForKind(kind).Matches(o, r.cfg.Scope, nsLabels) {
 				// An invalid selector is reported by the Prometheus's own reconcile.
 				out = append(out, reconcile.Request{NamespacedName: nnOf(p)})
 			}
