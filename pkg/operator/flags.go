@@ -47,6 +47,7 @@ type runFlags struct {
 	webMinVersion                          string
 	webCipherSuites, webCurves, webhookDNS []string
 	qps                                    float64
+	statusQPS                              float64
 	gates                                  *gatesValue
 	version, shortVersion                  bool
 }
@@ -65,6 +66,7 @@ func NewFlagSet(name string, output io.Writer) (*flag.FlagSet, func() (*Parsed, 
 		reloaderMemLimit:   newQuantity("50Mi"),
 		webhookDNS:         o.WebhookDNSNames,
 		qps:                float64(o.Client.QPS),
+		statusQPS:          float64(o.StatusQPS),
 		gates:              &gatesValue{p: &o.FeatureGates, given: map[string]bool{}},
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -184,6 +186,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.PprofAddr, "pprof-bind-address", "", "listen address of net/http/pprof (empty: off)")
 	fs.BoolVar(&o.InstallCRDs, "install-crds", false, "create or upgrade the CRDs at start with server-side apply")
 	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", o.MaxConcurrentReconciles, "objects reconciled in parallel per controller")
+	fs.Float64Var(&f.statusQPS, "status-api-qps", f.statusQPS, "queries per second of the status writes (bindings on monitors and rules), a budget of their own; negative: no client-side limit, the API server's priority and fairness paces them")
+	fs.IntVar(&o.StatusWorkers, "status-workers", o.StatusWorkers, "status bindings written in parallel per kind")
 	fs.BoolVar(&o.ResourceStatus, "resource-status", o.ResourceStatus, "write status.bindings (an Accepted condition per Prometheus) on ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules")
 	fs.DurationVar(&o.GracefulShutdown, "graceful-shutdown-timeout", o.GracefulShutdown, "how long controllers get to stop on SIGTERM")
 	fs.IntVar(&o.WebhookPort, "webhook-port", 0, "port of a separate TLS listener for the PrometheusRule admission webhooks; 0: none (the web listener serves them too)")
@@ -204,6 +208,7 @@ func (f *runFlags) finish(fs *flag.FlagSet) (*Parsed, error) {
 	var errs []error
 
 	o.Client.QPS = float32(f.qps)
+	o.StatusQPS = float32(f.statusQPS)
 	o.WebhookDNSNames = f.webhookDNS
 	if !p.IsGiven("leader-elect") {
 		o.LeaderElectionOptional = o.LeaderElection

@@ -262,7 +262,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		return err
 	}
 	if store != nil {
-		statusClient, err := statusWriter(mgr)
+		statusClient, err := statusWriter(mgr, opts.StatusQPS)
 		if err != nil {
 			return err
 		}
@@ -286,7 +286,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 			}
 		}
 		deps := resourcestatus.Deps{Client: statusClient, Store: store, Owners: owners, Recorder: recorder, Applier: applier}
-		if err := resourcestatus.SetupWithManager(mgr, deps, opts.MaxConcurrentReconciles, kinds); err != nil {
+		if err := resourcestatus.SetupWithManager(mgr, deps, opts.StatusWorkers, kinds); err != nil {
 			return err
 		}
 	}

@@ -145,6 +145,13 @@ type Options struct {
 	// MaxConcurrentReconciles is the number of objects reconciled in parallel per controller.
 	MaxConcurrentReconciles int
 
+	// StatusQPS is the client-side budget of the status writes (--status-api-qps);
+	// negative: none, the API server's priority and fairness paces them (ADR 14).
+	StatusQPS float32
+	// StatusWorkers is the number of status bindings written in parallel per kind
+	// (--status-workers).
+	StatusWorkers int
+
 	// Workload holds the images and defaults used for the generated pods
 	// (--prometheus-default-base-image, --prometheus-config-reloader, the
 	// --config-reloader-* resources, ...).
@@ -372,6 +379,8 @@ func DefaultOptions() Options {
 			HTTPMetrics:         true,
 		},
 		MaxConcurrentReconciles: 2,
+		StatusQPS:               -1,
+		StatusWorkers:           8,
 		GracefulShutdown:        30 * time.Second,
 		Workload:                workload.DefaultOptions(),
 		WebhookPort:             0,
@@ -394,6 +403,9 @@ func ParseNamespaces(s string) []string {
 
 // Validate reports options that cannot work together.
 func (o Options) Validate() error {
+	if o.StatusWorkers < 1 {
+		return fmt.Errorf("status workers must be at least 1, got %d", o.StatusWorkers)
+	}
 	if o.MaxConcurrentReconciles < 1 {
 		return fmt.Errorf("max concurrent reconciles must be at least 1, got %d", o.MaxConcurrentReconciles)
 	}
