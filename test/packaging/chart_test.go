@@ -111,6 +111,8 @@ var flagValues = map[string]flagValue{
 	"install-crds":                               {map[string]any{"crds.upgrade": true}, "true"},
 	"max-concurrent-reconciles":                  {map[string]any{"maxConcurrentReconciles": 4}, "4"},
 	"resource-status":                            {map[string]any{"resourceStatus": false}, "false"},
+	"status-api-qps":                             {map[string]any{"statusAPIQPS": 500}, "500"},
+	"status-workers":                             {map[string]any{"statusWorkers": 16}, "16"},
 	"graceful-shutdown-timeout":                  {map[string]any{"gracefulShutdownTimeout": "45s"}, "45s"},
 	"webhook-port":                               {map[string]any{"admissionWebhooks.enabled": true, "admissionWebhooks.port": 9444}, "9444"},
 	"webhook-cert-dir":                           {map[string]any{"admissionWebhooks.certDir": "/w"}, "/w"},

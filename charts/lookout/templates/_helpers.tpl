@@ -169,6 +169,8 @@ list is joined with commas, a map written key=value,... in key order. Call with
 {{- include "lookout.flag" (list "leader-election-retry-period" $v.leaderElection.retryPeriod) }}
 {{- include "lookout.flag" (list "max-concurrent-reconciles" $v.maxConcurrentReconciles) }}
 {{- include "lookout.flag" (list "resource-status" $v.resourceStatus) }}
+{{- include "lookout.flag" (list "status-api-qps" $v.statusAPIQPS) }}
+{{- include "lookout.flag" (list "status-workers" $v.statusWorkers) }}
 {{- include "lookout.flag" (list "graceful-shutdown-timeout" $v.gracefulShutdownTimeout) }}
 {{- include "lookout.flag" (list "install-crds" (ternary true nil $v.crds.upgrade)) }}
 {{- if $v.admissionWebhooks.enabled }}
