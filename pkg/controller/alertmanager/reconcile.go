@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -74,8 +73,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 // managed reports whether this operator is responsible for a: in a watched namespace,
 // matching the instance selector, and carrying this instance's controller ID.
 func (r *Reconciler) managed(a *monitoringv1.Alertmanager) bool {
-	return r.cfg.Scope.Contains(a.Namespace) && a.Annotations[layout.ControllerIDAnnotation] == r.cfg.ControllerID &&
-		r.cfg.InstanceSelector.Matches(labels.Set(a.Labels))
+	return generated.Managed(a, r.cfg.Scope, r.cfg.ControllerID, r.cfg.InstanceSelector)
 }
 
 // reconcileObjects generates and applies everything but the status. The returned error

@@ -10,7 +10,6 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -87,13 +86,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 // managed reports whether this operator is responsible for p: in a watched namespace,
 // matching the instance selector, and carrying this instance's controller ID.
 func (r *Reconciler) managed(p *monitoringv1.Prometheus) bool {
-	if !r.cfg.Scope.Contains(p.Namespace) {
-		return false
-	}
-	if p.Annotations[layout.ControllerIDAnnotation] != r.cfg.ControllerID {
-		return false
-	}
-	return r.cfg.InstanceSelector.Matches(labels.Set(p.Labels))
+	return generated.Managed(p, r.cfg.Scope, r.cfg.ControllerID, r.cfg.InstanceSelector)
 }
 
 // OwnerState tells the status controllers how a Prometheus named in a status binding

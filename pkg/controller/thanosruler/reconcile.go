@@ -8,7 +8,6 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -79,8 +78,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 // managed reports whether this operator is responsible for t: in a watched namespace,
 // matching the instance selector, and carrying this instance's controller ID.
 func (r *Reconciler) managed(t *monitoringv1.ThanosRuler) bool {
-	return r.cfg.Scope.Contains(t.Namespace) && t.Annotations[layout.ControllerIDAnnotation] == r.cfg.ControllerID &&
-		r.cfg.InstanceSelector.Matches(labels.Set(t.Labels))
+	return generated.Managed(t, r.cfg.Scope, r.cfg.ControllerID, r.cfg.InstanceSelector)
 }
 
 // input is the workload input of t with the given counts.
