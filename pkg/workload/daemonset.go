@@ -1,9 +1,6 @@
 package workload
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -107,15 +104,11 @@ func buildDaemonSet(p *monitoringv1.Prometheus, opts Options, in Input) (*appsv1
 			MinReadySeconds: minReady,
 		},
 	}
-	b, err := json.Marshal(struct {
-		Labels map[string]string    `json:"labels"`
-		Spec   appsv1.DaemonSetSpec `json:"spec"`
-	}{ds.Labels, ds.Spec})
+	hash, err := contentHash("DaemonSet", ds.Name, ds.Labels, ds.Annotations, ds.Spec)
 	if err != nil {
-		return nil, fmt.Errorf("hashing DaemonSet %s: %w", ds.Name, err)
+		return nil, err
 	}
-	sum := sha256.Sum256(b)
-	ds.Annotations = map[string]string{layout.InputHashAnnotation: hex.EncodeToString(sum[:])}
+	ds.Annotations = map[string]string{layout.InputHashAnnotation: hash}
 	return ds, nil
 }
 

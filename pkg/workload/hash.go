@@ -17,19 +17,25 @@ import (
 // map keys, and the builders emit lists in a fixed order, so equal input gives an equal
 // hash across runs and processes.
 func Hash(sts *appsv1.StatefulSet) (string, error) {
+	return contentHash("StatefulSet", sts.Name, sts.Labels, sts.Annotations, sts.Spec)
+}
+
+// contentHash hashes what the controller writes for a workload of kind: its labels, its
+// annotations other than layout.InputHashAnnotation, and its spec.
+func contentHash(kind, name string, labels, objAnnotations map[string]string, spec any) (string, error) {
 	annotations := map[string]string{}
-	for k, v := range sts.Annotations {
+	for k, v := range objAnnotations {
 		if k != layout.InputHashAnnotation {
 			annotations[k] = v
 		}
 	}
 	b, err := json.Marshal(struct {
-		Labels      map[string]string      `json:"labels"`
-		Annotations map[string]string      `json:"annotations"`
-		Spec        appsv1.StatefulSetSpec `json:"spec"`
-	}{sts.Labels, annotations, sts.Spec})
+		Labels      map[string]string `json:"labels"`
+		Annotations map[string]string `json:"annotations"`
+		Spec        any               `json:"spec"`
+	}{labels, annotations, spec})
 	if err != nil {
-		return "", fmt.Errorf("hashing StatefulSet %s: %w", sts.Name, err)
+		return "", fmt.Errorf("hashing %s %s: %w", kind, name, err)
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:]), nil
