@@ -36,6 +36,9 @@ func SplitConfig(config []byte, n int) ([][]byte, error) {
 	}
 	body := start + len(scrapeConfigsLine)
 	parts := make([]bytes.Buffer, n)
+	for i := range parts {
+		parts[i].Grow((len(config)-body)/n + (len(config)-body)/(4*n))
+	}
 	parts[0].Write(config[:body])
 	for rest := config[body:]; len(rest) > 0; {
 		if !bytes.HasPrefix(rest, []byte("- ")) {

@@ -90,7 +90,7 @@ func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConf
 		whole.Write(part)
 		sum := sha256.Sum256(part)
 		h := hex.EncodeToString(sum[:])
-		gz, err := st.partGz[i].Compress(h, part)
+		gz, err := st.partGz[i].CompressFast(h, part)
 		if err != nil {
 			return s, false, err
 		}
