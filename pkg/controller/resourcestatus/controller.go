@@ -88,7 +88,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		}
 		return s
 	}
-	p := planBindings(obj.Bindings(), obj.GetGeneration(), verdicts, published, state, metav1.NewTime(r.Clock.Now()))
+	health := r.Store.healthOf(r.kind.Name, req.NamespacedName)
+	p := planBindings(obj.Bindings(), obj.GetGeneration(), verdicts, published, state, health, metav1.NewTime(r.Clock.Now()))
 	if lookupErr != nil {
 		return reconcile.Result{}, fmt.Errorf("looking up the owners of %s %s's bindings: %w", r.kind.Name, req.NamespacedName, lookupErr)
 	}
@@ -101,6 +102,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if r.Recorder != nil {
 		for _, b := range newlyRejected(obj.Bindings(), p.desired) {
 			for _, c := range b.Conditions {
+				if c.Type != monitoringv1.Accepted {
+					continue
+				}
 				r.Recorder.Eventf(obj, nil, corev1.EventTypeWarning, c.Reason, "Reject", "%s",
 					Truncate(fmt.Sprintf("rejected by %s %s/%s: %s", ownerKind(b.Resource), b.Namespace, b.Name, c.Message), MaxEventNoteBytes))
 			}
