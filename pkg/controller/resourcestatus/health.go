@@ -1,8 +1,11 @@
 package resourcestatus
 
 import (
+	"strings"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -96,7 +99,7 @@ func (s *Store) healthOf(kind string, nn types.NamespacedName) healthLookup {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.healthOn {
+	if !s.healthOn || s.healthOff[kind] {
 		return noHealth
 	}
 	snaps := make(map[Owner]targethealth.Health, len(s.health))
@@ -107,6 +110,25 @@ func (s *Store) healthOf(kind string, nn types.NamespacedName) healthLookup {
 		h, ok := snaps[o]
 		return h, ok, !ok
 	}
+}
+
+// healthRefused reports whether err is the API server refusing a TargetsHealthy
+// condition (a CRD whose condition type enum is upstream's: Accepted only) and then turns
+// target health off for the kind, so that its bindings are written without it.
+func (s *Store) healthRefused(kind string, err error) bool {
+	if s == nil || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), string(targethealth.ConditionType)) {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.healthOn || s.healthOff[kind] {
+		return false
+	}
+	if s.healthOff == nil {
+		s.healthOff = map[string]bool{}
+	}
+	s.healthOff[kind] = true
+	return true
 }
 
 // healthCondition is the TargetsHealthy condition of h, keeping the transition time of

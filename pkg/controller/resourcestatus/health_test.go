@@ -2,13 +2,20 @@ package resourcestatus
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -219,5 +226,54 @@ func TestReconcileWritesHealthOnce(t *testing.T) {
 	}
 	if applies != 2 {
 		t.Fatalf("%d status applies, want 2 (Accepted, then TargetsHealthy)", applies)
+	}
+}
+
+// refusingClient refuses, as the API server with prometheus-operator's CRDs does, a
+// status that holds a TargetsHealthy condition.
+type refusingClient struct{ client.Client }
+
+func (c refusingClient) Status() client.SubResourceWriter {
+	return refusingStatus{c.Client.Status()}
+}
+
+type refusingStatus struct{ client.SubResourceWriter }
+
+func (s refusingStatus) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+	b, _ := json.Marshal(obj)
+	if strings.Contains(string(b), "TargetsHealthy") {
+		return apierrors.NewInvalid(schema.GroupKind{Group: "monitoring.coreos.com", Kind: "ServiceMonitor"}, "x", field.ErrorList{
+			field.NotSupported(field.NewPath("status", "bindings").Index(0).Child("conditions").Index(1).Child("type"), "TargetsHealthy", []string{"Accepted"})})
+	}
+	return s.SubResourceWriter.Apply(ctx, obj, opts...)
+}
+
+// TestUpstreamCRDTurnsHealthOff: with prometheus-operator's CRDs (the condition type enum
+// is Accepted only), the first refused write turns target health off for the kind and the
+// binding is written without it, instead of no binding at all.
+func TestUpstreamCRDTurnsHealthOff(t *testing.T) {
+	ctx := context.Background()
+	sm := &monitoringv1.ServiceMonitor{ObjectMeta: metav1.ObjectMeta{Namespace: "app", Name: "x", Generation: 1}}
+	c := fake.NewClientBuilder().WithScheme(newScheme(t)).WithObjects(sm).WithStatusSubresource(sm).Build()
+	store := NewStore()
+	store.EnableHealth()
+	store.Publish(promA, "ServiceMonitor", []selection.Verdict{{Kind: "ServiceMonitor", Namespace: "app", Name: "x", Generation: 1, Reason: selection.Accepted}})
+	store.PublishHealth(promA, snapshot(targethealth.Target{ScrapePool: "serviceMonitor/app/x/0", Health: "up"}))
+	r := New(Deps{Client: refusingClient{c}, Store: store, Clock: clocktesting.NewFakeClock(t0.Time),
+		Owners: func(context.Context, Owner) (OwnerState, error) { return OwnerManaged, nil }}, Kinds[0])
+	req := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "app", Name: "x"}}
+	if _, err := r.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	got := &monitoringv1.ServiceMonitor{}
+	if err := c.Get(ctx, req.NamespacedName, got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Status.Bindings) != 1 || len(got.Status.Bindings[0].Conditions) != 1 || got.Status.Bindings[0].Conditions[0].Type != monitoringv1.Accepted {
+		t.Fatalf("bindings %+v", got.Status.Bindings)
+	}
+	// Another kind keeps target health.
+	if _, report, _ := store.healthOf("PodMonitor", req.NamespacedName)(promA); !report {
+		t.Fatal("PodMonitors lost target health too")
 	}
 }

@@ -39,6 +39,8 @@ type Store struct {
 	// poller publishes it.
 	health   map[Owner]*targethealth.Snapshot
 	healthOn bool
+	// healthOff are the kinds whose CRD refused the TargetsHealthy condition.
+	healthOff map[string]bool
 }
 
 // NewStore returns an empty store.
