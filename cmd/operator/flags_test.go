@@ -97,6 +97,7 @@ func TestUpstreamDefaults(t *testing.T) {
 		// Lookout's own defaults.
 		{"leader-elect", o.LeaderElection && o.LeaderElectionOptional, true},
 		{"resource-status", o.ResourceStatus, true},
+		{"target-health-interval", o.TargetHealthInterval, time.Minute},
 	}
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.got, c.want) {
