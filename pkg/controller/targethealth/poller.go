@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -147,6 +148,13 @@ func (p *Poller) PollOnce(ctx context.Context) {
 		}
 		return a.Name < b.Name
 	})
+	p.mu.Lock()
+	for o := range p.failures {
+		if !slices.Contains(owners, o) {
+			delete(p.failures, o) // gone since
+		}
+	}
+	p.mu.Unlock()
 	sem := make(chan struct{}, p.cfg.Parallel)
 	var wg sync.WaitGroup
 	for _, o := range owners {
