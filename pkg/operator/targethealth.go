@@ -24,9 +24,14 @@ func setupTargetHealth(mgr manager.Manager, opts Options, store *resourcestatus.
 		}
 		return pr.TargetHealthView(ctx, o)
 	}
+	metrics, err := targethealth.NewMetrics(opts.Registry)
+	if err != nil {
+		return err
+	}
 	return mgr.Add(targethealth.New(targethealth.Deps{
-		Store:  store,
-		Lookup: lookup,
-		Pods:   mgr.GetAPIReader(),
+		Store:   store,
+		Lookup:  lookup,
+		Pods:    mgr.GetAPIReader(),
+		Metrics: metrics,
 	}, targethealth.Config{Interval: opts.TargetHealthInterval}))
 }

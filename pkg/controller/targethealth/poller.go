@@ -55,6 +55,8 @@ type Deps struct {
 	Pods client.Reader
 	// HTTP asks the pods; nil: a client of this package (see NewHTTPClient).
 	HTTP *http.Client
+	// Metrics count the polls (nil: not counted).
+	Metrics *Metrics
 }
 
 // Config tunes the poller.
@@ -181,7 +183,16 @@ func (p *Poller) pollOwner(ctx context.Context, o resourcestatus.Owner) {
 	if prom == nil {
 		return
 	}
+	start := time.Now()
 	snap, err := p.poll(ctx, prom)
+	if p.Metrics != nil {
+		if err == nil {
+			p.Metrics.Polls.WithLabelValues("ok").Inc()
+			p.Metrics.Duration.Observe(time.Since(start).Seconds())
+		} else {
+			p.Metrics.Polls.WithLabelValues("error").Inc()
+		}
+	}
 	p.mu.Lock()
 	if err == nil {
 		delete(p.failures, o)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -133,7 +134,11 @@ func TestPollTwoShards(t *testing.T) {
 		pod(t, prom, "prometheus-p-1", 0, unready.Listener.Addr().String(), false), // a second replica, not ready
 		pod(t, prom, "prometheus-p-shard-1-0", 1, s1.Listener.Addr().String(), true),
 	)
+	p.Metrics, _ = NewMetrics(nil)
 	p.PollOnce(context.Background())
+	if n := testutil.ToFloat64(p.Metrics.Polls.WithLabelValues("ok")); n != 1 {
+		t.Fatalf("%v successful polls counted, want 1", n)
+	}
 	want := map[string]string{
 		"healthy": "True TargetsUp 2/2 up",
 		"refused": "False TargetsDown 0/2 up: connection refused",
@@ -166,6 +171,9 @@ func TestPollTwoShards(t *testing.T) {
 	wantUnreachable := "Unknown PrometheusUnreachable Prometheus could not be asked for its targets: shard 1 (pod prometheus-p-shard-1-0): connection refused"
 	if got := messages(t, store)["healthy"]; got != wantUnreachable {
 		t.Fatalf("after two failures: %q, want %q (%s)", got, wantUnreachable, addr)
+	}
+	if n := testutil.ToFloat64(p.Metrics.Polls.WithLabelValues("error")); n != 2 {
+		t.Fatalf("%v failed polls counted, want 2", n)
 	}
 }
 
