@@ -211,3 +211,28 @@ func TestPollUnreachableCases(t *testing.T) {
 		})
 	}
 }
+
+// TestPollHTTPS: with spec.web.tlsConfig the pod is asked over HTTPS (its certificate,
+// made for names the operator does not know, is not verified).
+func TestPollHTTPS(t *testing.T) {
+	api := &fakeProm{
+		targets: target("serviceMonitor/app/healthy/0", "up", ""),
+		pools:   `"serviceMonitor/app/healthy/0"`,
+	}
+	srv := httptest.NewTLSServer(api)
+	defer srv.Close()
+	prom := &monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: "p"}}
+	prom.Spec.Web = &monitoringv1.PrometheusWebSpec{WebConfigFileFields: monitoringv1.WebConfigFileFields{TLSConfig: &monitoringv1.WebTLSConfig{}}}
+	p, store := setup(t, prom, pod(t, prom, "prometheus-p-0", 0, srv.Listener.Addr().String(), true))
+	p.PollOnce(context.Background())
+	if got := messages(t, store)["healthy"]; got != "True TargetsUp 1/1 up" {
+		t.Fatalf("got %q", got)
+	}
+	// The same server asked over HTTP fails (the scheme follows the spec).
+	prom.Spec.Web = nil
+	p.PollOnce(context.Background())
+	p.PollOnce(context.Background())
+	if got := messages(t, store)["healthy"]; got != "Unknown PrometheusUnreachable Prometheus could not be asked for its targets: shard 0 (pod prometheus-p-0): server returned HTTP status 400" {
+		t.Fatalf("over HTTP: %q", got)
+	}
+}
