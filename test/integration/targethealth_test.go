@@ -135,7 +135,12 @@ func TestTargetHealth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stop()
+	stopped := false
+	defer func() {
+		if !stopped {
+			stop()
+		}
+	}()
 
 	api := &fakePromAPI{}
 	pool := func(name string) string { return "serviceMonitor/" + ns + "/" + name + "/0" }
@@ -239,5 +244,23 @@ func TestTargetHealth(t *testing.T) {
 	srv.Close()
 	expect("unreachable", map[string]string{
 		"healthy": "Unknown PrometheusUnreachable Prometheus could not be asked for its targets: shard 0 (pod prometheus-p-0): connection refused",
+	})
+
+	// Before rolling back to prometheus-operator's CRDs: an operator started with
+	// --target-health-interval=0 writes every binding without the condition.
+	stop()
+	stopped = true
+	stop2, err := startOperator(ctx, labels.SelectorFromSet(labels.Set{dedicatedLabel: ns}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop2()
+	eventually(t, 30*time.Second, "conditions removed", func() error {
+		for _, name := range []string{"healthy", "refused", "empty", "notloaded"} {
+			if err := bindingFor(ns, name, "p", monitoringv1.ConditionTrue, "Accepted", ""); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
