@@ -76,9 +76,12 @@ func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConf
 		gz, err := st.gz.Compress(res.Hash, res.Config)
 		return splitConfig{gz: [][]byte{gz}, hash: res.Hash, plainHashes: []string{res.Hash}}, err == nil && len(gz) <= limit, err
 	}
-	plain, err := promcfg.SplitConfig(res.Config, n)
+	plain, err := promcfg.SplitConfig(res.Config, n, st.partBufs)
 	if err != nil {
 		return splitConfig{}, false, err
+	}
+	if len(plain) == n {
+		st.partBufs = plain // n parts of its own, not the config itself (a config without jobs)
 	}
 	if len(st.partGz) < len(plain) {
 		st.partGz = append(st.partGz, make([]generated.Compressor, len(plain)-len(st.partGz))...)
