@@ -41,6 +41,8 @@ type Input struct {
 	Service  *corev1.Service
 	Pod      *corev1.Pod
 	Services []corev1.Service
+	// Notes collects what could not be read (nil offline).
+	Notes *Notes
 }
 
 // Options are the operator's selection settings, as its flags give them.
@@ -84,6 +86,7 @@ func Explain(ctx context.Context, in Input, subject Subject, opts Options) (*Rep
 	if len(in.Prometheuses) == 0 {
 		rep.Problems = append(rep.Problems, "there is no Prometheus or PrometheusAgent to select it")
 	}
+	rep.Problems = append(rep.Problems, in.Notes.all()...)
 	rep.OK = judge(rep)
 	return rep, nil
 }
