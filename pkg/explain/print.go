@@ -77,7 +77,21 @@ func writeEndpoint(w io.Writer, ep Endpoint, st Style, mark func(bool) string) {
 	if ep.Error != "" {
 		fmt.Fprintf(w, "      %s\n", ep.Error)
 	}
+	// Addresses of other objects the selector rules drop, one line per rule.
+	others := map[int][]string{}
+	var rules []int
 	for _, t := range ep.Targets {
+		if t.Drop != nil && t.Drop.Mismatch {
+			if others[t.Drop.Rule] == nil {
+				rules = append(rules, t.Drop.Rule)
+			}
+			others[t.Drop.Rule] = append(others[t.Drop.Rule], otherName(t))
+		}
+	}
+	for _, t := range ep.Targets {
+		if t.Drop != nil && t.Drop.Mismatch {
+			continue
+		}
 		obj := targetObject(t)
 		switch {
 		case t.Kept:
@@ -95,6 +109,46 @@ func writeEndpoint(w io.Writer, ep Endpoint, st Style, mark func(bool) string) {
 			fmt.Fprintf(w, "      %sdropped%s %s%s by relabel_configs[%d]: %s\n", st.Bad, st.Reset, t.Address, obj, t.Drop.Rule, t.Drop.Cause)
 		}
 	}
+	sort.Ints(rules)
+	for _, r := range rules {
+		names := uniq(others[r])
+		fmt.Fprintf(w, "      %sdropped%s %d address(es) of %s by relabel_configs[%d], the label selector: %s\n", st.Dim, st.Reset, len(others[r]), plural(len(names)), r, strings.Join(names, ", "))
+	}
+}
+
+// otherName names the object of a target a selector rule dropped, with the value seen.
+func otherName(t Target) string {
+	var v []string
+	for k, val := range t.Drop.Saw {
+		if strings.Contains(k, "_labelpresent_") {
+			continue
+		}
+		v = append(v, fmt.Sprintf("%s=%q", k[strings.LastIndex(k, "_label_")+len("_label_"):], val))
+	}
+	sort.Strings(v)
+	name := t.Service
+	if name == "" {
+		name = t.Pod
+	}
+	return name + " (" + strings.Join(v, ",") + ")"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return "another object"
+	}
+	return fmt.Sprintf("%d other objects", n)
+}
+
+func uniq(s []string) []string {
+	sort.Strings(s)
+	var out []string
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func targetObject(t Target) string {

@@ -50,6 +50,9 @@ type Drop struct {
 	Saw map[string]string `json:"saw,omitempty"`
 	// Cause says why in words.
 	Cause string `json:"cause"`
+	// Mismatch marks a selector rule dropping an object whose label has another value:
+	// most often simply another Service or Pod of the namespace.
+	Mismatch bool `json:"mismatch,omitempty"`
 }
 
 // Meta labels Prometheus's Kubernetes discovery sets, which explain reads.
@@ -157,7 +160,6 @@ func walk(lb *labels.Builder, job *config.ScrapeConfig, tl, gl model.LabelSet) *
 			saw[string(n)] = lb.Get(string(n))
 			vals = append(vals, lb.Get(string(n)))
 		}
-		seen := lb.Labels()
 		if relabel.ProcessBuilder(lb, rc) {
 			continue
 		}
@@ -165,16 +167,18 @@ func walk(lb *labels.Builder, job *config.ScrapeConfig, tl, gl model.LabelSet) *
 		for _, n := range rc.SourceLabels {
 			d.SourceLabels = append(d.SourceLabels, string(n))
 		}
-		d.Cause = cause(rc, vals, seen)
+		d.Cause = cause(rc, vals)
+		d.Mismatch = len(vals) == 2 && rc.Action == relabel.Keep && vals[1] == "true" &&
+			(labelPair(d.SourceLabels, serviceLabelPrefix, servicePresentPrefix) != "" || labelPair(d.SourceLabels, podLabelPrefix, podPresentPrefix) != "")
 		return d
 	}
 	// Relabeling keeps it: PopulateLabels dropped it for want of an address.
 	return &Drop{Rule: -1, Cause: "the target has no __address__ after relabeling"}
 }
 
-// cause says in words why rule rc, seeing vals (the values of its source labels) on a
-// target with the labels seen, drops it.
-func cause(rc *relabel.Config, vals []string, seen labels.Labels) string {
+// cause says in words why rule rc, seeing vals (the values of its source labels), drops
+// a target.
+func cause(rc *relabel.Config, vals []string) string {
 	src := make([]string, len(rc.SourceLabels))
 	for i, n := range rc.SourceLabels {
 		src[i] = string(n)
