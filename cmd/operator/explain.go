@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
+
 	"github.com/lookout-operator/lookout/pkg/explain"
 	"github.com/lookout-operator/lookout/pkg/operator"
 	"github.com/lookout-operator/lookout/pkg/render"
@@ -91,6 +94,9 @@ func explainCmd(args []string, stdout, stderr io.Writer) int {
 	if o.PrometheusInstanceSelector != nil && !o.PrometheusInstanceSelector.Empty() {
 		opts.InstanceSelector, opts.InstanceSelectorText = o.PrometheusInstanceSelector, o.PrometheusInstanceSelector.String()
 	}
+	// client-go reports the informers' ends (and retries) through klog: explain reports
+	// what matters itself.
+	klog.SetLogger(logr.Discard())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
