@@ -59,7 +59,11 @@ func Live(ctx context.Context, cfg *rest.Config, subject Subject, opts Options) 
 	for _, ns := range nss {
 		var pl monitoringv1.PrometheusList
 		if err := c.List(ctx, &pl, client.InNamespace(ns)); err != nil {
-			return in, fmt.Errorf("reading Prometheus objects: %w", err)
+			hint := ""
+			if apierrors.IsForbidden(err) && ns == "" {
+				hint = " (give --prometheus NAMESPACE/NAME to read only that namespace's)"
+			}
+			return in, fmt.Errorf("reading Prometheus objects: %w%s", err, hint)
 		}
 		for i := range pl.Items {
 			p := pl.Items[i]
