@@ -97,3 +97,31 @@ func TestPodSubject(t *testing.T) {
 		t.Errorf("used %v ok %v", kinds, r.OK)
 	}
 }
+
+// TestEndpointSliceRole: with serviceDiscoveryRole EndpointSlice the same causes are named
+// from the EndpointSlice meta labels (given and derived slices).
+func TestEndpointSliceRole(t *testing.T) {
+	r := run(t, sm("app", "rpc"), Options{Prometheus: "mon/slices"}, "testdata/cluster.yaml", "testdata/endpointslice.yaml")
+	ep := only(t, r).Endpoints[0]
+	if ep.Discovery != "role endpointslice in namespaces app" {
+		t.Errorf("discovery %q", ep.Discovery)
+	}
+	if d := dropOf(t, ep, "rpc"); d.Rule != 2 || d.Cause != `port name is "grpc"; the endpoint asks for "web"` {
+		t.Errorf("drop %+v", d)
+	}
+	r = run(t, sm("app", "db"), Options{Prometheus: "mon/slices"}, "testdata/cluster.yaml", "testdata/endpointslice.yaml")
+	if d := dropOf(t, only(t, r).Endpoints[0], "db"); d.Rule != 2 || d.Cause != `the Service has no label tier; the selector wants tier=backend` {
+		t.Errorf("drop %+v", d)
+	}
+	r = run(t, sm("app", "api"), Options{Prometheus: "mon/slices"}, "testdata/cluster.yaml", "testdata/endpointslice.yaml")
+	ep = only(t, r).Endpoints[0]
+	notReady := 0
+	for _, tg := range ep.Targets {
+		if tg.Kept && tg.NotReady {
+			notReady++
+		}
+	}
+	if !r.OK || ep.Kept != 2 || notReady != 1 {
+		t.Errorf("ok %v kept %d not ready %d", r.OK, ep.Kept, notReady)
+	}
+}
