@@ -190,10 +190,14 @@ func cause(rc *relabel.Config, vals []string) string {
 		return portCause("port", vals[0], re)
 	case one && src[0] == metaContainerPort && rc.Action == relabel.Keep:
 		return portCause("container port", vals[0], re)
-	case len(src) == 2 && rc.Action == relabel.Keep && labelPair(src, serviceLabelPrefix, servicePresentPrefix) != "":
-		return labelCause("Service", labelPair(src, serviceLabelPrefix, servicePresentPrefix), vals, re)
-	case len(src) == 2 && rc.Action == relabel.Keep && labelPair(src, podLabelPrefix, podPresentPrefix) != "":
-		return labelCause("Pod", labelPair(src, podLabelPrefix, podPresentPrefix), vals, re)
+	case len(src) == 2 && labelPair(src, serviceLabelPrefix, servicePresentPrefix) != "":
+		return labelCause("Service", labelPair(src, serviceLabelPrefix, servicePresentPrefix), rc.Action, vals, re)
+	case len(src) == 2 && labelPair(src, podLabelPrefix, podPresentPrefix) != "":
+		return labelCause("Pod", labelPair(src, podLabelPrefix, podPresentPrefix), rc.Action, vals, re)
+	case one && strings.HasPrefix(src[0], servicePresentPrefix):
+		return presenceCause("Service", strings.TrimPrefix(src[0], servicePresentPrefix), rc.Action)
+	case one && strings.HasPrefix(src[0], podPresentPrefix):
+		return presenceCause("Pod", strings.TrimPrefix(src[0], podPresentPrefix), rc.Action)
 	case one && src[0] == metaPodPhase:
 		return fmt.Sprintf("the pod's phase is %q; the job drops pods that are %s", vals[0], strings.Trim(re, "()"))
 	case one && (src[0] == metaEndpointsReady || src[0] == metaSliceReady || src[0] == metaPodReady):
@@ -232,13 +236,28 @@ func labelPair(src []string, prefix, present string) string {
 	return k
 }
 
-// labelCause describes a selector rule "(VALUE);true" over a label's value and presence.
-// The meta label names are sanitised: the label's own name is what the selector wants.
-func labelCause(kind, key string, vals []string, re string) string {
+// labelCause describes a selector rule "(VALUE|...);true" over a label's value and
+// presence: keep for matchLabels and In, drop for NotIn. Label names are as the meta
+// labels spell them (sanitised).
+func labelCause(kind, key string, action relabel.Action, vals []string, re string) string {
 	want := strings.TrimSuffix(re, ";true")
-	want = strings.TrimSuffix(strings.TrimPrefix(want, "("), ")")
+	want = strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(want, "("), ")"), `\`, "")
+	if strings.Contains(want, "|") {
+		want = "one of " + strings.Join(strings.Split(want, "|"), ", ")
+	}
+	if action == relabel.Drop {
+		return fmt.Sprintf("the %s's label %s is %q, which the selector excludes (%s)", kind, key, vals[0], want)
+	}
 	if vals[1] != "true" {
 		return fmt.Sprintf("the %s has no label %s; the selector wants %s=%s", kind, key, key, want)
 	}
 	return fmt.Sprintf("the %s's label %s is %q; the selector wants %s", kind, key, vals[0], want)
+}
+
+// presenceCause describes an Exists (keep) or DoesNotExist (drop) selector rule.
+func presenceCause(kind, key string, action relabel.Action) string {
+	if action == relabel.Drop {
+		return fmt.Sprintf("the %s has label %s; the selector wants it absent", kind, key)
+	}
+	return fmt.Sprintf("the %s has no label %s; the selector wants it present", kind, key)
 }
