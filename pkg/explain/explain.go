@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 a PodMonitor endpoint's deprecated targetPort is still honoured, so explain names it
+
 package explain
 
 import (
@@ -124,7 +126,7 @@ func subjectMonitors(in Input, s Subject, rep *Report) (pipeline.Candidates, err
 			}
 		}
 		if len(c.ServiceMonitors) == 0 {
-			return c, fmt.Errorf("ServiceMonitor %s/%s not found", s.Namespace, s.Name)
+			return c, fmt.Errorf("no ServiceMonitor %s/%s", s.Namespace, s.Name)
 		}
 	case KindPodMonitor:
 		for _, m := range in.Candidates.PodMonitors {
@@ -133,16 +135,16 @@ func subjectMonitors(in Input, s Subject, rep *Report) (pipeline.Candidates, err
 			}
 		}
 		if len(c.PodMonitors) == 0 {
-			return c, fmt.Errorf("PodMonitor %s/%s not found", s.Namespace, s.Name)
+			return c, fmt.Errorf("no PodMonitor %s/%s", s.Namespace, s.Name)
 		}
 	case KindService:
 		if in.Service == nil {
-			return c, fmt.Errorf("Service %s/%s not found", s.Namespace, s.Name)
+			return c, fmt.Errorf("no Service %s/%s", s.Namespace, s.Name)
 		}
 		c.ServiceMonitors = reachingServiceMonitors(in.Candidates.ServiceMonitors, []corev1.Service{*in.Service}, rep)
 	case KindPod:
 		if in.Pod == nil {
-			return c, fmt.Errorf("Pod %s/%s not found", s.Namespace, s.Name)
+			return c, fmt.Errorf("no Pod %s/%s", s.Namespace, s.Name)
 		}
 		var svcs []corev1.Service
 		for _, svc := range in.Services {

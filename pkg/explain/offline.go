@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 Prometheus's endpoints role reads core/v1 Endpoints, which offline manifests may hold
+
 package explain
 
 import (
