@@ -125,3 +125,30 @@ func TestEndpointSliceRole(t *testing.T) {
 		t.Errorf("ok %v kept %d not ready %d", r.OK, ep.Kept, notReady)
 	}
 }
+
+// TestNotReadyAndFinished: a relabeling that keeps ready addresses drops the not-ready
+// one, named; a PodMonitor drops the pod that has finished, by the phase rule.
+func TestNotReadyAndFinished(t *testing.T) {
+	r := run(t, sm("jobs", "batch"), Options{Prometheus: "mon/k8s"}, "testdata/cluster.yaml", "testdata/readiness.yaml")
+	ep := only(t, r).Endpoints[0]
+	var drop *Drop
+	for _, tg := range ep.Targets {
+		if tg.Pod == "batch-2" {
+			drop = tg.Drop
+		}
+	}
+	if ep.Kept != 1 || drop == nil || drop.Cause != `the address is not ready (__meta_kubernetes_endpoint_ready is "false")` {
+		t.Errorf("kept %d, drop %+v", ep.Kept, drop)
+	}
+	r = run(t, Subject{Kind: KindPodMonitor, Namespace: "jobs", Name: "batch"}, Options{Prometheus: "mon/k8s"}, "testdata/cluster.yaml", "testdata/readiness.yaml")
+	ep = only(t, r).Endpoints[0]
+	drop = nil
+	for _, tg := range ep.Targets {
+		if tg.Pod == "batch-1" {
+			drop = tg.Drop
+		}
+	}
+	if ep.Kept != 2 || drop == nil || drop.Rule != 3 || drop.Cause != `the pod's phase is "Succeeded"; the job drops pods that are Failed|Succeeded` {
+		t.Errorf("kept %d, drop %+v", ep.Kept, drop)
+	}
+}
