@@ -80,17 +80,18 @@ func nextItem(b []byte) int {
 // itemJobName returns the job_name of a job list item (a key of the item itself, not of
 // something nested in it), or the item's first line.
 func itemJobName(job []byte) string {
-	for i, line := range strings.Split(string(job), "\n") {
-		key := "  job_name: "
-		if i == 0 {
-			key = "- job_name: "
-		}
-		if name, ok := strings.CutPrefix(line, key); ok {
-			return strings.Trim(name, `"'`)
+	first, rest, _ := bytes.Cut(job, []byte("\n"))
+	if name, ok := bytes.CutPrefix(first, []byte("- job_name: ")); ok {
+		return strings.Trim(string(name), `"'`)
+	}
+	for len(rest) > 0 {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if name, ok := bytes.CutPrefix(line, []byte("  job_name: ")); ok {
+			return strings.Trim(string(name), `"'`)
 		}
 	}
-	first, _, _ := strings.Cut(string(job), "\n")
-	return first
+	return string(first)
 }
 
 // partOf assigns a job to a part by its monitor: the job name without its trailing
