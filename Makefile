@@ -95,12 +95,14 @@ bench-agent: tools build
 stack:
 	$(GO) run ./test/jsonnet/cmd/render-stack
 
-## generate: regenerate the CRDs from the upstream API types
+## generate: regenerate the CRDs from the upstream API types, plus Lookout's printer
+## columns (hack/crdextend)
 generate crds: tool-controller-gen
 	rm -f example/crds/*.yaml
 	$(BIN)/controller-gen crd:crdVersions=v1 \
 		paths=github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/... \
 		output:crd:dir=example/crds
+	$(GO) run ./hack/crdextend example/crds
 	@$(MAKE) --no-print-directory chart-crds
 
 ## chart-crds: copy example/crds into the Helm chart's crds/ (test/packaging checks they match)
