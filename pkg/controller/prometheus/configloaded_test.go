@@ -1,6 +1,7 @@
 package prometheus
 
 import (
+	"context"
 	"fmt"
 
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -9,11 +10,13 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/reloader/podreport"
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 const (
@@ -162,4 +165,67 @@ func TestStripPod(t *testing.T) {
 
 func updateEvent(old, cur *corev1.Pod) event.UpdateEvent {
 	return event.UpdateEvent{ObjectOld: old, ObjectNew: cur}
+}
+
+// TestReconcileConfigLoaded: with ReloaderReportConfig the reconcile sets ConfigLoaded
+// from the pods' reports, grants the reloader patch on its pods' status, and writes
+// nothing more once the condition holds.
+func TestReconcileConfigLoaded(t *testing.T) {
+	opts := workload.DefaultOptions()
+	opts.ReloaderReportConfig = true
+	f := newFixture(t, Config{Workload: opts}, prom("p", func(p *monitoringv1.Prometheus) {
+		p.Spec.ServiceAccountName = "prom"
+		p.Spec.Replicas = ptr.To[int32](2)
+	}))
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	sec := &corev1.Secret{}
+	f.get(sec, "mon", layout.ConfigSecretName("p"))
+	hash := sec.Annotations[layout.InputHashAnnotation]
+	loaded := func() monitoringv1.Condition {
+		t.Helper()
+		p := &monitoringv1.Prometheus{}
+		f.get(p, "mon", "p")
+		for _, c := range p.Status.Conditions {
+			if c.Type == ConditionConfigLoaded {
+				return c
+			}
+		}
+		t.Fatalf("no ConfigLoaded condition: %+v", p.Status.Conditions)
+		return monitoringv1.Condition{}
+	}
+	want := "2 of 2 replicas do not run the latest configuration (sha256 " + hash[:12] + ") yet: " +
+		"prometheus-p-0 (shard 0) does not exist, prometheus-p-1 (shard 0) does not exist"
+	if c := loaded(); c.Status != monitoringv1.ConditionFalse || c.Reason != ReasonReplicasLagging || c.Message != want {
+		t.Fatalf("condition %s %s: %s\nwant False %s: %s", c.Status, c.Reason, c.Message, ReasonReplicasLagging, want)
+	}
+	role := &rbacv1.Role{}
+	f.get(role, "mon", "prometheus-p-config-reloader")
+	if len(role.Rules) != 1 || role.Rules[0].Resources[0] != "pods/status" || len(role.Rules[0].ResourceNames) != 2 {
+		t.Fatalf("role rules %+v", role.Rules)
+	}
+
+	for _, name := range []string{"prometheus-p-0", "prometheus-p-1"} {
+		pod := loadedPod(name, hash)
+		pod.Namespace = "mon"
+		pod.Labels = map[string]string{layout.PrometheusNameLabel: "p", layout.NameLabel: workload.PrometheusNameValue}
+		if err := f.c.Create(context.Background(), &pod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	want = "all 2 replicas run the latest configuration (sha256 " + hash[:12] + ")"
+	if c := loaded(); c.Status != monitoringv1.ConditionTrue || c.Reason != ReasonAllReplicasLoaded || c.Message != want {
+		t.Fatalf("condition %s %s: %s\nwant True %s: %s", c.Status, c.Reason, c.Message, ReasonAllReplicasLoaded, want)
+	}
+	before := f.totalWrites()
+	if err := f.reconcile("mon", "p"); err != nil {
+		t.Fatal(err)
+	}
+	if after := f.totalWrites(); after != before {
+		t.Fatalf("%v writes with nothing changed", after-before)
+	}
 }
