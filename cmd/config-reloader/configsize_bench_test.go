@@ -15,7 +15,7 @@ import (
 	"github.com/lookout-operator/lookout/test/atomicwriter"
 )
 
-// BenchmarkConfigSizeFootprint runs the built binary on configs of 1 MB and 25 MB
+// BenchmarkConfigSizeFootprint runs the built binary on configs of 1, 10 and 50 MB
 // (reloadertest.SizedConfig, gzipped and projected kubelet-style) and reports its peak
 // resident memory: as the init container (render once, exit), and as the sidecar
 // through its first reload and the reload of a changed config of the same size. The
@@ -26,7 +26,7 @@ import (
 //	go test -run '^$' -bench ConfigSizeFootprint -benchtime 1x ./cmd/config-reloader
 func BenchmarkConfigSizeFootprint(b *testing.B) {
 	bin := buildBinary(b)
-	for _, mb := range []int{1, 25} {
+	for _, mb := range []int{1, 10, 50} {
 		b.Run(fmt.Sprintf("config=%dMB", mb), func(b *testing.B) {
 			for range b.N {
 				measureConfigSize(b, bin, mb<<20)

@@ -27,6 +27,7 @@ const ordinalEnv = "STATEFULSET_ORDINAL_NUMBER"
 // config is the parsed command line.
 type config struct {
 	configFile     string
+	configParts    []string
 	configOutFile  string
 	watchedDirs    []string
 	watchInterval  time.Duration
@@ -86,6 +87,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.SetOutput(out)
 	// The flags of prometheus-config-reloader.
 	fs.StringVar(&c.configFile, "config-file", "", "config file to watch, gzipped or plain")
+	fs.Var((*stringList)(&c.configParts), "config-part-file", "a further part of the config, read after --config-file and the parts before it as one config (repeatable; Lookout only: the operator spreads a config too large for one Secret over several)")
 	fs.StringVar(&c.configOutFile, "config-envsubst-file", "", "output file for the config after gunzip and $(VAR) expansion")
 	fs.DurationVar(&c.watchInterval, "watch-interval", reloader.DefaultWatchInterval, "interval of the periodic full check; 0 renders the config once and exits")
 	fs.DurationVar(&c.delayInterval, "delay-interval", reloader.DefaultDelayInterval, "delay between the first file event and the check (debounce)")

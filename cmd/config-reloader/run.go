@@ -91,18 +91,19 @@ func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
 		}
 	}
 	rl, err := reloader.New(reloader.Options{
-		ConfigFile:    c.configFile,
-		ConfigOutFile: c.configOutFile,
-		WatchedDirs:   c.watchedDirs,
-		WatchInterval: c.watchInterval,
-		DelayInterval: c.delayInterval,
-		RetryInterval: c.retryInterval,
-		ReloadTimeout: c.reloadTimeout,
-		Trigger:       trigger(c),
-		Metrics:       metrics,
-		Logger:        log,
-		LookupEnv:     withOrdinal(os.LookupEnv, c.ordinalFrom),
-		Observe:       observe,
+		ConfigFile:      c.configFile,
+		ConfigPartFiles: c.configParts,
+		ConfigOutFile:   c.configOutFile,
+		WatchedDirs:     c.watchedDirs,
+		WatchInterval:   c.watchInterval,
+		DelayInterval:   c.delayInterval,
+		RetryInterval:   c.retryInterval,
+		ReloadTimeout:   c.reloadTimeout,
+		Trigger:         trigger(c),
+		Metrics:         metrics,
+		Logger:          log,
+		LookupEnv:       withOrdinal(os.LookupEnv, c.ordinalFrom),
+		Observe:         observe,
 	})
 	if err != nil {
 		return fatalf(stderr, "%v", err)

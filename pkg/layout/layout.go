@@ -6,6 +6,9 @@ import "fmt"
 const (
 	// ConfigDir holds the compressed config Secret as mounted by the kubelet.
 	ConfigDir = "/etc/prometheus/config"
+	// ConfigPartsDir holds the further parts of a config spread over several Secrets, each
+	// in its own directory (ConfigPartDir).
+	ConfigPartsDir = "/etc/prometheus/config-parts"
 	// ConfigOutDir holds the expanded config the reloader writes and Prometheus reads.
 	ConfigOutDir = "/etc/prometheus/config_out"
 	// TLSAssetsDir holds CA, certificate and key files referenced by the config.
@@ -106,6 +109,15 @@ func (i Instance) Base() string { return i.Prefix + "-" + i.Name }
 
 // ConfigSecret is the Secret holding the generated config.
 func (i Instance) ConfigSecret() string { return i.Base() }
+
+// ConfigPartSecret is the Secret holding part n (from 1) of a config spread over several
+// Secrets (under ConfigCompressedKey); part 0 is ConfigSecret.
+func (i Instance) ConfigPartSecret(n int) string {
+	return fmt.Sprintf("%s-config-part-%d", i.Base(), n)
+}
+
+// ConfigPartDir is the directory part n (from 1) of the config is mounted in.
+func ConfigPartDir(n int) string { return fmt.Sprintf("%s/part-%d", ConfigPartsDir, n) }
 
 // TLSAssetsSecret is the n-th Secret holding TLS assets.
 func (i Instance) TLSAssetsSecret(n int) string { return fmt.Sprintf("%s-tls-assets-%d", i.Base(), n) }

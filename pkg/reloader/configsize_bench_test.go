@@ -12,7 +12,7 @@ import (
 	"github.com/lookout-operator/lookout/test/atomicwriter"
 )
 
-// BenchmarkRenderConfigSize renders configs of 1 MB and 25 MB (gzipped, projected
+// BenchmarkRenderConfigSize renders configs of 1, 10 and 50 MB (gzipped, projected
 // kubelet-style), alternating between two versions so that every iteration reads,
 // decompresses, hashes, expands, compares and writes the whole config. With -benchmem,
 // B/op shows how much the reloader allocates per render: it should not grow with the
@@ -21,7 +21,7 @@ import (
 //
 //	go test -run '^$' -bench RenderConfigSize -benchmem ./pkg/reloader
 func BenchmarkRenderConfigSize(b *testing.B) {
-	for _, mb := range []int{1, 25} {
+	for _, mb := range []int{1, 10, 50} {
 		b.Run(fmt.Sprintf("config=%dMB", mb), func(b *testing.B) {
 			dir := b.TempDir()
 			cfgDir, out := filepath.Join(dir, "config"), filepath.Join(dir, "prometheus.env.yaml")

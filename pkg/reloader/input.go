@@ -25,52 +25,88 @@ var gzipMagic = []byte{0x1f, 0x8b}
 // ErrInputMissing reports that the config input file does not exist (yet).
 var ErrInputMissing = errors.New("config input does not exist")
 
-// configInput is the open config input file. The same open file is read by every pass
-// of one check (hash, compare, write), so all of them see one version even when the
-// kubelet swaps in a new one meanwhile: the old file stays readable through the open
-// descriptor.
+// configInput is the open config input: the config file and, when the operator spread
+// a large config over several Secrets, its further parts, read in order as one config.
+// The same open files are read by every pass of one check (hash, compare, write), so all
+// of them see one version even when the kubelet swaps in a new one meanwhile: the old
+// files stay readable through the open descriptors.
 type configInput struct {
-	f     *os.File
-	br    *bufio.Reader
+	parts []*inputPart
 	limit int64
 }
 
-// openConfigInput opens path; a missing file is ErrInputMissing.
-func openConfigInput(path string) (*configInput, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrInputMissing, path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", path, err)
-	}
-	return &configInput{f: f, br: bufio.NewReaderSize(f, readBufferSize), limit: MaxConfigSize}, nil
+// inputPart is one open file of the config input.
+type inputPart struct {
+	f  *os.File
+	br *bufio.Reader
 }
 
-// Close closes the file.
-func (in *configInput) Close() error { return in.f.Close() }
-
-// config returns a reader of the config from its start: decompressed when the file is
-// a gzip stream (detected by its magic bytes, whatever the file name), as it is
-// otherwise. Reading fails once more than the limit comes out, and with a "gunzip:"
-// error for a corrupt archive, which is only known for sure at its end (checksum).
-func (in *configInput) config() (io.Reader, error) {
-	if _, err := in.f.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("rewinding %s: %w", in.f.Name(), err)
+// openConfigInput opens the config file and its further parts; a missing file is
+// ErrInputMissing.
+func openConfigInput(paths ...string) (*configInput, error) {
+	in := &configInput{limit: MaxConfigSize}
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			_ = in.Close()
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%w: %s", ErrInputMissing, path)
+			}
+			return nil, fmt.Errorf("opening %s: %w", path, err)
+		}
+		in.parts = append(in.parts, &inputPart{f: f, br: bufio.NewReaderSize(f, readBufferSize)})
 	}
-	in.br.Reset(in.f)
-	magic, err := in.br.Peek(len(gzipMagic))
+	return in, nil
+}
+
+// Close closes the files.
+func (in *configInput) Close() error {
+	var errs []error
+	for _, p := range in.parts {
+		errs = append(errs, p.f.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// config returns a reader of the config from its start: each part decompressed when it
+// is a gzip stream (detected by its magic bytes, whatever the file name), as it is
+// otherwise, the parts one after the other. Reading fails once more than the limit comes
+// out in all, and with a "gunzip:" error for a corrupt archive, which is only known for
+// sure at its end (checksum).
+func (in *configInput) config() (io.Reader, error) {
+	readers := make([]io.Reader, 0, len(in.parts))
+	for _, p := range in.parts {
+		r, err := p.reader()
+		if err != nil {
+			return nil, err
+		}
+		readers = append(readers, r)
+	}
+	var r io.Reader = readers[0]
+	if len(readers) > 1 {
+		r = io.MultiReader(readers...)
+	}
+	return &limitedReader{r: r, left: in.limit, limit: in.limit}, nil
+}
+
+// reader rewinds the part and returns its content, decompressed when gzipped.
+func (p *inputPart) reader() (io.Reader, error) {
+	if _, err := p.f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("rewinding %s: %w", p.f.Name(), err)
+	}
+	p.br.Reset(p.f)
+	magic, err := p.br.Peek(len(gzipMagic))
 	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("reading %s: %w", in.f.Name(), err)
+		return nil, fmt.Errorf("reading %s: %w", p.f.Name(), err)
 	}
 	if !bytes.Equal(magic, gzipMagic) {
-		return &limitedReader{r: in.br, left: in.limit, limit: in.limit}, nil
+		return p.br, nil
 	}
-	zr, err := gzip.NewReader(in.br)
+	zr, err := gzip.NewReader(p.br)
 	if err != nil {
-		return nil, fmt.Errorf("gunzip: %w", err)
+		return nil, fmt.Errorf("gunzip %s: %w", p.f.Name(), err)
 	}
-	return &limitedReader{r: gunzipErrors{zr}, left: in.limit, limit: in.limit}, nil
+	return gunzipErrors{zr}, nil
 }
 
 // gunzipErrors prefixes the errors of a gzip stream.

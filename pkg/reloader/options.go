@@ -20,6 +20,10 @@ const (
 type Options struct {
 	// ConfigFile is the config input, gzipped or plain; empty means none.
 	ConfigFile string
+	// ConfigPartFiles are further parts of the config, read after ConfigFile in order
+	// (each gzipped or plain) as one config: the operator spreads a config too large
+	// for one Secret over several.
+	ConfigPartFiles []string
 	// ConfigOutFile receives ConfigFile decompressed and $(VAR)-expanded; empty means
 	// the input is only watched.
 	ConfigOutFile string
@@ -54,6 +58,9 @@ type Options struct {
 func (o Options) withDefaults() (Options, error) {
 	if o.ConfigFile == "" && len(o.WatchedDirs) == 0 {
 		return o, errors.New("nothing to watch: set a config file or at least one watched directory")
+	}
+	if len(o.ConfigPartFiles) > 0 && o.ConfigFile == "" {
+		return o, errors.New("config parts need a config file")
 	}
 	if o.ConfigOutFile != "" && o.ConfigFile == "" {
 		return o, errors.New("an output file needs a config file")

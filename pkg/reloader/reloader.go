@@ -38,15 +38,26 @@ func New(o Options) (*Reloader, error) {
 	return &Reloader{o: o, m: o.Metrics, log: o.Logger}, nil
 }
 
-// dirs returns the directories to watch: the config file's and the watched ones.
+// dirs returns the directories to watch: the config input's and the watched ones.
 func (r *Reloader) dirs() []string {
-	var dirs []string
-	if r.o.ConfigFile != "" {
-		dirs = append(dirs, filepath.Dir(r.o.ConfigFile))
-	}
+	dirs := r.configDirs()
 	for _, d := range r.o.WatchedDirs {
 		if !slices.Contains(dirs, filepath.Clean(d)) {
 			dirs = append(dirs, filepath.Clean(d))
+		}
+	}
+	return dirs
+}
+
+// configDirs returns the directories of the config file and its parts.
+func (r *Reloader) configDirs() []string {
+	var dirs []string
+	if r.o.ConfigFile == "" {
+		return nil
+	}
+	for _, f := range append([]string{r.o.ConfigFile}, r.o.ConfigPartFiles...) {
+		if d := filepath.Dir(f); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
 		}
 	}
 	return dirs
@@ -163,7 +174,7 @@ func (r *Reloader) apply(ctx context.Context, res *Result) {
 
 // snapshot reads the content; ok is false when the check must stop there.
 func (r *Reloader) snapshot(res *Result) (snapshot, bool) {
-	snap, err := takeSnapshot(r.o.ConfigFile, r.o.WatchedDirs)
+	snap, err := takeSnapshot(r.o.ConfigFile, r.o.ConfigPartFiles, r.o.WatchedDirs)
 	if errors.Is(err, ErrInputMissing) {
 		if !r.waiting {
 			r.log.Info("waiting for the config file to appear", "file", r.o.ConfigFile)

@@ -15,7 +15,7 @@ func (r *Reloader) RenderOnce(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w, err := newDirWatcher(r.dirs()[:1], r.m, r.log)
+	w, err := newDirWatcher(r.configDirs(), r.m, r.log)
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func (r *Reloader) RenderOnce(ctx context.Context) error {
 
 // renderOnce makes one attempt; done is false while the input is missing.
 func (r *Reloader) renderOnce(res *Result) (done bool, err error) {
-	snap, err := takeSnapshot(r.o.ConfigFile, nil)
+	snap, err := takeSnapshot(r.o.ConfigFile, r.o.ConfigPartFiles, nil)
 	if errors.Is(err, ErrInputMissing) {
 		if !r.waiting {
 			r.log.Info("waiting for the config file to appear", "file", r.o.ConfigFile)

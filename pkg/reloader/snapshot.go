@@ -35,13 +35,21 @@ func (s snapshot) close() {
 	}
 }
 
-// takeSnapshot reads the config input and the watched directories. The config is read
-// to its end (so a corrupt archive is detected here, before anything is written) in
-// buffers of a fixed size.
-func takeSnapshot(configFile string, dirs []string) (s snapshot, err error) {
+// takeSnapshot reads the config input (the config file and its further parts, if any)
+// and the watched directories. The config is read to its end (so a corrupt archive is
+// detected here, before anything is written) in buffers of a fixed size.
+func takeSnapshot(configFile string, partFiles, dirs []string) (s snapshot, err error) {
 	h := sha256.New()
+	// The config input is in the hash already, decompressed: in its own directories, when
+	// those are watched too (as prometheus-operator's pods ask), its compressed bytes do
+	// not count again, so a recompressed identical config costs no reload.
+	skip := map[string]bool{}
 	if configFile != "" {
-		if s.input, err = openConfigInput(configFile); err != nil {
+		paths := append([]string{configFile}, partFiles...)
+		for _, p := range paths {
+			skip[filepath.Clean(p)] = true
+		}
+		if s.input, err = openConfigInput(paths...); err != nil {
 			return s, err
 		}
 		defer func() {
@@ -50,19 +58,12 @@ func takeSnapshot(configFile string, dirs []string) (s snapshot, err error) {
 			}
 		}()
 		if s.configHash, err = hashConfig(s.input); err != nil {
-			return s, fmt.Errorf("decoding %s: %w", configFile, err)
+			return s, fmt.Errorf("decoding %s: %w", strings.Join(paths, ", "), err)
 		}
 		writeField(h, []byte("config"))
 		writeField(h, []byte(s.configHash))
 	}
 	for _, dir := range dirs {
-		// The config input is in the hash already, decompressed: in its own directory,
-		// when that is watched too (as prometheus-operator's pods ask), its compressed
-		// bytes do not count again, so a recompressed identical config costs no reload.
-		skip := ""
-		if configFile != "" && filepath.Clean(dir) == filepath.Dir(filepath.Clean(configFile)) {
-			skip = filepath.Base(configFile)
-		}
 		if err := hashDir(h, dir, skip); err != nil {
 			return s, err
 		}
@@ -87,8 +88,8 @@ func hashConfig(in *configInput) (string, error) {
 // hashDir adds the regular files directly in dir (following symlinks, so kubelet key
 // links count by their content) to h: each file's name and the sha256 of its content,
 // read in buffers. Names starting with ".." are the kubelet's internals and are
-// skipped, as is skip; a missing directory hashes as empty.
-func hashDir(h hash.Hash, dir, skip string) error {
+// skipped, as are the paths in skip; a missing directory hashes as empty.
+func hashDir(h hash.Hash, dir string, skip map[string]bool) error {
 	writeField(h, []byte("dir"))
 	writeField(h, []byte(dir))
 	entries, err := os.ReadDir(dir)
@@ -100,7 +101,7 @@ func hashDir(h hash.Hash, dir, skip string) error {
 	}
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "..") && e.Name() != skip {
+		if !strings.HasPrefix(e.Name(), "..") && !skip[filepath.Join(filepath.Clean(dir), e.Name())] {
 			names = append(names, e.Name())
 		}
 	}

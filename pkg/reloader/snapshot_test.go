@@ -18,13 +18,13 @@ func TestSnapshot(t *testing.T) {
 	cfg := filepath.Join(dir, "cfg", "prometheus.yaml.gz")
 	rules := filepath.Join(dir, "rules")
 
-	if _, err := takeSnapshot(cfg, []string{rules}); !errors.Is(err, ErrInputMissing) {
+	if _, err := takeSnapshot(cfg, nil, []string{rules}); !errors.Is(err, ErrInputMissing) {
 		t.Fatalf("missing input: %v", err)
 	}
 	if _, err := atomicdir.Write(filepath.Dir(cfg), map[string][]byte{"prometheus.yaml.gz": reloadertest.Gzip(t, "a: 1\n")}); err != nil {
 		t.Fatal(err)
 	}
-	s1, err := takeSnapshot(cfg, []string{rules})
+	s1, err := takeSnapshot(cfg, nil, []string{rules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,14 +37,14 @@ func TestSnapshot(t *testing.T) {
 	if _, err := atomicdir.Write(filepath.Dir(cfg), map[string][]byte{"prometheus.yaml.gz": []byte("a: 1\n")}); err != nil {
 		t.Fatal(err)
 	}
-	s2, _ := takeSnapshot(cfg, []string{rules})
+	s2, _ := takeSnapshot(cfg, nil, []string{rules})
 	if s2.hash != s1.hash {
 		t.Fatal("plain and gzipped forms of one config hash differently")
 	}
 	// The same with the config's directory watched too, as prometheus-operator's pods
 	// ask; another file there counts.
 	withDir := func() snapshot {
-		s, err := takeSnapshot(cfg, []string{rules, filepath.Dir(cfg) + "/"})
+		s, err := takeSnapshot(cfg, nil, []string{rules, filepath.Dir(cfg) + "/"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestSnapshot(t *testing.T) {
 	if _, err := atomicdir.Write(rules, map[string][]byte{"r.yaml": []byte("groups: []")}); err != nil {
 		t.Fatal(err)
 	}
-	s3, _ := takeSnapshot(cfg, []string{rules})
+	s3, _ := takeSnapshot(cfg, nil, []string{rules})
 	if s3.hash == s2.hash || s3.configHash != s2.configHash {
 		t.Fatal("rule change not reflected as expected")
 	}
@@ -85,7 +85,7 @@ func TestSnapshot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(rules, "..internal"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s4, _ := takeSnapshot(cfg, []string{rules}); s4.hash != s3.hash {
+	if s4, _ := takeSnapshot(cfg, nil, []string{rules}); s4.hash != s3.hash {
 		t.Fatal("ignored entries changed the hash")
 	}
 	// Moving a file between directories changes the hash.
@@ -96,8 +96,8 @@ func TestSnapshot(t *testing.T) {
 	if _, err := atomicdir.Write(rules, map[string][]byte{}); err != nil {
 		t.Fatal(err)
 	}
-	s5, _ := takeSnapshot(cfg, []string{rules, other})
-	s6, _ := takeSnapshot(cfg, []string{other, rules})
+	s5, _ := takeSnapshot(cfg, nil, []string{rules, other})
+	s6, _ := takeSnapshot(cfg, nil, []string{other, rules})
 	if s5.hash == s3.hash || s5.hash == s6.hash {
 		t.Fatal("file location does not reach the hash")
 	}
@@ -109,7 +109,7 @@ func TestSnapshotCorrupt(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte{0x1f, 0x8b, 1, 2, 3}, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := takeSnapshot(cfg, nil); err == nil || errors.Is(err, ErrInputMissing) {
+	if _, err := takeSnapshot(cfg, nil, nil); err == nil || errors.Is(err, ErrInputMissing) {
 		t.Fatalf("corrupt input: %v", err)
 	}
 }

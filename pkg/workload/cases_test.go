@@ -253,6 +253,12 @@ func buildCases() []buildCase {
 			p.Spec.TSDB = &monitoringv1.TSDBSpec{ChunkEncoding: &monitoringv1.ChunkEncodingSpec{Floats: ptr.To(monitoringv1.ChunkEncodingFloatsXor2)}}
 		})},
 		{name: "many-rule-configmaps", in: func(in *Input) { in.RuleConfigMaps = 5; in.TLSAssetSecrets = 0 }, p: prom()},
+		// A configuration spread over three Secrets: the reloader reads the parts from
+		// a projected volume, or mirrors each part Secret in API-watch mode.
+		{name: "config-parts", in: func(in *Input) { in.ConfigParts = 3 }, p: prom()},
+		{name: "config-parts-api", in: func(in *Input) { in.ConfigParts = 3 }, opts: func(o *Options) { o.ReloaderWatchAPI = true }, p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.ServiceAccountName = "prometheus"
+		})},
 		{name: "thanos-minimal", p: prom(func(p *monitoringv1.Prometheus) {
 			// No object storage: no TSDB mount, no compaction flags.
 			p.Spec.Thanos = &monitoringv1.ThanosSpec{}

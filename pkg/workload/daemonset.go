@@ -76,7 +76,7 @@ func buildDaemonSet(p *monitoringv1.Prometheus, opts Options, in Input) (*appsv1
 	if err != nil {
 		return nil, err
 	}
-	template, err := podTemplate(p, opts, v, 0, 0, Slots(in.TLSAssetSecrets), storageMount)
+	template, err := podTemplate(p, opts, v, 0, 0, Slots(in.TLSAssetSecrets), in.ConfigParts, storageMount)
 	if err != nil {
 		return nil, err
 	}

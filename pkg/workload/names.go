@@ -26,6 +26,7 @@ const (
 const (
 	configVolume               = "config"
 	configOutVolume            = "config-out"
+	configPartsVolume          = "config-parts"
 	tlsAssetsVolume            = "tls-assets"
 	webConfigVolume            = "web-config"
 	logFilesVolume             = "log-files"

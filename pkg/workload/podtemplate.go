@@ -11,7 +11,7 @@ import (
 
 // podTemplate builds the pod of one shard, without the storage volume and spec.volumes
 // (the StatefulSet builder appends those).
-func podTemplate(p *monitoringv1.Prometheus, opts Options, v *version.Version, shard int32, ruleSlots, tlsSlots int, storageMount corev1.VolumeMount) (corev1.PodTemplateSpec, error) {
+func podTemplate(p *monitoringv1.Prometheus, opts Options, v *version.Version, shard int32, ruleSlots, tlsSlots, configParts int, storageMount corev1.VolumeMount) (corev1.PodTemplateSpec, error) {
 	s := &p.Spec
 	image, err := Image(p, opts)
 	if err != nil {
@@ -25,7 +25,7 @@ func podTemplate(p *monitoringv1.Prometheus, opts Options, v *version.Version, s
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}
-	volumes, mounts, err := podVolumes(p, opts, ruleSlots, tlsSlots)
+	volumes, mounts, err := podVolumes(p, opts, ruleSlots, tlsSlots, configParts)
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}
@@ -54,11 +54,11 @@ func podTemplate(p *monitoringv1.Prometheus, opts Options, v *version.Version, s
 	if !s.ListenLocal {
 		prometheus.Ports = []corev1.ContainerPort{{Name: portName(p), ContainerPort: layout.PrometheusWebPort, Protocol: corev1.ProtocolTCP}}
 	}
-	reloader, err := reloaderContainer(p, opts, shard, ruleSlots, false)
+	reloader, err := reloaderContainer(p, opts, shard, ruleSlots, configParts, false)
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}
-	initReloader, err := reloaderContainer(p, opts, shard, ruleSlots, true)
+	initReloader, err := reloaderContainer(p, opts, shard, ruleSlots, configParts, true)
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}

@@ -32,8 +32,12 @@ func ReloaderRole(in Input) (*rbacv1.Role, error) {
 	for n := range slots {
 		configMaps = append(configMaps, Instance(p).RuleConfigMap(n))
 	}
+	secrets := []string{Instance(p).ConfigSecret()}
+	for n := 1; n < in.ConfigParts; n++ {
+		secrets = append(secrets, Instance(p).ConfigPartSecret(n))
+	}
 	return reloaderRole(ReloaderRoleName(p), p.Namespace, roleLabels(p),
-		readRule("secrets", Instance(p).ConfigSecret()),
+		readRule("secrets", secrets...),
 		readRule("configmaps", configMaps...)), nil
 }
 

@@ -73,6 +73,8 @@ type reloaderSpec struct {
 	// configFile is the compressed config the reloader reads, envsubstFile where it
 	// writes it expanded (both empty: the reloader only watches directories).
 	configFile, envsubstFile string
+	// configParts are the further parts of a config spread over several Secrets.
+	configParts []string
 	// watchedDirs are watched for changes (--watched-dir), in order.
 	watchedDirs []string
 	// extraArgs follow the watched directories (API-watch mode).
@@ -97,13 +99,18 @@ type reloaderSpec struct {
 //
 // They are flags prometheus-operator's prometheus-config-reloader v0.93 accepts, with
 // the same meaning, so the pod also runs with that image as ConfigReloaderImage: only a
-// Lookout-only feature switched on in Options adds others (apiWatchArgs). The
+// Lookout-only feature switched on in Options adds others (apiWatchArgs), and so does a
+// configuration spread over several Secrets (--config-part-file), which upstream never
+// generates. The
 // --runtimeinfo-url given with the http method is read by Lookout's reloader to confirm
 // reloads and ignored by upstream's. TestReloaderArgsUpstreamCompatible holds this.
 func (r reloaderSpec) args(opts Options, init bool) ([]string, error) {
 	var args []string
 	if r.configFile != "" {
 		args = append(args, "--config-file="+r.configFile, "--config-envsubst-file="+r.envsubstFile)
+		for _, f := range r.configParts {
+			args = append(args, "--config-part-file="+f)
+		}
 	}
 	for _, d := range r.watchedDirs {
 		args = append(args, "--watched-dir="+d)
@@ -168,7 +175,7 @@ func (r reloaderSpec) container(opts Options, init bool) (corev1.Container, erro
 }
 
 // prometheusReloader is the reloader of one Prometheus shard.
-func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, ruleSlots int) reloaderSpec {
+func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, ruleSlots, configParts int) reloaderSpec {
 	dirs := make([]string, 0, ruleSlots+1)
 	for n := range ruleSlots {
 		dirs = append(dirs, ruleSlotDir(p, n))
@@ -179,7 +186,16 @@ func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, r
 	// at its next --watch-interval. Lookout's reloader watches the directory anyway and
 	// does not count the config file twice.
 	dirs = append(dirs, layout.ConfigDir)
+	var parts []string
+	for n := 1; n < configParts; n++ {
+		parts = append(parts, path.Join(layout.ConfigPartDir(n), layout.ConfigCompressedKey))
+	}
+	if len(parts) > 0 && !opts.ReloaderWatchAPI {
+		// The kubelet swaps the projected volume's "..data" link in its root.
+		dirs = append(dirs, layout.ConfigPartsDir)
+	}
 	r := reloaderSpec{
+		configParts:    parts,
 		configFile:     path.Join(layout.ConfigDir, layout.ConfigCompressedKey),
 		envsubstFile:   path.Join(layout.ConfigOutDir, layout.ConfigOutFile),
 		watchedDirs:    dirs,
@@ -191,10 +207,10 @@ func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, r
 		logFormat:      p.Spec.LogFormat,
 		pullPolicy:     p.Spec.ImagePullPolicy,
 		env:            reloaderEnv(p, shard),
-		mounts:         reloaderMounts(p, opts, ruleSlots),
+		mounts:         reloaderMounts(p, opts, ruleSlots, configParts),
 	}
 	if opts.ReloaderWatchAPI {
-		r.extraArgs = apiWatchArgs(p, ruleSlots)
+		r.extraArgs = apiWatchArgs(p, ruleSlots, configParts)
 	}
 	if ReportsConfig(p, opts) {
 		r.reportArgs = []string{ReportPodArg(p.Namespace)}
@@ -211,8 +227,11 @@ func ReportPodArg(namespace string) string {
 // apiWatchArgs are the flags of API-watch mode (Options.ReloaderWatchAPI), which only
 // Lookout's reloader has: the config Secret and the rule ConfigMaps, mirrored into the
 // directories the other flags name.
-func apiWatchArgs(p *monitoringv1.Prometheus, ruleSlots int) []string {
+func apiWatchArgs(p *monitoringv1.Prometheus, ruleSlots, configParts int) []string {
 	args := []string{fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, Instance(p).ConfigSecret(), layout.ConfigDir)}
+	for n := 1; n < configParts; n++ {
+		args = append(args, fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, Instance(p).ConfigPartSecret(n), layout.ConfigPartDir(n)))
+	}
 	for n := range ruleSlots {
 		args = append(args, fmt.Sprintf("--watch-configmap=%s/%s=%s", p.Namespace, Instance(p).RuleConfigMap(n), ruleSlotDir(p, n)))
 	}
@@ -235,11 +254,14 @@ func reloaderEnv(p *monitoringv1.Prometheus, shard int32) []corev1.EnvVar {
 // reloaderMounts are the volume mounts of both reloader containers: the config it reads,
 // the directory it writes, and the rule directories it watches (and, in API-watch mode,
 // fills).
-func reloaderMounts(p *monitoringv1.Prometheus, opts Options, ruleSlots int) []corev1.VolumeMount {
+func reloaderMounts(p *monitoringv1.Prometheus, opts Options, ruleSlots, configParts int) []corev1.VolumeMount {
 	readOnly := !opts.ReloaderWatchAPI
 	mounts := []corev1.VolumeMount{
 		{Name: configVolume, MountPath: layout.ConfigDir, ReadOnly: readOnly},
 		{Name: configOutVolume, MountPath: layout.ConfigOutDir},
+	}
+	if configParts > 1 {
+		mounts = append(mounts, corev1.VolumeMount{Name: configPartsVolume, MountPath: layout.ConfigPartsDir, ReadOnly: readOnly})
 	}
 	for n := range ruleSlots {
 		mounts = append(mounts, corev1.VolumeMount{Name: ruleSlotVolume(p, n), MountPath: ruleSlotDir(p, n), ReadOnly: readOnly})
@@ -252,6 +274,6 @@ func reloaderMounts(p *monitoringv1.Prometheus, opts Options, ruleSlots int) []c
 
 // reloaderContainer builds the sidecar (init false) or the init container (init true)
 // of a Prometheus shard.
-func reloaderContainer(p *monitoringv1.Prometheus, opts Options, shard int32, ruleSlots int, init bool) (corev1.Container, error) {
-	return prometheusReloader(p, opts, shard, ruleSlots).container(opts, init)
+func reloaderContainer(p *monitoringv1.Prometheus, opts Options, shard int32, ruleSlots, configParts int, init bool) (corev1.Container, error) {
+	return prometheusReloader(p, opts, shard, ruleSlots, configParts).container(opts, init)
 }

@@ -26,6 +26,10 @@ type Input struct {
 	// TLSAssetSecrets is how many TLS assets Secrets the controller wrote, named
 	// layout.TLSAssetsSecretName(name, 0..TLSAssetSecrets-1).
 	TLSAssetSecrets int
+	// ConfigParts is how many Secrets the generated config is spread over: the config
+	// Secret and layout.ConfigPartSecret(1..ConfigParts-1); 0 and 1 both mean the config
+	// Secret alone.
+	ConfigParts int
 }
 
 // Shards is the number of shards of p: spec.shards, 1 when unset or 0.
@@ -134,7 +138,7 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 	if err != nil {
 		return nil, err
 	}
-	template, err := podTemplate(p, opts, v, shard, ruleSlots, tlsSlots, storageMount)
+	template, err := podTemplate(p, opts, v, shard, ruleSlots, tlsSlots, in.ConfigParts, storageMount)
 	if err != nil {
 		return nil, err
 	}

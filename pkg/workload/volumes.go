@@ -45,7 +45,7 @@ func usesLogDir(file string) bool {
 
 // podVolumes returns the volumes the operator adds (storage and spec.volumes excluded)
 // and the mounts of the prometheus container (storage and spec.volumeMounts excluded).
-func podVolumes(p *monitoringv1.Prometheus, opts Options, ruleSlots, tlsSlots int) ([]corev1.Volume, []corev1.VolumeMount, error) {
+func podVolumes(p *monitoringv1.Prometheus, opts Options, ruleSlots, tlsSlots, configParts int) ([]corev1.Volume, []corev1.VolumeMount, error) {
 	memory := &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}
 
 	configSource := corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: Instance(p).ConfigSecret()}}
@@ -71,6 +71,9 @@ func podVolumes(p *monitoringv1.Prometheus, opts Options, ruleSlots, tlsSlots in
 		{Name: tlsAssetsVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: tlsSources}}},
 		{Name: configOutVolume, VolumeSource: corev1.VolumeSource{EmptyDir: memory.DeepCopy()}},
 		{Name: webConfigVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: webSources}}},
+	}
+	if configParts > 1 {
+		volumes = append(volumes, corev1.Volume{Name: configPartsVolume, VolumeSource: configPartsSource(p, opts, configParts)})
 	}
 	mounts := []corev1.VolumeMount{
 		{Name: configOutVolume, MountPath: layout.ConfigOutDir, ReadOnly: true},
@@ -138,4 +141,24 @@ func apiAccessVolumeSource() corev1.Volume {
 			}}},
 		},
 	}}}
+}
+
+// configPartsSource is the volume of the further parts of a config spread over several
+// Secrets: each part Secret's key in its own directory (layout.ConfigPartDir), or, in
+// API-watch mode, an emptyDir the reloader fills. The parts are optional: while one is
+// missing (just created, or deleted before the pod rolls) the reloader waits for it and
+// keeps the configuration it has.
+func configPartsSource(p *monitoringv1.Prometheus, opts Options, configParts int) corev1.VolumeSource {
+	if opts.ReloaderWatchAPI {
+		return corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}}
+	}
+	sources := make([]corev1.VolumeProjection, 0, configParts-1)
+	for n := 1; n < configParts; n++ {
+		sources = append(sources, corev1.VolumeProjection{Secret: &corev1.SecretProjection{
+			LocalObjectReference: corev1.LocalObjectReference{Name: Instance(p).ConfigPartSecret(n)},
+			Items:                []corev1.KeyToPath{{Key: layout.ConfigCompressedKey, Path: path.Join(path.Base(layout.ConfigPartDir(n)), layout.ConfigCompressedKey)}},
+			Optional:             ptr.To(true),
+		}})
+	}
+	return corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: sources}}
 }

@@ -17,6 +17,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -143,18 +144,36 @@ func (cp *controlPlane) mustUpdate(t *testing.T, obj client.Object, mutate func(
 	}
 }
 
-// config reads and decompresses the generated config of a Prometheus.
+// config reads and decompresses the generated config of a Prometheus: the config Secret
+// and, for a configuration spread over several Secrets, its parts after it; the Secret
+// returned is the config Secret.
 func (cp *controlPlane) config(ns, name string) (string, *corev1.Secret, error) {
-	sec := &corev1.Secret{}
-	if err := cp.c.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.ConfigSecretName(name)}, sec); err != nil {
-		return "", nil, err
+	var whole strings.Builder
+	var first *corev1.Secret
+	for n := 0; ; n++ {
+		secName := layout.Prometheus(name).ConfigPartSecret(n)
+		if n == 0 {
+			secName = layout.ConfigSecretName(name)
+		}
+		sec := &corev1.Secret{}
+		err := cp.c.Get(ctx, types.NamespacedName{Namespace: ns, Name: secName}, sec)
+		if n > 0 && apierrors.IsNotFound(err) {
+			return whole.String(), first, nil
+		}
+		if err != nil {
+			return "", first, err
+		}
+		if n == 0 {
+			first = sec
+		}
+		r, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.ConfigCompressedKey]))
+		if err != nil {
+			return "", first, err
+		}
+		if _, err := io.Copy(&whole, r); err != nil {
+			return "", first, err
+		}
 	}
-	r, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.ConfigCompressedKey]))
-	if err != nil {
-		return "", sec, err
-	}
-	b, err := io.ReadAll(r)
-	return string(b), sec, err
 }
 
 // configHasMonitors returns nil when the config of a Prometheus holds the scrape job of

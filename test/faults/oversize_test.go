@@ -1,20 +1,19 @@
 package faults
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 )
@@ -23,32 +22,24 @@ import (
 // object limit for metadata).
 const secretLimit = 1024*1024 - 16*1024
 
-// TestOversizedConfigKeepsLastGood: monitors that push the compressed configuration past
-// what a Secret holds make the Prometheus Reconciled=False with a message and a Warning
-// event naming the size; the config Secret and the StatefulSet keep the last good
-// version, untouched. Removing the monitors recovers.
-func TestOversizedConfigKeepsLastGood(t *testing.T) {
+// TestOversizedConfigIsSplit: monitors that push the compressed configuration past what
+// a Secret holds no longer stop the configuration (ADR 20): it is spread over the config
+// Secret and a part Secret, the pods read both, Reconciled stays True and the size is in
+// lookout_prometheus_config_bytes. Removing the monitors brings it back into one Secret
+// and deletes the part.
+func TestOversizedConfigIsSplit(t *testing.T) {
 	ns := cp.newNamespace(t)
 	op := startOperator(t, cp, "oversize", "oversize")
 	ops := []*operator{op}
 	cp.mustCreate(t, newPrometheus(ns, "p", "oversize"), newServiceMonitor(ns, "small", "oversize"))
 	poll(t, "config generated", 30*time.Second, ops, func() error { return cp.configHasMonitors(ns, "p", "small") })
 	quiet(t, time.Second, 30*time.Second, op)
-	_, good, err := cp.config(ns, "p")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sts, err := cp.statefulSet(ns, layout.StatefulSetName("p", 0))
-	if err != nil {
-		t.Fatal(err)
-	}
 
 	// Random replacement strings do not compress: about 1.2 MB of gzip in eight monitors
 	// of 200 KB of text (about 150 KB gzipped each), every one within the per-object
 	// limit (promcfg.MaxObjectCompressedBytes, 256 KiB) so that it is accepted on its own:
 	// only together do they exceed what a Secret holds. They are created unselected, then
-	// selected at once by one change of the Prometheus, so no reconcile sees a part of
-	// them (which would be a good, bigger config).
+	// selected at once by one change of the Prometheus.
 	rng := rand.New(rand.NewPCG(1, 2))
 	seen := func() float64 {
 		m, err := op.metrics()
@@ -71,7 +62,6 @@ func TestOversizedConfigKeepsLastGood(t *testing.T) {
 			}
 		}))
 	}
-	// The operator's cache holds them once their add events went by.
 	poll(t, "operator saw the big monitors", 30*time.Second, ops, func() error {
 		if n := seen() - seenBefore; n < float64(len(big)) {
 			return fmt.Errorf("%v of %d add events", n, len(big))
@@ -85,60 +75,39 @@ func TestOversizedConfigKeepsLastGood(t *testing.T) {
 			{Key: selectLabel, Operator: metav1.LabelSelectorOpIn, Values: []string{"oversize", "oversize-big"}},
 		}}
 	})
-	var size int
-	poll(t, "Reconciled=False naming the size", 60*time.Second, ops, func() error {
+	part := layout.Prometheus("p").ConfigPartSecret(1)
+	took := poll(t, "the configuration spread over two Secrets, Reconciled=True", 60*time.Second, ops, func() error {
 		c, err := cp.reconciled(ns, "p")
 		if err != nil {
 			return err
 		}
-		m := regexp.MustCompile(`compressed configuration is (\d+) bytes`).FindStringSubmatch(c.Message)
-		if c.Status != monitoringv1.ConditionFalse || m == nil {
+		if c.Status != monitoringv1.ConditionTrue {
 			return fmt.Errorf("Reconciled is %s/%s: %s", c.Status, c.Reason, c.Message)
 		}
-		size, _ = strconv.Atoi(m[1])
-		return nil
-	})
-	if size <= secretLimit {
-		t.Errorf("the reported size %d is within the limit %d", size, secretLimit)
-	}
-	c, _ := cp.reconciled(ns, "p")
-	t.Logf("measured: compressed configuration of %d bytes refused (limit %d); Reconciled=False %s: %s", size, secretLimit, c.Reason, c.Message)
-	poll(t, "Warning event naming the size", 10*time.Second, ops, func() error {
-		var evs corev1.EventList
-		if err := cp.c.List(ctx, &evs, client.InNamespace(ns)); err != nil {
+		if err := cp.c.Get(ctx, types.NamespacedName{Namespace: ns, Name: part}, &corev1.Secret{}); err != nil {
 			return err
 		}
-		for _, e := range evs.Items {
-			if e.InvolvedObject.Name == "p" && e.Type == corev1.EventTypeWarning && strings.Contains(e.Message, strconv.Itoa(size)+" bytes") {
-				return nil
-			}
-		}
-		return fmt.Errorf("no Warning event with the size among %d events", len(evs.Items))
+		return cp.configHasMonitors(ns, "p", append([]string{"small"}, big...)...)
 	})
-	poll(t, "lookout_prometheus_config_bytes reports the size", 10*time.Second, ops, func() error {
+	var size float64
+	poll(t, "lookout_prometheus_config_bytes reports the size of both", 10*time.Second, ops, func() error {
 		m, err := op.metrics()
 		if err != nil {
 			return err
 		}
 		key := fmt.Sprintf(`lookout_prometheus_config_bytes{encoding="gzip",name="p",namespace=%q}`, ns)
-		if m[key] != float64(size) {
-			return fmt.Errorf("%s = %v, want %d", key, m[key], size)
+		if size = m[key]; size <= secretLimit {
+			return fmt.Errorf("%s = %v, want more than one Secret's %d", key, size, secretLimit)
 		}
 		return nil
 	})
-	_, now, err := cp.config(ns, "p")
+	t.Logf("measured: %.0f bytes of compressed configuration spread over two Secrets %s after the selector change", size, took.Round(time.Millisecond))
+	sts, err := cp.statefulSet(ns, layout.StatefulSetName("p", 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if now.ResourceVersion != good.ResourceVersion || !bytes.Equal(now.Data[layout.ConfigCompressedKey], good.Data[layout.ConfigCompressedKey]) {
-		t.Errorf("the last good config Secret was written: resourceVersion %s -> %s", good.ResourceVersion, now.ResourceVersion)
-	}
-	stsNow, err := cp.statefulSet(ns, layout.StatefulSetName("p", 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stsNow.ResourceVersion != sts.ResourceVersion {
-		t.Errorf("StatefulSet written while the config is refused: resourceVersion %s -> %s", sts.ResourceVersion, stsNow.ResourceVersion)
+	if !slices.ContainsFunc(sts.Spec.Template.Spec.Volumes, func(v corev1.Volume) bool { return v.Name == "config-parts" }) {
+		t.Error("the StatefulSet does not mount the part Secret")
 	}
 
 	for _, name := range big {
@@ -147,21 +116,17 @@ func TestOversizedConfigKeepsLastGood(t *testing.T) {
 		}
 	}
 	cp.mustCreate(t, newServiceMonitor(ns, "after", "oversize"))
-	took := poll(t, "recovered once the monitors are removed", 60*time.Second, ops, func() error {
-		c, err := cp.reconciled(ns, "p")
-		if err != nil {
-			return err
-		}
-		if c.Status != monitoringv1.ConditionTrue {
-			return fmt.Errorf("Reconciled is %s/%s", c.Status, c.Reason)
+	took = poll(t, "back in one Secret once the monitors are removed, the part deleted", 60*time.Second, ops, func() error {
+		if err := cp.c.Get(ctx, types.NamespacedName{Namespace: ns, Name: part}, &corev1.Secret{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("part Secret %s: %v", part, err)
 		}
 		return cp.configHasMonitors(ns, "p", "small", "after")
 	})
-	t.Logf("measured: recovery %s after the monitors were removed", took.Round(time.Millisecond))
+	t.Logf("measured: back in one Secret %s after the monitors were removed", took.Round(time.Millisecond))
 	cfg, _, _ := cp.config(ns, "p")
 	for _, name := range big {
 		if strings.Contains(cfg, "/"+name+"/") {
-			t.Errorf("the recovered config still holds %s", name)
+			t.Errorf("the config still holds %s", name)
 		}
 	}
 }

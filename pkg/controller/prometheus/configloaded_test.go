@@ -15,7 +15,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/reloader/podreport"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -29,7 +28,7 @@ func loadedPod(name, hash string) corev1.Pod {
 	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
 	if hash != "" {
 		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{
-			Type: podreport.ConditionType, Status: corev1.ConditionTrue, Reason: podreport.Reason, Message: podreport.Message(hash)})
+			Type: layout.ConfigLoadedPodCondition, Status: corev1.ConditionTrue, Reason: layout.ConfigLoadedPodReason, Message: layout.ConfigLoadedMessage(hash)})
 	}
 	return p
 }
@@ -116,7 +115,7 @@ func TestConfigLoadedCondition(t *testing.T) {
 			name:   "no configuration yet",
 			in:     loadedInput{Prometheus: loadedProm(1, 1), Reports: true},
 			status: monitoringv1.ConditionUnknown, reason: ReasonConfigurationNotGenerated,
-			message: "the operator has not generated a configuration yet",
+			message: "the operator has not written a configuration since it started",
 		},
 		{
 			name:   "no replicas",

@@ -39,6 +39,19 @@ func (r *Reconciler) configLoaded(ctx context.Context, p *monitoringv1.Prometheu
 		case ownedBy(sec, p):
 			in.Hash = sec.GetAnnotations()[layout.InputHashAnnotation]
 		}
+		// A configuration spread over part Secrets (ADR 20) has the hash of the parts
+		// concatenated, which no annotation holds: unknown until the next write.
+		if in.Hash != "" && in.Hash != unmanagedHash {
+			part := &metav1.PartialObjectMetadata{}
+			part.SetGroupVersionKind(secretGVK)
+			err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigPartSecret(1)}, part)
+			switch {
+			case err == nil:
+				in.Hash = ""
+			case !apierrors.IsNotFound(err):
+				return monitoringv1.Condition{}, fmt.Errorf("reading the config part Secret's metadata: %w", err)
+			}
+		}
 	}
 	var pods corev1.PodList
 	if err := r.Client.List(ctx, &pods, client.InNamespace(p.Namespace), client.MatchingLabels(podLabels(p)), client.UnsafeDisableDeepCopy); err != nil {

@@ -44,6 +44,10 @@ type Config struct {
 	// no ServiceMonitor, PodMonitor, Probe or ScrapeConfig selector; by default such a
 	// Prometheus's config Secret is left to its user, as prometheus-operator does.
 	DisableUnmanagedConfiguration bool
+	// MaxSecretData is what one generated config Secret may hold before the configuration
+	// is spread over several (0: generated.MaxSecretData, the API server's limit less
+	// room for metadata); tests set less.
+	MaxSecretData int
 	// MaxConcurrentReconciles is the number of Prometheus objects reconciled in parallel.
 	MaxConcurrentReconciles int
 	// ShardRetention honours spec.shardRetentionPolicy (prometheus-operator's
@@ -134,6 +138,10 @@ type promState struct {
 	mu        sync.Mutex
 	generator *promcfg.Generator
 	gz        generated.Compressor
+	// partGz compress the parts of a configuration spread over several Secrets, and
+	// configParts is how many Secrets it took at the last write (0: not known yet).
+	partGz      []generated.Compressor
+	configParts int
 	// selectors compiled for the observed generation, guarded by selMu (map functions
 	// read them while a reconcile holds mu).
 	selMu         sync.Mutex

@@ -85,28 +85,46 @@ func (r *Reconciler) ensureHashed(ctx context.Context, gvk schema.GroupVersionKi
 	return r.writer().EnsureHashed(ctx, gvk, obj, content, opts...)
 }
 
-// applyConfig writes the config Secret prometheus-<name> (key prometheus.yaml.gz). Its
-// hash annotation is the hash of the uncompressed config, which the config-reloader and
-// lookout_prometheus_config_info also report.
-func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus, st *promState, res *promcfg.Result) error {
-	gz, err := st.gz.Compress(res.Hash, res.Config)
+// applyConfig writes the config Secret prometheus-<name> (key prometheus.yaml.gz) and,
+// for a configuration too large for one Secret, the part Secrets
+// prometheus-<name>-config-part-<n> (ADR 20). It returns how many Secrets the
+// configuration takes and its hash: the hash of the parts concatenated, which the
+// config-reloader and lookout_prometheus_config_info report (the hash of the generated
+// configuration, and the config Secret's hash annotation, when it is one part).
+func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus, st *promState, res *promcfg.Result) (parts int, hash string, err error) {
+	current := st.configParts
+	if current == 0 {
+		if current, err = r.liveConfigParts(ctx, p); err != nil {
+			return 0, "", err
+		}
+	}
+	limit := r.cfg.MaxSecretData
+	if limit <= 0 {
+		limit = maxSecretData
+	}
+	s, err := st.split(res, current, limit)
 	if err != nil {
-		return applyFailed(err)
+		return 0, "", invalid(err)
 	}
 	r.Metrics.configSize.WithLabelValues(p.Namespace, p.Name, "plain").Set(float64(len(res.Config)))
-	r.Metrics.configSize.WithLabelValues(p.Namespace, p.Name, "gzip").Set(float64(len(gz)))
-	if len(gz) > maxSecretData {
-		return invalid(fmt.Errorf("the compressed configuration is %d bytes, more than the %d bytes a Secret can hold; reduce the number of monitors selected or shard this Prometheus", len(gz), maxSecretData))
+	r.Metrics.configSize.WithLabelValues(p.Namespace, p.Name, "gzip").Set(float64(s.compressedSize()))
+	for n := len(s.gz) - 1; n >= 0; n-- {
+		// The parts first, the config Secret last: a reloader that sees the new config
+		// Secret finds the parts it goes with already written.
+		// Each Secret's hash annotation is of its own part, so that a change to one
+		// monitor writes one Secret (with one part, the config's hash).
+		name := workload.Instance(p).ConfigPartSecret(n)
+		if n == 0 {
+			name = workload.Instance(p).ConfigSecret()
+		}
+		sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, name, s.plainHashes[n]), Data: map[string][]byte{layout.ConfigCompressedKey: s.gz[n]}}
+		if err := r.ensure(ctx, secretGVK, sec); err != nil {
+			return 0, "", err
+		}
 	}
-	sec := &corev1.Secret{
-		ObjectMeta: r.objectMeta(p, workload.Instance(p).ConfigSecret(), res.Hash),
-		Data:       map[string][]byte{layout.ConfigCompressedKey: gz},
-	}
-	if err := r.ensure(ctx, secretGVK, sec); err != nil {
-		return err
-	}
-	st.configHash = res.Hash
-	return nil
+	st.configParts = len(s.gz)
+	st.configHash = s.hash
+	return len(s.gz), s.hash, nil
 }
 
 // ensureUnmanagedConfig creates an empty config Secret when there is none, so the pods
@@ -204,8 +222,7 @@ func (r *Reconciler) workloadOptions(p *monitoringv1.Prometheus) (workload.Optio
 
 // applyWorkload writes the StatefulSets, the governing Service and, in API-watch mode, the
 // reloader's Role and RoleBinding (deleted when the mode is off).
-func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Prometheus, opts workload.Options, ruleCMs, tlsSecrets int) error {
-	in := workload.Input{Prometheus: p, RuleConfigMaps: ruleCMs, TLSAssetSecrets: tlsSecrets}
+func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Prometheus, opts workload.Options, in workload.Input) error {
 	var sets []*appsv1.StatefulSet
 	if !workload.DaemonSetMode(p) {
 		var err error
@@ -316,7 +333,7 @@ func (r *Reconciler) applyGoverningService(ctx context.Context, p *monitoringv1.
 // Secrets beyond the current count. Only objects p owns are considered, and the Applier
 // checks it again before deleting. It returns when the earliest deadline of a retained
 // shard passes (0: none pending).
-func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Prometheus, ruleCMs, tlsSecrets int) (time.Duration, error) {
+func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Prometheus, ruleCMs, tlsSecrets, configParts int) (time.Duration, error) {
 	names, err := workload.StatefulSetNames(p)
 	if err != nil {
 		return 0, invalid(err)
@@ -350,6 +367,7 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Promethe
 	}{
 		{configMapGVK, workload.Instance(p).RuleConfigMap, ruleCMs},
 		{secretGVK, workload.Instance(p).TLSAssetsSecret, tlsSecrets},
+		{secretGVK, configPartAfterFirst(p), configParts - 1},
 	} {
 		list := &metav1.PartialObjectMetadataList{}
 		list.SetGroupVersionKind(kind.gvk.GroupVersion().WithKind(kind.gvk.Kind + "List"))

@@ -24,6 +24,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // Reconcile brings one Prometheus's (or PrometheusAgent's) objects in line with its spec
@@ -179,13 +180,14 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	r.trackReferences(p, res)
 
 	var outcome error
+	configParts, configHash := 1, res.Hash
 	if r.unmanagedConfiguration(p) {
 		if err := r.ensureUnmanagedConfig(ctx, p); err != nil {
 			return err
 		}
 		st.configHash = unmanagedHash
 		outcome = &note{Reason: ReasonConfigurationUnmanaged, Message: "the operator does not manage the configuration Secret because the Prometheus has no serviceMonitorSelector, podMonitorSelector, probeSelector or scrapeConfigSelector; unmanaged configuration is deprecated upstream: use additionalScrapeConfigs or ScrapeConfig objects"}
-	} else if err := r.applyConfig(ctx, p, st, res); err != nil {
+	} else if configParts, configHash, err = r.applyConfig(ctx, p, st, res); err != nil {
 		return err
 	}
 	tlsCount, err := r.applyTLSAssets(ctx, p, res.TLSAssets)
@@ -204,13 +206,13 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 		}
 	}
 	wopts, wnote := r.workloadOptions(p)
-	if err := r.applyWorkload(ctx, p, wopts, len(rules.ConfigMaps), tlsCount); err != nil {
+	if err := r.applyWorkload(ctx, p, wopts, workload.Input{Prometheus: p, RuleConfigMaps: len(rules.ConfigMaps), TLSAssetSecrets: tlsCount, ConfigParts: configParts}); err != nil {
 		return err
 	}
 	if wnote != nil && outcome == nil {
 		outcome = wnote
 	}
-	recheck, err := r.deleteSurplus(ctx, p, len(rules.ConfigMaps), tlsCount)
+	recheck, err := r.deleteSurplus(ctx, p, len(rules.ConfigMaps), tlsCount, configParts)
 	if err != nil {
 		return err
 	}
@@ -223,7 +225,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 		r.publish(p, monitoringv1.PrometheusRuleKind, rules.Verdicts)
 	}
 	r.Metrics.configInfo.DeletePartialMatch(map[string]string{"namespace": p.Namespace, "name": p.Name})
-	r.Metrics.configInfo.WithLabelValues(p.Namespace, p.Name, res.Hash).Set(1)
+	r.Metrics.configInfo.WithLabelValues(p.Namespace, p.Name, configHash).Set(1)
 	return outcome
 }
 

@@ -3,29 +3,23 @@ package podreport
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/reloader"
 )
 
 // ConditionType is the pod condition the reloader writes and the operator reads.
-const ConditionType = "lookout.dev/ConfigLoaded"
+const ConditionType = layout.ConfigLoadedPodCondition
 
 // Reason is the condition's reason.
-const Reason = "Reloaded"
-
-// messagePrefix starts the condition's message; the configuration's hex sha256 follows.
-const messagePrefix = "loaded configuration sha256 "
+const Reason = layout.ConfigLoadedPodReason
 
 // Message is the condition's message for the configuration hash hash.
-func Message(hash string) string { return messagePrefix + hash }
+func Message(hash string) string { return layout.ConfigLoadedMessage(hash) }
 
 // HashOf returns the hash a condition message written by Message carries.
-func HashOf(message string) (string, bool) {
-	h, ok := strings.CutPrefix(message, messagePrefix)
-	return h, ok && h != ""
-}
+func HashOf(message string) (string, bool) { return layout.ConfigLoadedHash(message) }
 
 // Writer writes the condition with hash onto the pod.
 type Writer interface {

@@ -1,0 +1,126 @@
+package prometheus
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lookout-operator/lookout/pkg/controller/generated"
+	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/workload"
+)
+
+// maxConfigParts bounds how many Secrets one configuration may be spread over (64 MiB
+// compressed, several hundred MiB of configuration).
+const maxConfigParts = 64
+
+// splitConfig is a configuration as written: its parts gzipped, part 0 for the config
+// Secret, and the hash of the parts' plain text concatenated, which is what the
+// config-reloader reads and reports.
+type splitConfig struct {
+	gz   [][]byte
+	hash string
+	// plainHashes are the hashes of each part's plain text (the parts' input hashes).
+	plainHashes []string
+}
+
+// compressedSize is the size of all parts together.
+func (s splitConfig) compressedSize() int {
+	n := 0
+	for _, b := range s.gz {
+		n += len(b)
+	}
+	return n
+}
+
+// split spreads res's configuration over as few Secrets as fit, starting from current
+// (how many it takes now; ADR 20): it stays at current while every part fits, grows by
+// doubling when one does not, and shrinks by halves only while the half would be filled
+// to a quarter at most, so a configuration near a boundary does not go back and forth. A
+// configuration that fits one Secret is written as before, in the config Secret alone.
+// limit is what one Secret may hold.
+func (st *promState) split(res *promcfg.Result, current, limit int) (splitConfig, error) {
+	n := max(current, 1)
+	s, fits, err := st.compressParts(res, n, limit)
+	if err != nil {
+		return s, err
+	}
+	for fits && n > 1 && s.compressedSize() <= n/2*limit/4 {
+		half, ok, err := st.compressParts(res, n/2, limit)
+		if err != nil || !ok {
+			break
+		}
+		s, n = half, n/2
+	}
+	for !fits {
+		if n *= 2; n > maxConfigParts {
+			return s, fmt.Errorf("the compressed configuration is %d bytes, more than %d Secrets of %d bytes can hold; reduce the number of monitors selected or shard this Prometheus", s.compressedSize(), maxConfigParts, limit)
+		}
+		if s, fits, err = st.compressParts(res, n, limit); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// compressParts splits the configuration into n parts and compresses each (reusing the
+// last compression of an unchanged part); fits says whether every part fits limit.
+func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConfig, bool, error) {
+	if n == 1 {
+		gz, err := st.gz.Compress(res.Hash, res.Config)
+		return splitConfig{gz: [][]byte{gz}, hash: res.Hash, plainHashes: []string{res.Hash}}, err == nil && len(gz) <= limit, err
+	}
+	plain, err := promcfg.SplitConfig(res.Config, n)
+	if err != nil {
+		return splitConfig{}, false, err
+	}
+	if len(st.partGz) < len(plain) {
+		st.partGz = append(st.partGz, make([]generated.Compressor, len(plain)-len(st.partGz))...)
+	}
+	s := splitConfig{}
+	whole := sha256.New()
+	fits := true
+	for i, part := range plain {
+		whole.Write(part)
+		sum := sha256.Sum256(part)
+		h := hex.EncodeToString(sum[:])
+		gz, err := st.partGz[i].Compress(h, part)
+		if err != nil {
+			return s, false, err
+		}
+		fits = fits && len(gz) <= limit
+		s.gz, s.plainHashes = append(s.gz, gz), append(s.plainHashes, h)
+	}
+	s.hash = hex.EncodeToString(whole.Sum(nil))
+	return s, fits, nil
+}
+
+// liveConfigParts counts the config part Secrets of p in the cache: 1 plus the part
+// Secrets numbered from 1 without a gap.
+func (r *Reconciler) liveConfigParts(ctx context.Context, p *monitoringv1.Prometheus) (int, error) {
+	n := 1
+	for ; n < maxConfigParts; n++ {
+		live := &metav1.PartialObjectMetadata{}
+		live.SetGroupVersionKind(secretGVK)
+		err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigPartSecret(n)}, live)
+		if apierrors.IsNotFound(err) || (err == nil && !ownedBy(live, p)) {
+			break
+		}
+		if err != nil {
+			return 0, applyFailed(err)
+		}
+	}
+	return n, nil
+}
+
+// configPartAfterFirst numbers the part Secrets from 0 for deleteSurplus: 0 is part 1
+// (part 0 is the config Secret, never surplus).
+func configPartAfterFirst(p *monitoringv1.Prometheus) func(int) string {
+	return func(n int) string { return workload.Instance(p).ConfigPartSecret(n + 1) }
+}

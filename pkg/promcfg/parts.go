@@ -1,0 +1,110 @@
+package promcfg
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"strings"
+)
+
+// scrapeConfigsLine opens the scrape job list; the generator writes it last in the file.
+var scrapeConfigsLine = []byte("scrape_configs:\n")
+
+// SplitConfig spreads a generated configuration over n parts whose concatenation, part 0
+// first, is the same configuration with its scrape jobs in another order: part 0 holds
+// everything before the job list, the list's key and a share of the jobs, the other parts
+// only jobs. A job's part depends only on its job name and n (the jobs of one monitor,
+// named <kind>/<namespace>/<name>/<endpoint>, share a part), so a change to one monitor
+// changes one part. The order of the jobs within a part is their order in config.
+//
+// This works because the generator writes scrape_configs as the last top-level key and
+// each job as a list item starting at the line's first column. n of 1 (or a
+// configuration without jobs) gives config itself as the only part.
+func SplitConfig(config []byte, n int) ([][]byte, error) {
+	if n < 1 {
+		return nil, errors.New("a configuration splits into at least one part")
+	}
+	start := -1
+	if bytes.HasPrefix(config, scrapeConfigsLine) {
+		start = 0
+	} else if i := bytes.Index(config, append([]byte("\n"), scrapeConfigsLine...)); i >= 0 {
+		start = i + 1
+	}
+	if n == 1 || start < 0 {
+		return [][]byte{config}, nil
+	}
+	body := start + len(scrapeConfigsLine)
+	parts := make([]bytes.Buffer, n)
+	parts[0].Write(config[:body])
+	for rest := config[body:]; len(rest) > 0; {
+		if !bytes.HasPrefix(rest, []byte("- ")) {
+			return nil, errors.New("the scrape job list is not the last key of the configuration")
+		}
+		end := nextItem(rest)
+		job := rest[:end]
+		parts[partOf(itemJobName(job), n)].Write(job)
+		rest = rest[end:]
+	}
+	out := make([][]byte, n)
+	for i := range parts {
+		out[i] = parts[i].Bytes()
+	}
+	return out, nil
+}
+
+// nextItem returns where the list item starting b ends: at the next line that starts in
+// the first column, or at the end of b.
+func nextItem(b []byte) int {
+	for i := 0; i < len(b); {
+		nl := bytes.IndexByte(b[i:], '\n')
+		if nl < 0 {
+			return len(b)
+		}
+		i += nl + 1
+		if i < len(b) && b[i] != ' ' {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// itemJobName returns the job_name of a job list item (a key of the item itself, not of
+// something nested in it), or the item's first line.
+func itemJobName(job []byte) string {
+	for i, line := range strings.Split(string(job), "\n") {
+		key := "  job_name: "
+		if i == 0 {
+			key = "- job_name: "
+		}
+		if name, ok := strings.CutPrefix(line, key); ok {
+			return strings.Trim(name, `"'`)
+		}
+	}
+	first, _, _ := strings.Cut(string(job), "\n")
+	return first
+}
+
+// partOf assigns a job to a part by its monitor: the job name without its trailing
+// endpoint number.
+func partOf(name string, n int) int {
+	if i := strings.LastIndexByte(name, '/'); i > 0 && isDigits(name[i+1:]) {
+		name = name[:i]
+	}
+	// Not FNV: its low bits depend only on the low bits of the input bytes, which
+	// leaves some parts empty for names that differ in a few digits.
+	sum := sha256.Sum256([]byte(name))
+	return int(binary.BigEndian.Uint32(sum[:4]) % uint32(n))
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,157 @@
+package reloader
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
+)
+
+// A config spread over parts is read as the parts one after the other, each gzipped or
+// plain, and hashed as that whole: the hash the operator computes of the whole config.
+func TestConfigPartsReadInOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	head := "global:\n  scrape_interval: 30s\nscrape_configs:\n- job_name: a\n"
+	part1, part2 := "- job_name: b\n", "- job_name: c\n"
+	files := map[string][]byte{
+		"prometheus.yaml.gz": reloadertest.Gzip(t, head),
+		"part-1.gz":          reloadertest.Gzip(t, part1),
+		"part-2":             []byte(part2),
+	}
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := filepath.Join(dir, "prometheus.yaml.gz")
+	parts := []string{filepath.Join(dir, "part-1.gz"), filepath.Join(dir, "part-2")}
+	s, err := takeSnapshot(cfg, parts, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	r, err := s.input.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(r)
+	if want := head + part1 + part2; err != nil || string(got) != want {
+		t.Fatalf("read %q, %v; want %q", got, err, want)
+	}
+	sum := sha256.Sum256([]byte(head + part1 + part2))
+	if s.configHash != hex.EncodeToString(sum[:]) {
+		t.Errorf("config hash %s is not the sha256 of the whole config", s.configHash)
+	}
+
+	// The parts in the watched directory do not count a second time: recompressing a
+	// part changes nothing.
+	if err := os.WriteFile(parts[0], gzipFast(t, part1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := takeSnapshot(cfg, parts, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.close()
+	if s2.hash != s.hash {
+		t.Error("a recompressed part changed the snapshot hash")
+	}
+
+	// A missing part is waited for like a missing config file.
+	if err := os.Remove(parts[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := takeSnapshot(cfg, parts, nil); !errors.Is(err, ErrInputMissing) {
+		t.Errorf("missing part: %v, want ErrInputMissing", err)
+	}
+}
+
+// The size limit holds for the parts together, not for each one.
+func TestConfigPartsLimitIsForTheWhole(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, reloadertest.Gzip(t, "0123456789"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := openConfigInput(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	in.limit = 15
+	r, err := in.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(r); err == nil {
+		t.Error("20 bytes in two parts read under a limit of 15")
+	}
+}
+
+// The reloader renders the parts into one output and reloads once when one part
+// changes.
+func TestReloaderRendersParts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg, part, out := filepath.Join(dir, "c.gz"), filepath.Join(dir, "p1.gz"), filepath.Join(t.TempDir(), "out.yaml")
+	write := func(p, s string) {
+		if err := os.WriteFile(p, reloadertest.Gzip(t, s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(cfg, "scrape_configs:\n- job_name: a-$(SHARD)\n")
+	write(part, "- job_name: b-$(SHARD)\n")
+	trig := &countingTrigger{}
+	rl, err := New(Options{
+		ConfigFile: cfg, ConfigPartFiles: []string{part}, ConfigOutFile: out, Trigger: trig,
+		LookupEnv: func(k string) (string, bool) { return "3", k == "SHARD" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl.check(context.Background(), CauseStart)
+	if got, _ := os.ReadFile(out); string(got) != "scrape_configs:\n- job_name: a-3\n- job_name: b-3\n" {
+		t.Fatalf("output %q", got)
+	}
+	write(part, "- job_name: b-$(SHARD)\n- job_name: c\n")
+	rl.check(context.Background(), CauseEvent)
+	rl.check(context.Background(), CauseEvent)
+	if got, _ := os.ReadFile(out); string(got) != "scrape_configs:\n- job_name: a-3\n- job_name: b-3\n- job_name: c\n" {
+		t.Fatalf("output after the part changed %q", got)
+	}
+	if trig.n != 2 {
+		t.Errorf("%d reloads, want 2 (start, one part changed)", trig.n)
+	}
+}
+
+// gzipFast compresses s at the fastest level: other bytes than reloadertest.Gzip's.
+func gzipFast(t *testing.T, s string) []byte {
+	var b bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+type countingTrigger struct{ n int }
+
+func (c *countingTrigger) Reload(context.Context) error { c.n++; return nil }
