@@ -110,7 +110,11 @@ func TestConfigLoadedCondition(t *testing.T) {
 	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "prometheus-cl-0"}, pod); err != nil {
 		t.Fatal(err)
 	}
-	if len(pod.Status.Conditions) != 2 || pod.Status.Conditions[0].Type != corev1.PodReady {
+	seen := map[corev1.PodConditionType]bool{}
+	for _, c := range pod.Status.Conditions {
+		seen[c.Type] = true
+	}
+	if len(pod.Status.Conditions) != 2 || !seen[corev1.PodReady] || !seen[podreport.ConditionType] {
 		t.Errorf("pod conditions after the report: %+v", pod.Status.Conditions)
 	}
 
@@ -137,7 +141,11 @@ func TestConfigLoadedCondition(t *testing.T) {
 	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "prometheus-cl-1"}, pod); err != nil {
 		t.Fatal(err)
 	}
-	pod.Status.Conditions[0].Status = corev1.ConditionFalse
+	for i := range pod.Status.Conditions {
+		if pod.Status.Conditions[i].Type == corev1.PodReady {
+			pod.Status.Conditions[i].Status = corev1.ConditionFalse
+		}
+	}
 	if err := k8s.Status().Update(ctx, pod); err != nil {
 		t.Fatal(err)
 	}
