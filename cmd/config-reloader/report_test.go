@@ -55,6 +55,10 @@ func TestReportPod(t *testing.T) {
 		return hex.EncodeToString(sum[:])
 	}
 	hash1 := write("v1")
+	// What the init container renders, so that Prometheus starts.
+	if err := os.WriteFile(out, []byte(configYAML("v1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p := reloadertest.Start(t, out, reloadertest.Options{})
 	s := startSidecar(t, "--config-file="+in, "--config-envsubst-file="+out, "--reload-url="+p.ReloadURL(),
 		"--runtimeinfo-url="+p.RuntimeInfoURL(), "--delay-interval=10ms", "--retry-interval=100ms",
