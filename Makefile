@@ -59,7 +59,7 @@ ifdef KUBECONFIG
 	$(BIN)/lookout-operator run --install-crds --log-format=logfmt $(ARGS)
 else
 	@$(MAKE) --no-print-directory tool-kube-apiserver tool-etcd $(if $(filter --no-pods,$(ARGS)),,tool-prometheus tool-alertmanager)
-	$(BIN)/lookout-local $(if $(filter --no-pods,$(ARGS)),-no-pods) -- $(BIN)/lookout-operator run --log-format=logfmt $(filter-out --no-pods,$(ARGS))
+	$(BIN)/lookout-local $(if $(filter --no-pods,$(ARGS)),-no-pods) -- $(BIN)/lookout-operator run --log-format=logfmt --target-health-interval=0 $(filter-out --no-pods,$(ARGS))
 endif
 
 ## test: unit tests and envtest integration tests (builds the tools on first use)
@@ -95,8 +95,8 @@ bench-agent: tools build
 stack:
 	$(GO) run ./test/jsonnet/cmd/render-stack
 
-## generate: regenerate the CRDs from the upstream API types, plus Lookout's printer
-## columns (hack/crdextend)
+## generate: regenerate the CRDs from the upstream API types, then add Lookout's extensions
+## (hack/crdextend: enum values and printer columns upstream's markers do not have)
 generate crds: tool-controller-gen
 	rm -f example/crds/*.yaml
 	$(BIN)/controller-gen crd:crdVersions=v1 \

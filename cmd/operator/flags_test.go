@@ -97,6 +97,7 @@ func TestUpstreamDefaults(t *testing.T) {
 		// Lookout's own defaults.
 		{"leader-elect", o.LeaderElection && o.LeaderElectionOptional, true},
 		{"resource-status", o.ResourceStatus, true},
+		{"target-health-interval", o.TargetHealthInterval, time.Minute},
 	}
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.got, c.want) {
@@ -343,6 +344,7 @@ func TestBadValues(t *testing.T) {
 		{[]string{"--log-format=xml"}, "unknown format"},
 		{[]string{"--reloader-watch-api", "--prometheus-config-reloader=quay.io/prometheus-operator/prometheus-config-reloader:v0.93.1"}, "needs Lookout's config-reloader"},
 		{[]string{"--max-concurrent-reconciles=0"}, "at least 1"},
+		{[]string{"--target-health-interval=-1s"}, "--target-health-interval must not be negative"},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer

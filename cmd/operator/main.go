@@ -4,6 +4,7 @@
 //	lookout-operator [flags] [start] the same, as prometheus-operator is called
 //	lookout-operator crds            print the CustomResourceDefinitions
 //	lookout-operator render -f PATH  print the prometheus.yaml the operator would generate
+//	lookout-operator explain KIND NS/NAME  follow a monitor, Service or Pod to its targets
 //	lookout-operator version         print the version
 //
 // The run flags include every flag of prometheus-operator's operator binary, so its
@@ -39,6 +40,8 @@ func dispatch(args []string) int {
 		return printCRDs(os.Stdout)
 	case "render":
 		return renderCmd(args, os.Stdout, os.Stderr)
+	case "explain":
+		return explainCmd(args, os.Stdout, os.Stderr)
 	case "version":
 		fmt.Println(buildversion.String())
 		return 0
@@ -61,6 +64,7 @@ commands:
   run       run the operator (the default; "start" is the same)
   crds      print the monitoring.coreos.com CustomResourceDefinitions as YAML ("full-crds" is the same)
   render    print the Prometheus configuration the operator would generate, offline ("render -h")
+  explain   follow a ServiceMonitor, PodMonitor, Service or Pod to its scrape targets, live or offline ("explain -h")
   version   print the version, commit and build date
 
 flags of run (every flag of prometheus-operator's operator is accepted; see

@@ -1,7 +1,9 @@
-// Command crdextend adds what Lookout serves beyond the upstream API types to the CRDs
-// controller-gen generates from them (make crds runs it on example/crds): printer columns
-// for now. It edits the YAML as text, inserting lines only, so the CRD files keep
-// controller-gen's layout and a rerun changes nothing.
+// Command crdextend adds Lookout's extensions to the CRDs controller-gen generates from
+// upstream's API types (make crds runs it on example/crds): enum values and printer
+// columns that upstream's markers do not have. The edits are textual and minimal, so the
+// files keep controller-gen's layout and diff only where Lookout extends them, and
+// running it twice changes nothing. Every extension lives in a file of its own and
+// registers itself in extensions; each result is checked by decoding it as a CRD.
 //
 //	go run ./hack/crdextend example/crds
 package main
@@ -11,21 +13,17 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
-// column is an additional printer column of one CRD.
-type column struct {
-	Name, Type, JSONPath, Description string
-	// Priority 0 shows the column in the standard view, 1 only with -o wide.
-	Priority int
+// extension edits the CRD files whose names are in files (base names).
+type extension struct {
+	name  string
+	files []string
+	apply func(file string, crd []byte) ([]byte, error)
 }
 
-// extensions are the columns to add, by CRD file name (each part of Lookout that needs
-// one registers it from its own file's init).
-var extensions = map[string][]column{}
-
-func addColumns(file string, cols ...column) { extensions[file] = append(extensions[file], cols...) }
+// extensions are registered by the init functions of this command's files.
+var extensions []extension
 
 func main() {
 	if len(os.Args) != 2 {
@@ -38,98 +36,30 @@ func main() {
 	}
 }
 
+// run applies every extension to the files of dir, in the order of their names.
 func run(dir string) error {
-	files := make([]string, 0, len(extensions))
-	for f := range extensions {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		path := filepath.Join(dir, f)
-		in, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		out, err := extend(string(in), extensions[f])
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		if out != string(in) {
-			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-				return err
+	exts := append([]extension(nil), extensions...)
+	sort.Slice(exts, func(i, j int) bool { return exts[i].name < exts[j].name })
+	for _, e := range exts {
+		for _, f := range e.files {
+			path := filepath.Join(dir, f)
+			in, err := os.ReadFile(path)
+			if err != nil {
+				return fmt.Errorf("%s: %w", e.name, err)
+			}
+			out, err := e.apply(f, in)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", e.name, f, err)
+			}
+			if err := checkCRD(out); err != nil {
+				return fmt.Errorf("%s: %s: the result is not a CRD: %w", e.name, f, err)
+			}
+			if string(out) != string(in) {
+				if err := os.WriteFile(path, out, 0o644); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	return nil
-}
-
-// Indentation of controller-gen's output: a version item of spec.versions starts with
-// "  - ", its fields are indented by 4, a printer column's by 6.
-const (
-	versionColumnsLine = "  - additionalPrinterColumns:"
-	versionFieldIndent = "    "
-)
-
-// extend adds cols to the printer columns of every version of the CRD text crd, at the
-// end of each version's list; a column whose name the list has already is skipped.
-func extend(crd string, cols []column) (string, error) {
-	lines := strings.Split(crd, "\n")
-	var out []string
-	found := false
-	for i := 0; i < len(lines); i++ {
-		out = append(out, lines[i])
-		if lines[i] != versionColumnsLine {
-			continue
-		}
-		found = true
-		// The list runs until the next field of the version item.
-		j := i + 1
-		for j < len(lines) && strings.HasPrefix(lines[j], versionFieldIndent+"  ") || j < len(lines) && strings.HasPrefix(lines[j], versionFieldIndent+"- ") {
-			j++
-		}
-		block := lines[i+1 : j]
-		out = append(out, block...)
-		for _, c := range cols {
-			if hasColumn(block, c.Name) {
-				continue
-			}
-			out = append(out, c.lines()...)
-		}
-		i = j - 1
-	}
-	if !found {
-		return "", fmt.Errorf("no %q line: not a CRD as controller-gen writes it", strings.TrimSpace(versionColumnsLine))
-	}
-	return strings.Join(out, "\n"), nil
-}
-
-func hasColumn(block []string, name string) bool {
-	for _, l := range block {
-		if t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- ")); t == "name: "+name {
-			return true
-		}
-	}
-	return false
-}
-
-// lines renders c as controller-gen does: keys sorted, the first after "- ".
-func (c column) lines() []string {
-	var kv []string
-	if c.Description != "" {
-		kv = append(kv, "description: "+c.Description)
-	}
-	kv = append(kv, "jsonPath: "+c.JSONPath, "name: "+c.Name)
-	if c.Priority != 0 {
-		kv = append(kv, fmt.Sprintf("priority: %d", c.Priority))
-	}
-	kv = append(kv, "type: "+c.Type)
-	out := make([]string, len(kv))
-	for i, s := range kv {
-		prefix := versionFieldIndent + "  "
-		if i == 0 {
-			prefix = versionFieldIndent + "- "
-		}
-		out[i] = prefix + s
-	}
-	return out
 }

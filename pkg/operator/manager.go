@@ -289,6 +289,9 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		if err := resourcestatus.SetupWithManager(mgr, deps, opts.StatusWorkers, kinds); err != nil {
 			return err
 		}
+		if err := setupTargetHealth(mgr, opts, store, pr, agents); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -184,6 +184,10 @@ type Options struct {
 	// considered (--resource-status, or the StatusForConfigurationResources feature gate
 	// when given explicitly).
 	ResourceStatus bool
+	// TargetHealthInterval is how often the health of the monitors' targets is read from
+	// one pod per shard of every Prometheus (--target-health-interval); 0: never, and the
+	// bindings carry no TargetsHealthy condition (ADR 0018).
+	TargetHealthInterval time.Duration
 
 	// watchServices is set at start when the operator may list and watch Services.
 	watchServices bool
@@ -387,6 +391,7 @@ func DefaultOptions() Options {
 		WebhookCertDir:          "/tmp/lookout-webhook-certs",
 		WebhookDNSNames:         []string{"lookout-operator.lookout.svc", "localhost", "127.0.0.1"},
 		ResourceStatus:          true,
+		TargetHealthInterval:    time.Minute,
 	}
 }
 
@@ -405,6 +410,9 @@ func ParseNamespaces(s string) []string {
 func (o Options) Validate() error {
 	if o.StatusWorkers < 1 {
 		return fmt.Errorf("status workers must be at least 1, got %d", o.StatusWorkers)
+	}
+	if o.TargetHealthInterval < 0 {
+		return fmt.Errorf("--target-health-interval must not be negative (0 turns target health off), got %s", o.TargetHealthInterval)
 	}
 	if o.MaxConcurrentReconciles < 1 {
 		return fmt.Errorf("max concurrent reconciles must be at least 1, got %d", o.MaxConcurrentReconciles)

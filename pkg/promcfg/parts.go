@@ -20,8 +20,11 @@ var scrapeConfigsLine = []byte("scrape_configs:\n")
 //
 // This works because the generator writes scrape_configs as the last top-level key and
 // each job as a list item starting at the line's first column. n of 1 (or a
-// configuration without jobs) gives config itself as the only part.
-func SplitConfig(config []byte, n int) ([][]byte, error) {
+// configuration without jobs) gives config itself as the only part. The parts are built
+// in reuse's slices when it has them (their content is overwritten): a large
+// configuration is split again on every change, and zeroing fresh buffers of its size
+// would cost more than the split.
+func SplitConfig(config []byte, n int, reuse [][]byte) ([][]byte, error) {
 	if n < 1 {
 		return nil, errors.New("a configuration splits into at least one part")
 	}
@@ -35,22 +38,27 @@ func SplitConfig(config []byte, n int) ([][]byte, error) {
 		return [][]byte{config}, nil
 	}
 	body := start + len(scrapeConfigsLine)
-	parts := make([]bytes.Buffer, n)
-	parts[0].Write(config[:body])
+	parts := make([][]byte, n)
+	for i := range parts {
+		if i < len(reuse) {
+			parts[i] = reuse[i][:0]
+		}
+		if want := (len(config)-body)/n + (len(config)-body)/(4*n); cap(parts[i]) < want {
+			parts[i] = make([]byte, 0, want)
+		}
+	}
+	parts[0] = append(parts[0], config[:body]...)
 	for rest := config[body:]; len(rest) > 0; {
 		if !bytes.HasPrefix(rest, []byte("- ")) {
 			return nil, errors.New("the scrape job list is not the last key of the configuration")
 		}
 		end := nextItem(rest)
 		job := rest[:end]
-		parts[partOf(itemJobName(job), n)].Write(job)
+		i := partOf(itemJobName(job), n)
+		parts[i] = append(parts[i], job...)
 		rest = rest[end:]
 	}
-	out := make([][]byte, n)
-	for i := range parts {
-		out[i] = parts[i].Bytes()
-	}
-	return out, nil
+	return parts, nil
 }
 
 // nextItem returns where the list item starting b ends: at the next line that starts in

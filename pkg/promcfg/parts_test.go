@@ -43,7 +43,7 @@ func TestSplitConfigIsAPermutationOfJobs(t *testing.T) {
 		}
 		wantHead, wantJobs := jobItems(t, res.Config)
 		for n := 1; n <= 5; n++ {
-			parts, err := promcfg.SplitConfig(res.Config, n)
+			parts, err := promcfg.SplitConfig(res.Config, n, nil)
 			if err != nil {
 				t.Fatalf("%s, %d parts: %v", c.name, n, err)
 			}
@@ -71,7 +71,7 @@ func TestSplitConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, err := promcfg.SplitConfig(res.Config, 4)
+	parts, err := promcfg.SplitConfig(res.Config, 4, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,8 +115,8 @@ func TestSplitConfigIsStable(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 4
-	p1, _ := promcfg.SplitConfig(before.Config, n)
-	p2, _ := promcfg.SplitConfig(after.Config, n)
+	p1, _ := promcfg.SplitConfig(before.Config, n, nil)
+	p2, _ := promcfg.SplitConfig(after.Config, n, nil)
 	var changed []int
 	for i := range n {
 		if !bytes.Equal(p1[i], p2[i]) {
@@ -136,10 +136,10 @@ func TestSplitConfigIsStable(t *testing.T) {
 func TestSplitConfigRefusesAKeyAfterTheJobs(t *testing.T) {
 	t.Parallel()
 	cfg := []byte("global: {}\nscrape_configs:\n- job_name: a\nremote_write: []\n")
-	if _, err := promcfg.SplitConfig(cfg, 2); err == nil {
+	if _, err := promcfg.SplitConfig(cfg, 2, nil); err == nil {
 		t.Error("a key after the job list was split")
 	}
-	if parts, err := promcfg.SplitConfig(cfg, 1); err != nil || len(parts) != 1 {
+	if parts, err := promcfg.SplitConfig(cfg, 1, nil); err != nil || len(parts) != 1 {
 		t.Errorf("one part: %v, %v", parts, err)
 	}
 }

@@ -49,6 +49,12 @@ func Validate(cfg []byte) error {
 	return err
 }
 
+// Load is Validate returning what Prometheus's loader built (explain drives discovery
+// and relabeling with it).
+func Load(cfg []byte) (*config.Config, error) {
+	return load(alertmanagerV1ToV2(cfg))
+}
+
 // load is Validate returning what the loader built.
 func load(cfg []byte) (*config.Config, error) {
 	if bytes.Contains(cfg, []byte("scrape_classic_histograms:")) {

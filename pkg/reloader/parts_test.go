@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
 )
@@ -121,6 +122,9 @@ func TestReloaderRendersParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// What Run sets up before its first check.
+	rl.retry = time.NewTimer(time.Hour)
+	rl.retry.Stop()
 	rl.check(context.Background(), CauseStart)
 	if got, _ := os.ReadFile(out); string(got) != "scrape_configs:\n- job_name: a-3\n- job_name: b-3\n" {
 		t.Fatalf("output %q", got)

@@ -25,6 +25,9 @@ type Objects struct {
 	Namespaces      []*corev1.Namespace
 	// Ignored lists documents of other kinds, as "Kind namespace/name (source)".
 	Ignored []string
+	// Others are the documents of other kinds themselves (explain reads Services,
+	// EndpointSlices, Pods and PrometheusAgents from them).
+	Others []manifest.Object
 }
 
 // Load reads manifests from files and directories ("-" for standard input). Objects
@@ -71,6 +74,7 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 			o.Namespaces, into = append(o.Namespaces, n), n
 		default:
 			o.Ignored = append(o.Ignored, fmt.Sprintf("%s %s/%s (%s)", d.GetKind(), d.GetNamespace(), d.GetName(), d.Source))
+			o.Others = append(o.Others, d)
 			continue
 		}
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(d.Object, into, true); err != nil {

@@ -44,6 +44,7 @@ type options struct {
 	configSecret  string
 	configKey     string
 	sample        time.Duration
+	fakePromAPI   bool
 }
 
 func main() {
@@ -65,6 +66,7 @@ func main() {
 	flag.DurationVar(&o.completeLimit, "complete-timeout", 10*time.Minute, "give up waiting for a complete config after this long")
 	flag.DurationVar(&o.changeLimit, "change-timeout", 30*time.Second, "a change not seen in the config after this long counts as failed")
 	flag.IntVar(&o.workers, "workers", 32, "concurrent workers creating the objects")
+	flag.BoolVar(&o.fakePromAPI, "fake-prometheus-api", false, "servicemonitors: serve the Prometheus targets API for every monitor (2 targets up each) behind a ready Pod of the Prometheus, for operators polling target health (--target-health-interval)")
 	flag.StringVar(&o.out, "out", "", "Markdown file whose scale-benchmark section receives the results table (empty: print only)")
 	flag.StringVar(&o.workDir, "work-dir", "", "directory for audit logs, kubeconfigs and operator logs (default: a new temporary directory)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory")
@@ -216,6 +218,17 @@ func runOne(ctx context.Context, o options, n int, dir string) (*result, error) 
 	}
 	r.setup = time.Since(t)
 	logf("N=%d: created %d objects in %s (%.0f/s)", n, r.objects, r.setup.Round(time.Millisecond), float64(r.objects)/r.setup.Seconds())
+	if o.fakePromAPI {
+		if k != serviceMonitorKind {
+			return r, fmt.Errorf("-fake-prometheus-api needs -kind=servicemonitors")
+		}
+		stop, size, err := startFakePrometheusAPI(ctx, cl, sc)
+		if err != nil {
+			return r, err
+		}
+		defer stop()
+		logf("N=%d: serving a fake Prometheus targets API (%d targets, %d bytes) behind pod %s/prometheus-%s-0", n, n*targetsPerMonitor, size, promNamespace, promName)
+	}
 
 	expected := make(map[string]bool, n)
 	for i := 0; i < n; i++ {

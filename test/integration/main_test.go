@@ -82,6 +82,9 @@ func mustRequirement(key string, op string) labels.Requirement {
 func startOperator(ctx context.Context, instances labels.Selector, mut ...func(*operator.Options)) (stop func(), err error) {
 	opts := operator.DefaultOptions()
 	opts.Registry = prometheus.NewRegistry()
+	// Target health needs Prometheus pods, which only targethealth_test.go fakes: without
+	// them every binding would turn Unknown after two polls.
+	opts.TargetHealthInterval = 0
 	for _, m := range mut {
 		m(&opts)
 	}

@@ -76,9 +76,12 @@ func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConf
 		gz, err := st.gz.Compress(res.Hash, res.Config)
 		return splitConfig{gz: [][]byte{gz}, hash: res.Hash, plainHashes: []string{res.Hash}}, err == nil && len(gz) <= limit, err
 	}
-	plain, err := promcfg.SplitConfig(res.Config, n)
+	plain, err := promcfg.SplitConfig(res.Config, n, st.partBufs)
 	if err != nil {
 		return splitConfig{}, false, err
+	}
+	if len(plain) == n {
+		st.partBufs = plain // n parts of its own, not the config itself (a config without jobs)
 	}
 	if len(st.partGz) < len(plain) {
 		st.partGz = append(st.partGz, make([]generated.Compressor, len(plain)-len(st.partGz))...)
@@ -90,7 +93,7 @@ func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConf
 		whole.Write(part)
 		sum := sha256.Sum256(part)
 		h := hex.EncodeToString(sum[:])
-		gz, err := st.partGz[i].Compress(h, part)
+		gz, err := st.partGz[i].CompressFast(h, part)
 		if err != nil {
 			return s, false, err
 		}

@@ -142,6 +142,8 @@ type promState struct {
 	// configParts is how many Secrets it took at the last write (0: not known yet).
 	partGz      []generated.Compressor
 	configParts int
+	// partBufs hold the plain parts of the last split, reused by the next.
+	partBufs [][]byte
 	// selectors compiled for the observed generation, guarded by selMu (map functions
 	// read them while a reconcile holds mu).
 	selMu         sync.Mutex

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/targethealth"
 )
 
 // OwnerState says how an owner named in a binding relates to this operator.
@@ -45,9 +46,10 @@ func (p plan) changed() bool {
 // responsible for are those of owners with a verdict, managed owners and owners that no
 // longer exist; bindings of foreign owners are left out of both lists. lastTransitionTime
 // is kept while a condition's status does not change. state is asked only about owners
-// without a verdict.
+// without a verdict. An accepted object's binding also gets the TargetsHealthy condition
+// health gives (or keeps the live one, see healthLookup).
 func planBindings(live []monitoringv1.WorkloadBinding, generation int64, verdicts map[Owner]selection.Verdict,
-	published func(Owner) bool, state func(Owner) OwnerState, now metav1.Time) plan {
+	published func(Owner) bool, state func(Owner) OwnerState, health healthLookup, now metav1.Time) plan {
 	var p plan
 	liveByOwner := map[Owner]monitoringv1.WorkloadBinding{}
 	for _, b := range live {
@@ -85,16 +87,28 @@ func planBindings(live []monitoringv1.WorkloadBinding, generation int64, verdict
 		if !v.Used() {
 			cond.Status = monitoringv1.ConditionFalse
 		}
-		if old, ok := liveByOwner[o]; ok {
-			for _, c := range old.Conditions {
-				if c.Type == cond.Type && c.Status == cond.Status {
-					cond.LastTransitionTime = c.LastTransitionTime
+		old, hadOld := liveByOwner[o]
+		for _, c := range old.Conditions {
+			if c.Type == cond.Type && c.Status == cond.Status {
+				cond.LastTransitionTime = c.LastTransitionTime
+			}
+		}
+		conds := []monitoringv1.ConfigResourceCondition{cond}
+		if v.Used() {
+			switch h, report, keep := health(o); {
+			case report:
+				conds = append(conds, healthCondition(h, cond.ObservedGeneration, old.Conditions, now))
+			case keep && hadOld:
+				for _, c := range old.Conditions {
+					if c.Type == targethealth.ConditionType {
+						conds = append(conds, c)
+					}
 				}
 			}
 		}
 		p.desired = append(p.desired, monitoringv1.WorkloadBinding{
 			Group: monitoringv1.SchemeGroupVersion.Group, Resource: o.Resource, Name: o.Name, Namespace: o.Namespace,
-			Conditions: []monitoringv1.ConfigResourceCondition{cond},
+			Conditions: conds,
 		})
 	}
 	sortBindings(p.desired)
@@ -115,12 +129,13 @@ func sortBindings(bs []monitoringv1.WorkloadBinding) {
 	})
 }
 
-// newlyRejected lists the rejections in desired that live did not already report.
+// newlyRejected lists the rejections in desired that live did not already report (an
+// Accepted condition turned False; target health is not a rejection and makes no event).
 func newlyRejected(live, desired []monitoringv1.WorkloadBinding) []monitoringv1.WorkloadBinding {
 	before := map[string]bool{}
 	for _, b := range live {
 		for _, c := range b.Conditions {
-			if c.Status == monitoringv1.ConditionFalse {
+			if c.Type == monitoringv1.Accepted && c.Status == monitoringv1.ConditionFalse {
 				before[b.Namespace+"/"+b.Name+"/"+c.Message] = true
 			}
 		}
@@ -128,7 +143,7 @@ func newlyRejected(live, desired []monitoringv1.WorkloadBinding) []monitoringv1.
 	var out []monitoringv1.WorkloadBinding
 	for _, b := range desired {
 		for _, c := range b.Conditions {
-			if c.Status == monitoringv1.ConditionFalse && !before[b.Namespace+"/"+b.Name+"/"+c.Message] {
+			if c.Type == monitoringv1.Accepted && c.Status == monitoringv1.ConditionFalse && !before[b.Namespace+"/"+b.Name+"/"+c.Message] {
 				out = append(out, b)
 			}
 		}

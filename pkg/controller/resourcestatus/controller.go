@@ -12,6 +12,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
@@ -88,19 +89,35 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		}
 		return s
 	}
-	p := planBindings(obj.Bindings(), obj.GetGeneration(), verdicts, published, state, metav1.NewTime(r.Clock.Now()))
+	planNow := func() plan {
+		health := r.Store.healthOf(r.kind.Name, req.NamespacedName)
+		return planBindings(obj.Bindings(), obj.GetGeneration(), verdicts, published, state, health, metav1.NewTime(r.Clock.Now()))
+	}
+	p := planNow()
 	if lookupErr != nil {
 		return reconcile.Result{}, fmt.Errorf("looking up the owners of %s %s's bindings: %w", r.kind.Name, req.NamespacedName, lookupErr)
 	}
 	if !p.changed() {
 		return reconcile.Result{}, nil
 	}
-	if err := r.applyBindings(ctx, obj, p.desired); err != nil {
+	err := r.applyBindings(ctx, obj, p.desired)
+	if err != nil && r.Store.healthRefused(r.kind.Name, err) {
+		// The binding without target health rather than no binding at all.
+		log.FromContext(ctx).Error(err, "the "+r.kind.Name+" CRD does not allow the TargetsHealthy condition (prometheus-operator's CRDs?): target health is off for this kind until the operator restarts; install Lookout's CRDs (lookout-operator crds) to have it")
+		if p = planNow(); !p.changed() {
+			return reconcile.Result{}, nil
+		}
+		err = r.applyBindings(ctx, obj, p.desired)
+	}
+	if err != nil {
 		return reconcile.Result{}, err
 	}
 	if r.Recorder != nil {
 		for _, b := range newlyRejected(obj.Bindings(), p.desired) {
 			for _, c := range b.Conditions {
+				if c.Type != monitoringv1.Accepted {
+					continue
+				}
 				r.Recorder.Eventf(obj, nil, corev1.EventTypeWarning, c.Reason, "Reject", "%s",
 					Truncate(fmt.Sprintf("rejected by %s %s/%s: %s", ownerKind(b.Resource), b.Namespace, b.Name, c.Message), MaxEventNoteBytes))
 			}

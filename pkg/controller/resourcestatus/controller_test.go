@@ -87,7 +87,7 @@ func TestPlanBindings(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := planBindings(c.live, 1, c.verdicts, func(o Owner) bool { return c.published[o] }, state, later)
+			p := planBindings(c.live, 1, c.verdicts, func(o Owner) bool { return c.published[o] }, state, noHealth, later)
 			if len(p.desired) != len(c.wantDesired) {
 				t.Fatalf("desired %+v, want %+v", p.desired, c.wantDesired)
 			}

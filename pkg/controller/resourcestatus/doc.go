@@ -4,5 +4,6 @@
 // Accepted condition, only when it changed. Reconcilers publish verdicts into the Store;
 // a small controller per kind, fed by the Store through its work queue, applies them with
 // server-side apply, so each operator owns only its own bindings and status writes never
-// slow down configuration generation.
+// slow down configuration generation. Accepted monitors' bindings also carry a
+// TargetsHealthy condition from the target health poller (health.go, ADR 0018).
 package resourcestatus

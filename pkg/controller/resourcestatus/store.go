@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/targethealth"
 )
 
 // Owner identifies the workload object (a Prometheus) that judged a resource.
@@ -34,6 +35,12 @@ type Store struct {
 	// number of objects, whatever the number of changes).
 	queues  map[string]workqueue.TypedRateLimitingInterface[reconcile.Request]
 	pending map[string]map[types.NamespacedName]bool
+	// health is the last target health poll of each owner (health.go); healthOn says a
+	// poller publishes it.
+	health   map[Owner]*targethealth.Snapshot
+	healthOn bool
+	// healthOff are the kinds whose CRD refused the TargetsHealthy condition.
+	healthOff map[string]bool
 }
 
 // NewStore returns an empty store.
@@ -43,6 +50,7 @@ func NewStore() *Store {
 		published: map[Owner]map[string]bool{},
 		queues:    map[string]workqueue.TypedRateLimitingInterface[reconcile.Request]{},
 		pending:   map[string]map[types.NamespacedName]bool{},
+		health:    map[Owner]*targethealth.Snapshot{},
 	}
 }
 
@@ -126,6 +134,7 @@ func (s *Store) Forget(owner Owner) {
 		}
 	}
 	delete(s.published, owner)
+	delete(s.health, owner)
 }
 
 // Verdicts returns the verdicts of one object, by owner, and whether each owner has

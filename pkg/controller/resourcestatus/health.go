@@ -1,0 +1,163 @@
+package resourcestatus
+
+import (
+	"strings"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lookout-operator/lookout/pkg/targethealth"
+)
+
+// healthKinds are the kinds whose bindings carry a TargetsHealthy condition.
+var healthKinds = []string{
+	monitoringv1.ServiceMonitorsKind, monitoringv1.PodMonitorsKind,
+	monitoringv1.ProbesKind, monitoringv1alpha1.ScrapeConfigsKind,
+}
+
+func isHealthKind(kind string) bool {
+	for _, k := range healthKinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// healthLookup tells what TargetsHealthy condition an owner's binding gets: report, the
+// health to report; keep (when there is none to report yet), keep the live condition as
+// it is, so that a restarted operator rewrites nothing before its first poll.
+type healthLookup func(Owner) (h targethealth.Health, report, keep bool)
+
+// noHealth is the lookup of kinds and operators without target health.
+func noHealth(Owner) (targethealth.Health, bool, bool) { return targethealth.Health{}, false, false }
+
+// EnableHealth says that a poller publishes target health: until an owner's first poll,
+// the TargetsHealthy conditions already in its bindings are kept. Without it, bindings
+// carry no TargetsHealthy condition (and lose one an earlier run wrote).
+func (s *Store) EnableHealth() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.healthOn = true
+}
+
+// PublishHealth replaces what the last poll of owner's Prometheus found, and queues every
+// object it accepted whose health changed. Nothing is queued when nothing changed.
+func (s *Store) PublishHealth(owner Owner, snap *targethealth.Snapshot) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, hadOld := s.health[owner]
+	for _, kind := range healthKinds {
+		for nn, owners := range s.verdicts[kind] {
+			v, ok := owners[owner]
+			if !ok || !v.Used() {
+				continue
+			}
+			k := targethealth.Key{Kind: kind, Namespace: nn.Namespace, Name: nn.Name}
+			if hadOld && old.Health(k) == snap.Health(k) {
+				continue
+			}
+			s.enqueueLocked(kind, nn)
+		}
+	}
+	s.health[owner] = snap
+}
+
+// HealthOwners are the owners that published verdicts of a kind with target health: the
+// Prometheus and PrometheusAgent objects to poll.
+func (s *Store) HealthOwners() []Owner {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Owner
+	for o, kinds := range s.published {
+		for _, k := range healthKinds {
+			if kinds[k] {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// healthOf returns the health lookup of one object.
+func (s *Store) healthOf(kind string, nn types.NamespacedName) healthLookup {
+	if s == nil || !isHealthKind(kind) {
+		return noHealth
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.healthOn || s.healthOff[kind] {
+		return noHealth
+	}
+	snaps := make(map[Owner]targethealth.Health, len(s.health))
+	for o, snap := range s.health {
+		snaps[o] = snap.Health(targethealth.Key{Kind: kind, Namespace: nn.Namespace, Name: nn.Name})
+	}
+	return func(o Owner) (targethealth.Health, bool, bool) {
+		h, ok := snaps[o]
+		return h, ok, !ok
+	}
+}
+
+// healthRefused reports whether err is the API server refusing a TargetsHealthy
+// condition (a CRD whose condition type enum is upstream's: Accepted only) and then turns
+// target health off for the kind, so that its bindings are written without it.
+func (s *Store) healthRefused(kind string, err error) bool {
+	if s == nil || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), string(targethealth.ConditionType)) {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.healthOn || s.healthOff[kind] {
+		return false
+	}
+	if s.healthOff == nil {
+		s.healthOff = map[string]bool{}
+	}
+	s.healthOff[kind] = true
+	return true
+}
+
+// healthCondition is the TargetsHealthy condition of h, keeping the transition time of
+// the live condition while its status does not change.
+func healthCondition(h targethealth.Health, generation int64, live []monitoringv1.ConfigResourceCondition, now metav1.Time) monitoringv1.ConfigResourceCondition {
+	status, reason, message := h.Condition()
+	c := monitoringv1.ConfigResourceCondition{
+		Type:               targethealth.ConditionType,
+		Status:             status,
+		Reason:             reason,
+		Message:            Truncate(message, MaxMessageBytes),
+		ObservedGeneration: generation,
+		LastTransitionTime: now,
+	}
+	for _, l := range live {
+		if l.Type == c.Type && l.Status == c.Status {
+			c.LastTransitionTime = l.LastTransitionTime
+		}
+	}
+	return c
+}
+
+// TargetsHealthyMessage is "<status> <reason> <message>" of the TargetsHealthy condition
+// owner's binding on an object would get now, "" when none (tests of other packages).
+func TargetsHealthyMessage(s *Store, kind, namespace, name string, owner Owner) string {
+	h, report, _ := s.healthOf(kind, types.NamespacedName{Namespace: namespace, Name: name})(owner)
+	if !report {
+		return ""
+	}
+	status, reason, message := h.Condition()
+	return string(status) + " " + reason + " " + message
+}

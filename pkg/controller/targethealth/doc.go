@@ -1,0 +1,8 @@
+// Package targethealth polls, every --target-health-interval, one ready pod of every
+// shard of each Prometheus and PrometheusAgent (StatefulSet mode) whose monitors have
+// status bindings, reads /api/v1/targets?state=active and /api/v1/scrape_pools, and
+// publishes what it found into the resourcestatus Store, which writes a TargetsHealthy
+// condition into the bindings of the ServiceMonitors, PodMonitors, Probes and
+// ScrapeConfigs whose health changed, and nothing else. The number of requests per
+// period is two per shard, whatever the number of monitors (ADR 0018).
+package targethealth

@@ -1,0 +1,38 @@
+package targethealth
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics count the polls of the target health poller.
+type Metrics struct {
+	// Polls counts polls of one Prometheus (every shard) by result: ok, error.
+	Polls *prometheus.CounterVec
+	// Duration observes how long a successful poll of one Prometheus took.
+	Duration prometheus.Histogram
+}
+
+// NewMetrics creates the metrics and registers them on reg (nil: not registered).
+func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
+	m := &Metrics{
+		Polls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lookout_target_health_polls_total",
+			Help: "Polls of the targets API of one Prometheus or PrometheusAgent (one pod per shard), by result (ok, error).",
+		}, []string{"result"}),
+		Duration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "lookout_target_health_poll_duration_seconds",
+			Help:    "Time a successful poll of one Prometheus's targets took, every shard, parsing included.",
+			Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30},
+		}),
+	}
+	if reg != nil {
+		for _, c := range []prometheus.Collector{m.Polls, m.Duration} {
+			if err := reg.Register(c); err != nil {
+				return nil, fmt.Errorf("registering target health metrics: %w", err)
+			}
+		}
+	}
+	return m, nil
+}

@@ -1,0 +1,348 @@
+package targethealth
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/targethealth"
+	"github.com/lookout-operator/lookout/pkg/workload"
+)
+
+// Defaults of Config.
+const (
+	DefaultInterval = time.Minute
+	// maxTimeout bounds one request; a period shorter than twice it uses half the period.
+	maxTimeout = 30 * time.Second
+	// defaultUnreachableAfter: one failed poll is not reported (a rolling pod, a slow
+	// answer); the second one in a row is.
+	defaultUnreachableAfter = 2
+	// defaultParallel Prometheus objects are polled at once.
+	defaultParallel = 4
+)
+
+// Lookup returns the Prometheus (or PrometheusAgent view) an owner names, nil when it is
+// gone or has no pods to ask (a PrometheusAgent in DaemonSet mode).
+type Lookup func(ctx context.Context, o resourcestatus.Owner) (*monitoringv1.Prometheus, error)
+
+// Deps are what the poller works with.
+type Deps struct {
+	// Store receives the health; its owners are the objects polled.
+	Store *resourcestatus.Store
+	// Lookup reads the Prometheus of an owner.
+	Lookup Lookup
+	// Pods lists the pods of a Prometheus (the API reader: pods are not cached).
+	Pods client.Reader
+	// HTTP asks the pods; nil: a client of this package (see NewHTTPClient).
+	HTTP *http.Client
+	// Metrics count the polls (nil: not counted).
+	Metrics *Metrics
+}
+
+// Config tunes the poller.
+type Config struct {
+	// Interval is the period; it must be positive (zero turns the feature off before the
+	// poller is built).
+	Interval time.Duration
+	// Timeout bounds each request (0: half the interval, at most 30 s).
+	Timeout time.Duration
+	// UnreachableAfter failed polls in a row turn the conditions Unknown
+	// (PrometheusUnreachable); before that, the last health stands (0: 2).
+	UnreachableAfter int
+	// Parallel is how many Prometheus objects are polled at once (0: 4).
+	Parallel int
+}
+
+// Poller is a manager.Runnable that polls on every period while this replica leads.
+type Poller struct {
+	Deps
+	cfg Config
+
+	mu       sync.Mutex
+	failures map[resourcestatus.Owner]int
+}
+
+// New returns a poller.
+func New(d Deps, cfg Config) *Poller {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = min(cfg.Interval/2, maxTimeout)
+	}
+	if cfg.UnreachableAfter <= 0 {
+		cfg.UnreachableAfter = defaultUnreachableAfter
+	}
+	if cfg.Parallel <= 0 {
+		cfg.Parallel = defaultParallel
+	}
+	if d.HTTP == nil {
+		d.HTTP = NewHTTPClient(cfg.Timeout)
+	}
+	return &Poller{Deps: d, cfg: cfg, failures: map[resourcestatus.Owner]int{}}
+}
+
+// NewHTTPClient is the client the poller asks pods with. An HTTPS Prometheus
+// (spec.web.tlsConfig) serves a certificate for names the operator does not know: the
+// certificate is not verified, as the kubelet's HTTPS probes of the same port do not verify
+// it. Nothing secret is sent; the answer only feeds status. A Prometheus that requires
+// client certificates or basic auth answers with an error and its monitors are reported
+// PrometheusUnreachable.
+func NewHTTPClient(timeout time.Duration) *http.Client {
+	return &http.Client{
+		Timeout: timeout,
+		Transport: &http.Transport{
+			Proxy:                 nil, // pod addresses are never reached through a proxy
+			DialContext:           (&net.Dialer{Timeout: timeout}).DialContext,
+			TLSClientConfig:       &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // see above
+			MaxIdleConnsPerHost:   1,
+			IdleConnTimeout:       90 * time.Second,
+			ResponseHeaderTimeout: timeout,
+		},
+	}
+}
+
+// NeedLeaderElection: only the leader writes status.
+func (p *Poller) NeedLeaderElection() bool { return true }
+
+// Start polls every interval until ctx ends, the first time one interval after the
+// start (the verdicts are published by then).
+func (p *Poller) Start(ctx context.Context) error {
+	t := time.NewTicker(p.cfg.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			p.PollOnce(ctx)
+		}
+	}
+}
+
+// PollOnce polls every owner once and publishes what it found.
+func (p *Poller) PollOnce(ctx context.Context) {
+	owners := p.Store.HealthOwners()
+	sort.Slice(owners, func(i, j int) bool {
+		a, b := owners[i], owners[j]
+		if a.Resource != b.Resource {
+			return a.Resource < b.Resource
+		}
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		return a.Name < b.Name
+	})
+	p.mu.Lock()
+	for o := range p.failures {
+		if !slices.Contains(owners, o) {
+			delete(p.failures, o) // gone since
+		}
+	}
+	p.mu.Unlock()
+	sem := make(chan struct{}, p.cfg.Parallel)
+	var wg sync.WaitGroup
+	for _, o := range owners {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			p.pollOwner(ctx, o)
+		}()
+	}
+	wg.Wait()
+}
+
+// pollOwner polls one Prometheus and publishes its snapshot, or, after too many failures
+// in a row, its unreachability.
+func (p *Poller) pollOwner(ctx context.Context, o resourcestatus.Owner) {
+	prom, err := p.Lookup(ctx, o)
+	if err != nil {
+		if !apierrors.IsNotFound(err) {
+			log.FromContext(ctx).Error(err, "target health: reading the owner", "owner", o)
+		}
+		return
+	}
+	if prom == nil {
+		return
+	}
+	start := time.Now()
+	snap, err := p.poll(ctx, prom)
+	if p.Metrics != nil {
+		if err == nil {
+			p.Metrics.Polls.WithLabelValues("ok").Inc()
+			p.Metrics.Duration.Observe(time.Since(start).Seconds())
+		} else {
+			p.Metrics.Polls.WithLabelValues("error").Inc()
+		}
+	}
+	p.mu.Lock()
+	if err == nil {
+		delete(p.failures, o)
+	} else {
+		p.failures[o]++
+	}
+	failures := p.failures[o]
+	p.mu.Unlock()
+	if err != nil {
+		log.FromContext(ctx).V(1).Info("target health: polling failed", "owner", o, "failures", failures, "error", err.Error())
+		if failures < p.cfg.UnreachableAfter {
+			return // the last health stands for now
+		}
+		snap = targethealth.NewSnapshot()
+		snap.Unreachable = err.Error()
+	}
+	p.Store.PublishHealth(o, snap)
+}
+
+// unreachable is a poll failure whose message is already classified (stable while the
+// cause is).
+type unreachable struct{ msg string }
+
+func (u unreachable) Error() string { return u.msg }
+
+// poll asks one ready pod of every shard of prom.
+func (p *Poller) poll(ctx context.Context, prom *monitoringv1.Prometheus) (*targethealth.Snapshot, error) {
+	scheme, portName, defaultPort, prefix, localOnly := workload.WebAPI(prom)
+	if localOnly {
+		return nil, unreachable{"spec.listenLocal: the web port listens on the pod's loopback only"}
+	}
+	shards, err := workload.Shards(prom)
+	if err != nil {
+		return nil, unreachable{err.Error()}
+	}
+	sel, err := labels.Parse(workload.Selector(prom))
+	if err != nil {
+		return nil, fmt.Errorf("the pod selector: %w", err)
+	}
+	var pods corev1.PodList
+	if err := p.Pods.List(ctx, &pods, client.InNamespace(prom.Namespace), client.MatchingLabelsSelector{Selector: sel}); err != nil {
+		return nil, unreachable{"listing pods: " + targethealth.Classify(err.Error())}
+	}
+	chosen := choosePods(pods.Items, shards)
+	snap := targethealth.NewSnapshot()
+	for shard := int32(0); shard < shards; shard++ {
+		pod := chosen[shard]
+		if pod == nil {
+			return nil, unreachable{fmt.Sprintf("shard %d: no ready pod", shard)}
+		}
+		base := url.URL{Scheme: scheme, Host: net.JoinHostPort(pod.Status.PodIP, strconv.Itoa(webPort(pod, portName, defaultPort)))}
+		fail := func(err error) error {
+			return unreachable{fmt.Sprintf("shard %d (pod %s): %s", shard, pod.Name, targethealth.Classify(err.Error()))}
+		}
+		if err := p.get(ctx, base, path.Join("/", prefix, "/api/v1/targets"), "state=active", func(r io.Reader) error {
+			return targethealth.ParseTargets(r, snap.AddTarget)
+		}); err != nil {
+			return nil, fail(err)
+		}
+		err := p.get(ctx, base, path.Join("/", prefix, "/api/v1/scrape_pools"), "", func(r io.Reader) error {
+			pools, err := targethealth.ParseScrapePools(r)
+			if err == nil {
+				snap.AddPools(pools)
+			}
+			return err
+		})
+		switch {
+		case errors.Is(err, errNotFound):
+			// A Prometheus older than 2.42 has no /api/v1/scrape_pools: monitors without
+			// targets are then taken as loaded (NoTargets).
+			snap.Loaded = nil
+		case err != nil:
+			return nil, fail(err)
+		}
+	}
+	return snap, nil
+}
+
+// errNotFound is a 404 answer.
+var errNotFound = errors.New("server returned HTTP status 404 Not Found")
+
+// get fetches base+urlPath?query and hands the body to read.
+func (p *Poller) get(ctx context.Context, base url.URL, urlPath, query string, read func(io.Reader) error) error {
+	u := base
+	u.Path, u.RawQuery = urlPath, query
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := p.HTTP.Do(req)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+	}()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return errNotFound
+	case resp.StatusCode != http.StatusOK:
+		return fmt.Errorf("server returned HTTP status %s", resp.Status)
+	}
+	return read(resp.Body)
+}
+
+// choosePods picks, for each shard, the first ready pod (by name) with an address.
+func choosePods(pods []corev1.Pod, shards int32) map[int32]*corev1.Pod {
+	out := map[int32]*corev1.Pod{}
+	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+	for i := range pods {
+		pod := &pods[i]
+		if pod.DeletionTimestamp != nil || pod.Status.PodIP == "" || !ready(pod) {
+			continue
+		}
+		shard := int32(0)
+		if s, ok := pod.Labels[layout.ShardLabel]; ok {
+			n, err := strconv.ParseInt(s, 10, 32)
+			if err != nil {
+				continue
+			}
+			shard = int32(n)
+		}
+		if shard < 0 || shard >= shards || out[shard] != nil {
+			continue
+		}
+		out[shard] = pod
+	}
+	return out
+}
+
+func ready(pod *corev1.Pod) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// webPort is the number of the pod's container port named name (the prometheus
+// container's web port), or def.
+func webPort(pod *corev1.Pod, name string, def int) int {
+	for _, c := range pod.Spec.Containers {
+		for _, cp := range c.Ports {
+			if cp.Name == name && cp.ContainerPort > 0 {
+				return int(cp.ContainerPort)
+			}
+		}
+	}
+	return def
+}

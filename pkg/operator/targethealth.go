@@ -1,0 +1,37 @@
+package operator
+
+import (
+	"context"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
+	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/controller/targethealth"
+)
+
+// setupTargetHealth adds the target health poller (--target-health-interval, 0: none)
+// for the Prometheus and PrometheusAgent controllers (agents nil: not running).
+func setupTargetHealth(mgr manager.Manager, opts Options, store *resourcestatus.Store, pr, agents *promctrl.Reconciler) error {
+	if opts.TargetHealthInterval <= 0 || store == nil {
+		return nil
+	}
+	store.EnableHealth()
+	lookup := func(ctx context.Context, o resourcestatus.Owner) (*monitoringv1.Prometheus, error) {
+		if agents != nil && o.Resource == promctrl.AgentKind.Resource {
+			return agents.TargetHealthView(ctx, o)
+		}
+		return pr.TargetHealthView(ctx, o)
+	}
+	metrics, err := targethealth.NewMetrics(opts.Registry)
+	if err != nil {
+		return err
+	}
+	return mgr.Add(targethealth.New(targethealth.Deps{
+		Store:   store,
+		Lookup:  lookup,
+		Pods:    mgr.GetAPIReader(),
+		Metrics: metrics,
+	}, targethealth.Config{Interval: opts.TargetHealthInterval}))
+}
