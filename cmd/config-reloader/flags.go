@@ -11,6 +11,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/reloader"
 	"github.com/lookout-operator/lookout/pkg/reloader/apiwatch"
+	"github.com/lookout-operator/lookout/pkg/reloader/podreport"
 )
 
 // Defaults of the Prometheus endpoints, for Prometheus in the same pod.
@@ -48,8 +49,11 @@ type config struct {
 	logFormat      string
 	targets        []apiwatch.Target
 	kubeconfig     string
-	version        bool
-	shortVersion   bool
+	// reportPod is NAMESPACE/NAME of the pod whose status receives the loaded
+	// configuration's hash (--report-pod); empty: no report.
+	reportPod    string
+	version      bool
+	shortVersion bool
 }
 
 // stringList is a repeatable string flag.
@@ -106,7 +110,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.processName, "process-name", "prometheus", "alias of --process-executable-name")
 	fs.Var(targetList{apiwatch.KindSecret, &c.targets}, "watch-secret", "NAMESPACE/NAME=DIR: mirror that Secret's keys into DIR through the API (repeatable)")
 	fs.Var(targetList{apiwatch.KindConfigMap, &c.targets}, "watch-configmap", "NAMESPACE/NAME=DIR: mirror that ConfigMap's keys into DIR through the API (repeatable)")
-	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "kubeconfig for the API watches; empty uses the in-cluster config")
+	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "kubeconfig for the API watches and --report-pod; empty uses the in-cluster config")
+	fs.StringVar(&c.reportPod, "report-pod", "", "NAMESPACE/NAME of the reloader's own pod: after each confirmed reload of a new configuration, write its sha256 as the pod condition "+podreport.ConditionType+" (needs patch on pods/status)")
 	// Spellings prometheus-config-reloader's flag library (kingpin) adds.
 	var ignored, helpLong, helpMan bool
 	fs.BoolVar(&ignored, "no-version", false, "kingpin spelling of --version=false")
@@ -163,6 +168,11 @@ func (c config) validate() error {
 	default:
 		return fmt.Errorf("unknown --reload-method %q (http, signal)", c.reloadMethod)
 	}
+	if c.reportPod != "" {
+		if _, _, err := c.reportPodName(); err != nil {
+			return err
+		}
+	}
 	if u := c.confirmURL(); u != "" {
 		if err := checkURL("runtimeinfo-url", u); err != nil {
 			return err
@@ -194,4 +204,13 @@ func checkURL(flagName, raw string) error {
 		return fmt.Errorf("--%s=%s: want an http or https URL with a host", flagName, raw)
 	}
 	return nil
+}
+
+// reportPodName splits --report-pod.
+func (c config) reportPodName() (namespace, name string, err error) {
+	namespace, name, ok := strings.Cut(c.reportPod, "/")
+	if !ok || namespace == "" || name == "" || strings.Contains(name, "/") {
+		return "", "", fmt.Errorf("--report-pod=%s: want NAMESPACE/NAME", c.reportPod)
+	}
+	return namespace, name, nil
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/reloader"
 	"github.com/lookout-operator/lookout/pkg/reloader/apiwatch"
+	"github.com/lookout-operator/lookout/pkg/reloader/podreport"
 )
 
 // hooks let tests observe a run in process.
@@ -76,6 +77,19 @@ func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
 		return fatalf(stderr, "%v", err)
 	}
 	metrics.SetReloadMethod(c.reloadMethod)
+	var report *podreport.Reporter
+	observe := h.observe
+	if c.reportPod != "" && c.watchInterval != 0 {
+		if report, err = newReporter(c, log); err != nil {
+			return fatalf(stderr, "%v", err)
+		}
+		observe = func(res reloader.Result) {
+			report.Observe(res)
+			if h.observe != nil {
+				h.observe(res)
+			}
+		}
+	}
 	rl, err := reloader.New(reloader.Options{
 		ConfigFile:      c.configFile,
 		ConfigPartFiles: c.configParts,
@@ -89,7 +103,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
 		Metrics:         metrics,
 		Logger:          log,
 		LookupEnv:       withOrdinal(os.LookupEnv, c.ordinalFrom),
-		Observe:         h.observe,
+		Observe:         observe,
 	})
 	if err != nil {
 		return fatalf(stderr, "%v", err)
@@ -104,7 +118,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h hooks) int {
 	if c.watchInterval == 0 {
 		return renderOnce(ctx, rl, mirror, log)
 	}
-	return watch(ctx, c, rl, mirror, reg, log, h)
+	return watch(ctx, c, rl, mirror, report, reg, log, h)
 }
 
 // renderOnce is the init container: mirror the API objects (waiting for a config Secret
@@ -134,9 +148,15 @@ func renderOnce(ctx context.Context, rl *reloader.Reloader, mirror *apiwatch.Mir
 
 // watch is the sidecar: serve metrics, mirror the API objects, reload on changes.
 func watch(ctx context.Context, c config, rl *reloader.Reloader, mirror *apiwatch.Mirror,
-	reg *prometheus.Registry, log *slog.Logger, h hooks) int {
+	report *podreport.Reporter, reg *prometheus.Registry, log *slog.Logger, h hooks) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if report != nil {
+		// Its writes never hold up a reload: the reloader only offers it hashes.
+		reported := make(chan struct{})
+		go func() { report.Run(ctx); close(reported) }()
+		defer func() { cancel(); <-reported }()
+	}
 	var served <-chan error
 	if c.listenAddress != "" {
 		l, err := net.Listen("tcp", c.listenAddress)
@@ -221,8 +241,8 @@ func withOrdinal(lookup func(string) (string, bool), from string) func(string) (
 	}
 }
 
-// newMirror connects to the API server for --watch-secret/--watch-configmap.
-func newMirror(c config, reg *prometheus.Registry, log *slog.Logger) (*apiwatch.Mirror, error) {
+// restConfig is the API client configuration: --kubeconfig, or the in-cluster one.
+func restConfig(c config) (*rest.Config, error) {
 	var cfg *rest.Config
 	var err error
 	if c.kubeconfig != "" {
@@ -232,6 +252,32 @@ func newMirror(c config, reg *prometheus.Registry, log *slog.Logger) (*apiwatch.
 	}
 	if err != nil {
 		return nil, fmt.Errorf("API client configuration: %w", err)
+	}
+	return cfg, nil
+}
+
+// newReporter connects to the API server for --report-pod.
+func newReporter(c config, log *slog.Logger) (*podreport.Reporter, error) {
+	cfg, err := restConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	ns, name, err := c.reportPodName()
+	if err != nil {
+		return nil, err
+	}
+	w, err := podreport.NewPodWriter(cfg, ns, name, "lookout-config-reloader/"+version)
+	if err != nil {
+		return nil, err
+	}
+	return podreport.New(w, podreport.Options{Logger: log}), nil
+}
+
+// newMirror connects to the API server for --watch-secret/--watch-configmap.
+func newMirror(c config, reg *prometheus.Registry, log *slog.Logger) (*apiwatch.Mirror, error) {
+	cfg, err := restConfig(c)
+	if err != nil {
+		return nil, err
 	}
 	m, err := apiwatch.NewMetrics(reg)
 	if err != nil {

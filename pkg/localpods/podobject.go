@@ -114,6 +114,15 @@ func (p *pod) podStatus(tmpl *corev1.PodTemplateSpec, old corev1.PodStatus) core
 			cond(corev1.PodReady, p.ready),
 		},
 	}
+	// Conditions others own (a readiness gate's, the config-reloader's report) stay, as
+	// the kubelet keeps them.
+	for _, o := range old.Conditions {
+		switch o.Type {
+		case corev1.PodScheduled, corev1.PodInitialized, corev1.ContainersReady, corev1.PodReady:
+		default:
+			st.Conditions = append(st.Conditions, o)
+		}
+	}
 	if st.StartTime == nil {
 		st.StartTime = ptr.To(metav1.NewTime(time.Now().Truncate(time.Second)))
 	}

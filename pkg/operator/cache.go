@@ -3,12 +3,24 @@ package operator
 import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lookout-operator/lookout/pkg/selection"
+	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
+	"github.com/lookout-operator/lookout/pkg/layout"
+	lselection "github.com/lookout-operator/lookout/pkg/selection"
 )
+
+// reportingPods selects the pods of Prometheus and PrometheusAgent StatefulSets.
+var reportingPods = func() labels.Selector {
+	managed, _ := labels.NewRequirement(layout.ManagedByLabel, selection.Equals, []string{layout.ManagedByValue})
+	prom, _ := labels.NewRequirement(layout.PrometheusNameLabel, selection.Exists, nil)
+	return labels.NewSelector().Add(*managed, *prom)
+}()
 
 // cacheOptions turns the namespace flags into the informer cache's namespaces, with
 // prometheus-operator's semantics:
@@ -50,6 +62,15 @@ func cacheOptions(o Options) cache.Options {
 			byObject[obj] = cache.ByObject{Namespaces: cacheNamespaces(s)}
 		}
 	}
+	if o.Workload.ReloaderReportConfig {
+		// The Prometheus and PrometheusAgent pods, for the ConfigLoaded condition: only
+		// those pods, and only their metadata and reported configuration (StripPod).
+		byObject[&corev1.Pod{}] = cache.ByObject{
+			Namespaces: cacheNamespaces(o.PrometheusScope()),
+			Label:      reportingPods,
+			Transform:  promctrl.StripPod,
+		}
+	}
 	// --secret-* and --configmap-* selectors narrow what the metadata informers list, in
 	// every watched namespace (see fallbackClient for the objects they leave out).
 	for _, n := range narrowedKinds(o) {
@@ -63,7 +84,7 @@ func cacheOptions(o Options) cache.Options {
 
 // cacheNamespaces is a scope as the cache's per-namespace configuration; nil is every
 // namespace.
-func cacheNamespaces(s selection.Scope) map[string]cache.Config {
+func cacheNamespaces(s lselection.Scope) map[string]cache.Config {
 	if allow := s.Namespaces(); len(allow) > 0 {
 		m := make(map[string]cache.Config, len(allow))
 		for _, ns := range allow {

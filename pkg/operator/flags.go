@@ -155,6 +155,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.ConfigReloaderProbes, "enable-config-reloader-probes", false, "startup, readiness and liveness probes on the config-reloader sidecar (/healthz)")
 	fs.DurationVar(&o.Workload.ReloaderWatchInterval, "config-reloader-watch-interval", o.Workload.ReloaderWatchInterval, "how often the config-reloader re-reads its inputs without a change notification")
 	fs.BoolVar(&o.Workload.ReloaderWatchAPI, "reloader-watch-api", false, "make the config-reloader read the config Secret and rule ConfigMaps through the API (seconds) instead of the kubelet volume (minutes); needs Lookout's config-reloader image")
+	fs.BoolVar(&o.Workload.ReloaderReportConfig, "reloader-report-config", false, "make the Prometheus config-reloader write the hash of each configuration it loaded on its pod's status, and set the ConfigLoaded condition of Prometheus and PrometheusAgent objects from it (turning it on rolls the pods once); needs Lookout's config-reloader image")
 	fs.Var(mapValue{p: &o.Labels, labels: true}, "labels", "labels added to every object the operator creates, key=value,... (accepted; not applied yet)")
 	fs.Var(mapValue{p: &o.Annotations}, "annotations", "annotations added to every object the operator creates, key=value,... (accepted; not applied yet)")
 	fs.StringVar(&o.ClusterDomain, "cluster-domain", "", "cluster DNS domain: when set, Alertmanager --cluster.peer addresses are fully qualified (<pod>.alertmanager-operated.<namespace>.svc.<domain>.)")
@@ -271,6 +272,9 @@ func (f *runFlags) finish(fs *flag.FlagSet) (*Parsed, error) {
 	case "logfmt", "json":
 	default:
 		errs = append(errs, fmt.Errorf("--log-format: unknown format %q (logfmt, json)", o.Log.Format))
+	}
+	if o.Workload.ReloaderReportConfig && strings.Contains(o.Workload.ConfigReloaderImage, "prometheus-config-reloader") {
+		errs = append(errs, fmt.Errorf("--reloader-report-config needs Lookout's config-reloader, but the reloader image is %q (prometheus-operator's does not report what it loaded)", o.Workload.ConfigReloaderImage))
 	}
 	if o.Workload.ReloaderWatchAPI && strings.Contains(o.Workload.ConfigReloaderImage, "prometheus-config-reloader") {
 		errs = append(errs, fmt.Errorf("--reloader-watch-api needs Lookout's config-reloader, but the reloader image is %q (prometheus-operator's does not read the API)", o.Workload.ConfigReloaderImage))

@@ -45,6 +45,10 @@ type Options struct {
 	// ReloaderWatchAPI makes the config-reloader read the config Secret and the rule
 	// ConfigMaps through the API instead of kubelet-projected volumes.
 	ReloaderWatchAPI bool
+	// ReloaderReportConfig makes the Prometheus config-reloader sidecar write the hash of
+	// each configuration it loaded as a condition of its own pod (--report-pod), which
+	// the operator turns into the ConfigLoaded condition (--reloader-report-config).
+	ReloaderReportConfig bool
 	// ReloaderWatchInterval is passed as --watch-interval to the sidecar; zero means
 	// DefaultReloaderWatchInterval.
 	ReloaderWatchInterval time.Duration

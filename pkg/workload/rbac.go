@@ -41,6 +41,57 @@ func ReloaderRole(in Input) (*rbacv1.Role, error) {
 		readRule("configmaps", configMaps...)), nil
 }
 
+// ReloaderRoleFor is the Role of p's config-reloader under opts: the read rules of
+// API-watch mode (ReloaderRole) with Options.ReloaderWatchAPI, and with
+// Options.ReloaderReportConfig patch on the status of p's own pods, by name; nil when
+// the reloader needs no API access.
+func ReloaderRoleFor(in Input, opts Options) (*rbacv1.Role, error) {
+	p := in.Prometheus
+	if p == nil {
+		return nil, fmt.Errorf("no Prometheus given")
+	}
+	var role *rbacv1.Role
+	if opts.ReloaderWatchAPI {
+		var err error
+		if role, err = ReloaderRole(in); err != nil {
+			return nil, err
+		}
+	}
+	if !ReportsConfig(p, opts) {
+		return role, nil
+	}
+	pods, err := PodNames(p)
+	if err != nil {
+		return nil, err
+	}
+	if role == nil {
+		role = reloaderRole(ReloaderRoleName(p), p.Namespace, roleLabels(p))
+	}
+	if len(pods) > 0 {
+		role.Rules = append(role.Rules, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods/status"}, ResourceNames: pods, Verbs: []string{"patch"}})
+	}
+	return role, nil
+}
+
+// PodNames are the names of p's StatefulSet pods: every replica of every shard.
+func PodNames(p *monitoringv1.Prometheus) ([]string, error) {
+	sets, err := StatefulSetNames(p)
+	if err != nil {
+		return nil, err
+	}
+	replicas, err := Replicas(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range sets {
+		for i := range replicas {
+			out = append(out, fmt.Sprintf("%s-%d", s, i))
+		}
+	}
+	return out, nil
+}
+
 // ReloaderRoleBinding binds ReloaderRole to the pod's service account (spec.serviceAccountName,
 // or default).
 func ReloaderRoleBinding(p *monitoringv1.Prometheus) *rbacv1.RoleBinding {

@@ -79,6 +79,9 @@ type reloaderSpec struct {
 	watchedDirs []string
 	// extraArgs follow the watched directories (API-watch mode).
 	extraArgs []string
+	// reportArgs are the sidecar's alone (--report-pod): the init container reloads
+	// nothing.
+	reportArgs []string
 	// reloadURL is the server's reload endpoint; runtimeInfoURL, when set, confirms a
 	// reload (Lookout's reloader reads it, upstream's ignores it).
 	reloadURL, runtimeInfoURL string
@@ -129,6 +132,7 @@ func (r reloaderSpec) args(opts Options, init bool) ([]string, error) {
 			args = append(args, "--runtimeinfo-url="+r.runtimeInfoURL)
 		}
 		args = append(args, "--reload-method="+method, "--listen-address="+listen)
+		args = append(args, r.reportArgs...)
 	}
 	if err := logArgs(r.logLevel, r.logFormat, func(n, v string) { args = append(args, "--log-"+n+"="+v) }); err != nil {
 		return nil, err
@@ -208,7 +212,16 @@ func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, r
 	if opts.ReloaderWatchAPI {
 		r.extraArgs = apiWatchArgs(p, ruleSlots, configParts)
 	}
+	if ReportsConfig(p, opts) {
+		r.reportArgs = []string{ReportPodArg(p.Namespace)}
+	}
 	return r
+}
+
+// ReportPodArg is the sidecar's --report-pod flag: the pod's namespace and its name, which
+// the kubelet expands from the POD_NAME variable of the container's environment.
+func ReportPodArg(namespace string) string {
+	return "--report-pod=" + namespace + "/$(" + PodNameEnv + ")"
 }
 
 // apiWatchArgs are the flags of API-watch mode (Options.ReloaderWatchAPI), which only

@@ -18,9 +18,22 @@ func ruleSlotVolume(p *monitoringv1.Prometheus, n int) string {
 }
 
 // needsAPIAccessVolume reports whether the reloader needs its own projected service
-// account token: it reads the API but the pod does not mount the token.
+// account token: it reads (or, reporting the loaded configuration, writes) the API but
+// the pod does not mount the token.
 func needsAPIAccessVolume(p *monitoringv1.Prometheus, opts Options) bool {
-	return opts.ReloaderWatchAPI && !ptr.Deref(p.Spec.AutomountServiceAccountToken, true)
+	return reloaderUsesAPI(p, opts) && !ptr.Deref(p.Spec.AutomountServiceAccountToken, true)
+}
+
+// reloaderUsesAPI reports whether the Prometheus reloader talks to the API server.
+func reloaderUsesAPI(p *monitoringv1.Prometheus, opts Options) bool {
+	return opts.ReloaderWatchAPI || ReportsConfig(p, opts)
+}
+
+// ReportsConfig reports whether p's reloader writes the loaded configuration's hash on
+// its pod: with Options.ReloaderReportConfig, for StatefulSet pods (the Role names each
+// pod; a DaemonSet's pods cannot be named in advance).
+func ReportsConfig(p *monitoringv1.Prometheus, opts Options) bool {
+	return opts.ReloaderReportConfig && !DaemonSetMode(p)
 }
 
 // usesLogDir reports whether a log file is given without directory, and so is written

@@ -85,6 +85,7 @@ var flagValues = map[string]flagValue{
 	"enable-config-reloader-probes":              {map[string]any{"prometheusConfigReloader.enableProbe": true}, "true"},
 	"config-reloader-watch-interval":             {map[string]any{"prometheusConfigReloader.watchInterval": "1m"}, "1m"},
 	"reloader-watch-api":                         {map[string]any{"prometheusConfigReloader.watchAPI": true}, "true"},
+	"reloader-report-config":                     {map[string]any{"prometheusConfigReloader.reportConfig": true}, "true"},
 	"labels":                                     {map[string]any{"managedObjectLabels": map[string]any{"team": "a", "env": "prod"}}, "env=prod,team=a"},
 	"annotations":                                {map[string]any{"managedObjectAnnotations": map[string]any{"note": "x"}}, "note=x"},
 	"cluster-domain":                             {map[string]any{"clusterDomain": "cluster.example"}, "cluster.example"},
@@ -245,6 +246,7 @@ func featureValues(certManager bool) map[string]any {
 	for p, x := range map[string]any{
 		"crds.upgrade":                                  true,
 		"prometheusConfigReloader.watchAPI":             true,
+		"prometheusConfigReloader.reportConfig":         true,
 		"kubeletService.enabled":                        true,
 		"repairPolicyForStatefulSets":                   "delete",
 		"admissionWebhooks.enabled":                     true,
@@ -565,6 +567,10 @@ func TestChartCRDsInSync(t *testing.T) {
 // needs; the chart grants them only when the feature is on.
 var optionalPermissions = map[string][]string{
 	"prometheusConfigReloader.watchAPI": permList("rbac.authorization.k8s.io", []string{"roles", "rolebindings"}, "get", "list", "watch", "create", "update", "delete"),
+	"prometheusConfigReloader.reportConfig": slices.Concat(
+		permList("rbac.authorization.k8s.io", []string{"roles", "rolebindings"}, "get", "list", "watch", "create", "update", "delete"),
+		permList("", []string{"pods"}, "list", "watch"),
+		permList("", []string{"pods/status"}, "patch")),
 	"kubeletService.enabled": slices.Concat(
 		permList("", []string{"nodes"}, "list", "watch"),
 		permList("", []string{"endpoints"}, "get", "list", "watch", "create", "update"),

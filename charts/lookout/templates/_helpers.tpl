@@ -144,6 +144,7 @@ list is joined with commas, a map written key=value,... in key order. Call with
 {{- include "lookout.flag" (list "enable-config-reloader-probes" $v.prometheusConfigReloader.enableProbe) }}
 {{- include "lookout.flag" (list "config-reloader-watch-interval" $v.prometheusConfigReloader.watchInterval) }}
 {{- include "lookout.flag" (list "reloader-watch-api" (ternary true nil $v.prometheusConfigReloader.watchAPI)) }}
+{{- include "lookout.flag" (list "reloader-report-config" (ternary true nil $v.prometheusConfigReloader.reportConfig)) }}
 {{- include "lookout.flag" (list "labels" $v.managedObjectLabels) }}
 {{- include "lookout.flag" (list "annotations" $v.managedObjectAnnotations) }}
 {{- include "lookout.flag" (list "cluster-domain" $v.clusterDomain) }}

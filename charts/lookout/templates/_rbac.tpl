@@ -35,12 +35,23 @@
   - apiGroups: ["", events.k8s.io]
     resources: [events]
     verbs: [create, patch]
-  {{- if .Values.prometheusConfigReloader.watchAPI }}
+  {{- if or .Values.prometheusConfigReloader.watchAPI .Values.prometheusConfigReloader.reportConfig }}
   # prometheusConfigReloader.watchAPI: the Role and RoleBinding per Prometheus and
-  # Alertmanager that let its reloader read its own generated Secret (and rule ConfigMaps).
+  # Alertmanager that let its reloader read its own generated Secret (and rule ConfigMaps);
+  # prometheusConfigReloader.reportConfig: patch its own pods' status.
   - apiGroups: [rbac.authorization.k8s.io]
     resources: [roles, rolebindings]
     verbs: [get, list, watch, create, update, delete]
+  {{- end }}
+  {{- if .Values.prometheusConfigReloader.reportConfig }}
+  # prometheusConfigReloader.reportConfig: the Prometheus pods' reported configuration
+  # (the ConfigLoaded condition), and patch on their status for the reloaders' Roles.
+  - apiGroups: [""]
+    resources: [pods]
+    verbs: [list, watch]
+  - apiGroups: [""]
+    resources: [pods/status]
+    verbs: [patch]
   {{- end }}
   {{- if include "lookout.repairPods" . }}
   # repairPolicyForStatefulSets evict or delete: the pod a stuck rollout left behind.

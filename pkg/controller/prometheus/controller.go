@@ -150,6 +150,9 @@ type promState struct {
 	selGeneration int64
 	sel           *pipeline.Selectors
 	rules         rulefiles.State
+	// configHash is the input hash of the configuration Secret written last
+	// (unmanagedHash for a user's), for the ConfigLoaded condition.
+	configHash string
 	// recheckAfter, when positive, is when the last reconcile wants to run again (the
 	// deletion deadline of a retained shard).
 	recheckAfter time.Duration

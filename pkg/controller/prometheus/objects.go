@@ -123,6 +123,7 @@ func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus
 		}
 	}
 	st.configParts = len(s.gz)
+	st.configHash = s.hash
 	return len(s.gz), s.hash, nil
 }
 
@@ -207,6 +208,10 @@ func (r *Reconciler) applyThanosHTTPClient(ctx context.Context, p *monitoringv1.
 // namespace may run as; p's reloader then reads the kubelet volume instead.
 func (r *Reconciler) workloadOptions(p *monitoringv1.Prometheus) (workload.Options, *note) {
 	opts := r.cfg.Workload
+	if p.Spec.ServiceAccountName == "" {
+		// Nor is it granted patch on the pods' status: reports need p's own account.
+		opts.ReloaderReportConfig = false
+	}
 	if opts.ReloaderWatchAPI && p.Spec.ServiceAccountName == "" {
 		opts.ReloaderWatchAPI = false
 		return opts, &note{Reason: ReasonAPIWatchNeedsServiceAccount, Message: "the operator runs with --reloader-watch-api, but this " + r.kind.Kind + " has no spec.serviceAccountName: " +
@@ -234,22 +239,20 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 	} else if err := r.checkGoverningService(ctx, p); err != nil {
 		return err
 	}
-	if !opts.ReloaderWatchAPI {
-		// Only an operator in API-watch mode makes (and may read) Roles: one that falls
-		// back for this Prometheus removes what it made before.
-		if r.cfg.Workload.ReloaderWatchAPI {
+	role, err := workload.ReloaderRoleFor(in, opts)
+	if err != nil {
+		return invalid(err)
+	}
+	if role == nil {
+		// Only an operator in API-watch or report mode makes (and may read) Roles: one
+		// that falls back for this Prometheus removes what it made before.
+		if r.cfg.Workload.ReloaderWatchAPI || r.cfg.Workload.ReloaderReportConfig {
 			if err := r.writer().DeleteReloaderRBAC(ctx, r.Client, p.Namespace, workload.ReloaderRoleName(p), p.UID); err != nil {
 				return err
 			}
 		}
-	} else {
-		role, err := workload.ReloaderRole(in)
-		if err != nil {
-			return invalid(err)
-		}
-		if err := r.writer().EnsureReloaderRBAC(ctx, role, workload.ReloaderRoleBinding(p), ownerRef(p)); err != nil {
-			return err
-		}
+	} else if err := r.writer().EnsureReloaderRBAC(ctx, role, workload.ReloaderRoleBinding(p), ownerRef(p)); err != nil {
+		return err
 	}
 	if workload.DaemonSetMode(p) {
 		return r.applyDaemonSet(ctx, p, in, opts)

@@ -62,7 +62,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	} else {
 		outcome = r.reconcileObjects(ctx, p, st)
 	}
-	if serr := r.updateStatus(ctx, p, outcome); serr != nil {
+	if serr := r.updateStatus(ctx, p, st, outcome); serr != nil {
 		log.FromContext(ctx).Error(serr, "updating Prometheus status")
 		if outcome == nil {
 			outcome = serr
@@ -185,6 +185,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 		if err := r.ensureUnmanagedConfig(ctx, p); err != nil {
 			return err
 		}
+		st.configHash = unmanagedHash
 		outcome = &note{Reason: ReasonConfigurationUnmanaged, Message: "the operator does not manage the configuration Secret because the Prometheus has no serviceMonitorSelector, podMonitorSelector, probeSelector or scrapeConfigSelector; unmanaged configuration is deprecated upstream: use additionalScrapeConfigs or ScrapeConfig objects"}
 	} else if configParts, configHash, err = r.applyConfig(ctx, p, st, res); err != nil {
 		return err

@@ -31,6 +31,8 @@ import (
 //   - Namespaces (metadata only), for namespace selectors;
 //   - Secrets and ConfigMaps (metadata only: the operator never caches their data), mapped
 //     to the Prometheus objects that own or reference them;
+//   - with Workload.ReloaderReportConfig, its pods (metadata and reported configuration
+//     only), mapped to their Prometheus, for the ConfigLoaded condition;
 //   - with Config.WatchGoverningServices, the governing Service prometheus-operated
 //     (metadata only), mapped to the Prometheus objects of its namespace.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
@@ -57,6 +59,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	b = b.WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), triggered("Namespace", predicate.LabelChangedPredicate{})).
 		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), triggered("Secret")).
 		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap"))
+	if r.cfg.Workload.ReloaderReportConfig {
+		// The pods' reported configuration (the pod cache keeps little else: StripPod).
+		b = b.Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.mapPod), builder.WithPredicates(reportChanged))
+	}
 	if r.cfg.WatchGoverningServices {
 		svc := layout.GoverningServiceName
 		if r.kind.agent() {

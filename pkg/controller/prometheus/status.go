@@ -19,7 +19,7 @@ import (
 
 // updateStatus computes the status from the live StatefulSets and the reconcile outcome
 // and applies it (server-side apply, Lookout's field manager) only when it changed.
-func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheus, outcome error) error {
+func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheus, st *promState, outcome error) error {
 	now := metav1.NewTime(r.Clock.Now())
 	var status monitoringv1.PrometheusStatus
 	if workload.DaemonSetMode(p) && r.cfg.AgentDaemonSet {
@@ -42,6 +42,13 @@ func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheu
 		status = workload.Status(p, mine, nil, now)
 	}
 	status.Conditions = append(status.Conditions, reconciledCondition(p, outcome, now))
+	if r.cfg.Workload.ReloaderReportConfig {
+		c, err := r.configLoaded(ctx, p, st)
+		if err != nil {
+			return err
+		}
+		status.Conditions = append(status.Conditions, withTransition(p.Status.Conditions, c, now))
+	}
 	for i := range status.Conditions {
 		status.Conditions[i].ObservedGeneration = p.Generation
 	}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lookout-operator/lookout/pkg/reloader"
+	"github.com/lookout-operator/lookout/pkg/reloader/podreport"
+	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
+	"github.com/lookout-operator/lookout/test/testenv"
+)
+
+// TestReportPod: with --report-pod the sidecar writes the hash of each configuration
+// Prometheus confirmed loading onto its pod's status, beside the kubelet's conditions, on
+// a real kube-apiserver; a pod that does not exist yet is retried.
+func TestReportPod(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env, err := testenv.Start(ctx, testenv.Options{SkipCRDs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.Stop() })
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kubeconfig, env.KubeConfig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Client.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "monitoring"}}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "config", "prometheus.yaml.gz"), filepath.Join(dir, "out", "prometheus.env.yaml")
+	for _, d := range []string{filepath.Dir(in), filepath.Dir(out)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(marker string) string {
+		t.Helper()
+		if err := os.WriteFile(in, reloadertest.Gzip(t, configYAML(marker)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(configYAML(marker)))
+		return hex.EncodeToString(sum[:])
+	}
+	hash1 := write("v1")
+	// What the init container renders, so that Prometheus starts.
+	if err := os.WriteFile(out, []byte(configYAML("v1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := reloadertest.Start(t, out, reloadertest.Options{})
+	s := startSidecar(t, "--config-file="+in, "--config-envsubst-file="+out, "--reload-url="+p.ReloadURL(),
+		"--runtimeinfo-url="+p.RuntimeInfoURL(), "--delay-interval=10ms", "--retry-interval=100ms",
+		"--kubeconfig="+kubeconfig, "--report-pod=monitoring/prometheus-k8s-0")
+	s.await(reloader.ActionReloaded)
+
+	// The pod appears after the first reload: the report is retried until it exists.
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "monitoring", Name: "prometheus-k8s-0"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "prometheus", Image: "prometheus"}}},
+	}
+	if err := env.Client.Create(ctx, pod); err != nil {
+		t.Fatal(err)
+	}
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Now()}}
+	if err := env.Client.Status().Update(ctx, pod); err != nil {
+		t.Fatal(err)
+	}
+	awaitReport(t, env, hash1, 10*time.Second)
+
+	hash2 := write("v2")
+	t0 := time.Now()
+	s.await(reloader.ActionReloaded)
+	awaitReport(t, env, hash2, 10*time.Second)
+	t.Logf("config written -> reported on the pod in %s", time.Since(t0).Round(time.Millisecond))
+	if err := env.Client.Get(ctx, types.NamespacedName{Namespace: "monitoring", Name: "prometheus-k8s-0"}, pod); err != nil {
+		t.Fatal(err)
+	}
+	if len(pod.Status.Conditions) != 2 || !slices.ContainsFunc(pod.Status.Conditions, func(c corev1.PodCondition) bool { return c.Type == corev1.PodReady }) {
+		t.Errorf("pod conditions %+v, want Ready kept beside the report", pod.Status.Conditions)
+	}
+}
+
+func awaitReport(t *testing.T, env *testenv.Env, hash string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last string
+	for time.Now().Before(deadline) {
+		pod := &corev1.Pod{}
+		if err := env.Client.Get(context.Background(), types.NamespacedName{Namespace: "monitoring", Name: "prometheus-k8s-0"}, pod); err == nil {
+			for _, c := range pod.Status.Conditions {
+				if string(c.Type) == podreport.ConditionType {
+					last = fmt.Sprintf("%s %s: %s", c.Status, c.Reason, c.Message)
+					if h, ok := podreport.HashOf(c.Message); ok && h == hash && c.Status == corev1.ConditionTrue && c.Reason == podreport.Reason {
+						return
+					}
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("pod condition not reporting sha256 %s within %s (last: %q)", hash, timeout, last)
+}
