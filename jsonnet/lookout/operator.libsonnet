@@ -42,6 +42,10 @@ local k = import 'k.libsonnet';
       // Only with --repair-policy-for-statefulsets=evict|delete: the stuck pod of a rollout.
       k.rule([''], ['pods'], ['list', 'delete']),
       k.rule([''], ['pods/eviction'], ['create']),
+      // Only with --reloader-report-config: watch the Prometheus pods for the configuration
+      // their reloaders report, and grant each reloader patch on its own pods' status.
+      k.rule([''], ['pods'], ['list', 'watch']),
+      k.rule([''], ['pods/status'], ['patch']),
       // Only with --install-crds.
       k.rule(['apiextensions.k8s.io'], ['customresourcedefinitions'], ['get', 'create', 'patch']),
     ]),
