@@ -110,9 +110,13 @@ func (i Instance) Base() string { return i.Prefix + "-" + i.Name }
 // ConfigSecret is the Secret holding the generated config.
 func (i Instance) ConfigSecret() string { return i.Base() }
 
-// ConfigPartSecret is the Secret holding part n (from 1) of a config spread over several
-// Secrets (under ConfigCompressedKey); part 0 is ConfigSecret.
+// ConfigPartSecret is the Secret holding part n of a config spread over several Secrets
+// (under ConfigCompressedKey): ConfigSecret for part 0, which holds the whole config when
+// it fits one Secret.
 func (i Instance) ConfigPartSecret(n int) string {
+	if n == 0 {
+		return i.ConfigSecret()
+	}
 	return fmt.Sprintf("%s-config-part-%d", i.Base(), n)
 }
 

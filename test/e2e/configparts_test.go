@@ -60,9 +60,6 @@ func TestConfigParts(t *testing.T) {
 		versions := map[string]string{}
 		for n := 0; ; n++ {
 			name := layout.Prometheus("main").ConfigPartSecret(n)
-			if n == 0 {
-				name = layout.ConfigSecretName("main")
-			}
 			var sec corev1.Secret
 			err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: name}, &sec)
 			if apierrors.IsNotFound(err) && n > 0 {

@@ -152,9 +152,6 @@ func (cp *controlPlane) config(ns, name string) (string, *corev1.Secret, error) 
 	var first *corev1.Secret
 	for n := 0; ; n++ {
 		secName := layout.Prometheus(name).ConfigPartSecret(n)
-		if n == 0 {
-			secName = layout.ConfigSecretName(name)
-		}
 		sec := &corev1.Secret{}
 		err := cp.c.Get(ctx, types.NamespacedName{Namespace: ns, Name: secName}, sec)
 		if n > 0 && apierrors.IsNotFound(err) {

@@ -47,9 +47,6 @@ func (f *fixture) configParts(name string) [][]byte {
 	var out [][]byte
 	for n := 0; ; n++ {
 		secName := layout.Prometheus(name).ConfigPartSecret(n)
-		if n == 0 {
-			secName = layout.ConfigSecretName(name)
-		}
 		sec := &corev1.Secret{}
 		err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: secName}, sec)
 		if apierrors.IsNotFound(err) && n > 0 {

@@ -113,11 +113,7 @@ func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus
 		// Secret finds the parts it goes with already written.
 		// Each Secret's hash annotation is of its own part, so that a change to one
 		// monitor writes one Secret (with one part, the config's hash).
-		name := workload.Instance(p).ConfigPartSecret(n)
-		if n == 0 {
-			name = workload.Instance(p).ConfigSecret()
-		}
-		sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, name, s.plainHashes[n]), Data: map[string][]byte{layout.ConfigCompressedKey: s.gz[n]}}
+		sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, workload.Instance(p).ConfigPartSecret(n), s.plainHashes[n]), Data: map[string][]byte{layout.ConfigCompressedKey: s.gz[n]}}
 		if err := r.ensure(ctx, secretGVK, sec); err != nil {
 			return 0, "", err
 		}
