@@ -44,8 +44,28 @@ func (s splitConfig) compressedSize() int {
 // doubling when one does not, and shrinks by halves only while the half would be filled
 // to a quarter at most, so a configuration near a boundary does not go back and forth. A
 // configuration that fits one Secret is written as before, in the config Secret alone.
-// limit is what one Secret may hold.
+// limit is what one Secret may hold. The outcome depends on the configuration's hash,
+// current and limit alone, so a reconcile with nothing changed reuses the last one
+// instead of cutting and hashing the configuration again.
 func (st *promState) split(res *promcfg.Result, current, limit int) (splitConfig, error) {
+	key := splitKey{hash: res.Hash, current: current, limit: limit}
+	if st.lastSplit.gz != nil && st.lastSplitKey == key {
+		return st.lastSplit, nil
+	}
+	s, err := st.splitUncached(res, current, limit)
+	if err == nil {
+		st.lastSplit, st.lastSplitKey = s, key
+	}
+	return s, err
+}
+
+// splitKey is what a split depends on.
+type splitKey struct {
+	hash           string
+	current, limit int
+}
+
+func (st *promState) splitUncached(res *promcfg.Result, current, limit int) (splitConfig, error) {
 	n := max(current, 1)
 	s, fits, err := st.compressParts(res, n, limit)
 	if err != nil {

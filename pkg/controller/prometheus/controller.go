@@ -144,6 +144,9 @@ type promState struct {
 	configParts int
 	// partBufs hold the plain parts of the last split, reused by the next.
 	partBufs [][]byte
+	// lastSplit is the last split and lastSplitKey what it was made from.
+	lastSplit    splitConfig
+	lastSplitKey splitKey
 	// selectors compiled for the observed generation, guarded by selMu (map functions
 	// read them while a reconcile holds mu).
 	selMu         sync.Mutex
