@@ -76,53 +76,23 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var list any
 	switch resource {
 	case "nodes":
-		l := &corev1.NodeList{TypeMeta: metav1.TypeMeta{Kind: "NodeList", APIVersion: "v1"}, ListMeta: meta, Items: []corev1.Node{}}
-		for _, o := range s.o.Nodes {
-			if match(o.ObjectMeta, "") {
-				l.Items = append(l.Items, o)
-			}
-		}
-		list = l
+		list = &corev1.NodeList{TypeMeta: metav1.TypeMeta{Kind: "NodeList", APIVersion: "v1"}, ListMeta: meta,
+			Items: matching(s.o.Nodes, func(o *corev1.Node) bool { return match(o.ObjectMeta, "") })}
 	case "namespaces":
-		l := &corev1.NamespaceList{TypeMeta: metav1.TypeMeta{Kind: "NamespaceList", APIVersion: "v1"}, ListMeta: meta, Items: []corev1.Namespace{}}
-		for _, o := range s.o.Namespaces {
-			if match(o.ObjectMeta, "") {
-				l.Items = append(l.Items, o)
-			}
-		}
-		list = l
+		list = &corev1.NamespaceList{TypeMeta: metav1.TypeMeta{Kind: "NamespaceList", APIVersion: "v1"}, ListMeta: meta,
+			Items: matching(s.o.Namespaces, func(o *corev1.Namespace) bool { return match(o.ObjectMeta, "") })}
 	case "services":
-		l := &corev1.ServiceList{TypeMeta: metav1.TypeMeta{Kind: "ServiceList", APIVersion: "v1"}, ListMeta: meta, Items: []corev1.Service{}}
-		for _, o := range s.o.Services {
-			if match(o.ObjectMeta, "") {
-				l.Items = append(l.Items, o)
-			}
-		}
-		list = l
+		list = &corev1.ServiceList{TypeMeta: metav1.TypeMeta{Kind: "ServiceList", APIVersion: "v1"}, ListMeta: meta,
+			Items: matching(s.o.Services, func(o *corev1.Service) bool { return match(o.ObjectMeta, "") })}
 	case "endpoints":
-		l := &corev1.EndpointsList{TypeMeta: metav1.TypeMeta{Kind: "EndpointsList", APIVersion: "v1"}, ListMeta: meta, Items: []corev1.Endpoints{}}
-		for _, o := range s.o.Endpoints {
-			if match(o.ObjectMeta, "") {
-				l.Items = append(l.Items, o)
-			}
-		}
-		list = l
+		list = &corev1.EndpointsList{TypeMeta: metav1.TypeMeta{Kind: "EndpointsList", APIVersion: "v1"}, ListMeta: meta,
+			Items: matching(s.o.Endpoints, func(o *corev1.Endpoints) bool { return match(o.ObjectMeta, "") })}
 	case "endpointslices":
-		l := &discoveryv1.EndpointSliceList{TypeMeta: metav1.TypeMeta{Kind: "EndpointSliceList", APIVersion: "discovery.k8s.io/v1"}, ListMeta: meta, Items: []discoveryv1.EndpointSlice{}}
-		for _, o := range s.o.EndpointSlices {
-			if match(o.ObjectMeta, "") {
-				l.Items = append(l.Items, o)
-			}
-		}
-		list = l
+		list = &discoveryv1.EndpointSliceList{TypeMeta: metav1.TypeMeta{Kind: "EndpointSliceList", APIVersion: "discovery.k8s.io/v1"}, ListMeta: meta,
+			Items: matching(s.o.EndpointSlices, func(o *discoveryv1.EndpointSlice) bool { return match(o.ObjectMeta, "") })}
 	case "pods":
-		l := &corev1.PodList{TypeMeta: metav1.TypeMeta{Kind: "PodList", APIVersion: "v1"}, ListMeta: meta, Items: []corev1.Pod{}}
-		for _, o := range s.o.Pods {
-			if match(o.ObjectMeta, o.Spec.NodeName) {
-				l.Items = append(l.Items, o)
-			}
-		}
-		list = l
+		list = &corev1.PodList{TypeMeta: metav1.TypeMeta{Kind: "PodList", APIVersion: "v1"}, ListMeta: meta,
+			Items: matching(s.o.Pods, func(o *corev1.Pod) bool { return match(o.ObjectMeta, o.Spec.NodeName) })}
 	default:
 		status(w, http.StatusNotFound, fmt.Sprintf("the explain stand-in serves no %s", resource))
 		return
@@ -247,4 +217,16 @@ func subset(sp corev1.ServicePort, port int32, pods []corev1.Pod) corev1.Endpoin
 		}
 	}
 	return s
+}
+
+// matching returns the items keep accepts, never nil (a list answer has an empty items
+// array, not a null one).
+func matching[T any](items []T, keep func(*T) bool) []T {
+	out := []T{}
+	for i := range items {
+		if keep(&items[i]) {
+			out = append(out, items[i])
+		}
+	}
+	return out
 }
