@@ -45,6 +45,11 @@ type options struct {
 	configKey     string
 	sample        time.Duration
 	fakePromAPI   bool
+	// startupChanges are made right after the complete config, while the start-up
+	// writes (status) still run; restartWait is how long the operator is watched after a
+	// restart with nothing changed (0: no restart).
+	startupChanges int
+	restartWait    time.Duration
 }
 
 func main() {
@@ -59,6 +64,8 @@ func main() {
 	flag.IntVar(&o.secrets, "secrets", 10000, "unrelated Secrets created before the operator starts")
 	flag.IntVar(&o.secretSize, "secret-size", 10*1024, "bytes of data in each unrelated Secret")
 	flag.IntVar(&o.changes, "changes", 50, "single-object changes timed at each size")
+	flag.IntVar(&o.startupChanges, "startup-changes", 10, "single-object changes made right after the complete config, while the start-up writes still run (0: none)")
+	flag.DurationVar(&o.restartWait, "restart-wait", 30*time.Second, "after the idle period, restart the operator with nothing changed and count its writes for this long (0: no restart)")
 	flag.DurationVar(&o.idle, "idle", 2*time.Minute, "idle period in which API writes are counted (must be zero)")
 	flag.DurationVar(&o.quiet, "quiet", 5*time.Second, "after the complete config, the start-up is over once the operator made no write for this long")
 	flag.DurationVar(&o.quietTimeout, "quiet-timeout", 10*time.Minute, "give up waiting for the start-up writes to end after this long")
@@ -96,6 +103,9 @@ func main() {
 	}
 	if o.changes < 1 {
 		fatalf("-changes must be at least 1")
+	}
+	if o.startupChanges < 0 {
+		fatalf("-startup-changes must not be negative")
 	}
 	if err := checkCommand(o.operator); err != nil {
 		fatalf("-operator: %v", err)
@@ -175,20 +185,29 @@ type result struct {
 	configBytes      int
 	storedBytes      int
 	lastStartupWrite time.Duration
-	quietTimedOut    bool
-	startup          requestCount
-	startupCPU       time.Duration
-	latencies        []time.Duration
-	failedChanges    int
-	changeWrites     []int
-	changeReqs       requestCount
-	changeCPU        time.Duration
-	idle             time.Duration
-	idleReqs         requestCount
-	idleCPU          time.Duration
-	peakRSS          uint64
-	peakAt           time.Duration // when the highest sampled RSS was seen
-	steadyRSS        uint64
+	// changes made while the start-up writes ran, and the operator's writes after the
+	// last of them (none: the start-up writes were over before the changes ended).
+	startupLatencies     []time.Duration
+	startupFailed        int
+	writesAfterStartupCh int
+	startupChangesEnd    time.Time
+	// a restart with nothing changed: what the new process wrote within restartWait.
+	restarted     bool
+	restartReqs   requestCount
+	quietTimedOut bool
+	startup       requestCount
+	startupCPU    time.Duration
+	latencies     []time.Duration
+	failedChanges int
+	changeWrites  []int
+	changeReqs    requestCount
+	changeCPU     time.Duration
+	idle          time.Duration
+	idleReqs      requestCount
+	idleCPU       time.Duration
+	peakRSS       uint64
+	peakAt        time.Duration // when the highest sampled RSS was seen
+	steadyRSS     uint64
 }
 
 // runOne measures one size on a fresh control plane.
@@ -302,8 +321,20 @@ wait:
 	logf("N=%d: complete config (%d %ss, %s) %s after start; CPU %.2fs; RSS %s; %d writes so far",
 		n, n, k.marker, bytesStr(r.configBytes), r.complete.Round(time.Millisecond), r.completeCPU.Seconds(), mib(r.completeRSS), r.startup.writes)
 
-	// 2. Wait for the start-up writes (status, workload objects) to end.
+	// 1b. Changes while the start-up writes run.
 	lastWrite := latestWrite(evs, op.started)
+	if o.startupChanges > 0 {
+		evs, err := startupChanges(ctx, o, cl, sc, n, events, tail, r)
+		if err != nil {
+			return r, err
+		}
+		r.startup.add(evs)
+		if lw := latestWrite(evs, time.Time{}); lw.After(lastWrite) {
+			lastWrite = lw
+		}
+	}
+
+	// 2. Wait for the start-up writes (status, workload objects) to end.
 	lastSeen := time.Now()
 	quietDeadline := time.Now().Add(o.quietTimeout)
 	for time.Since(lastSeen) < o.quiet {
@@ -325,6 +356,7 @@ wait:
 			return r, err
 		}
 		r.startup.add(evs)
+		r.writesAfterStartupCh += writesSince(evs, r.startupChangesEnd)
 		if lw := latestWrite(evs, time.Time{}); !lw.IsZero() {
 			lastWrite, lastSeen = lw, time.Now()
 		}
@@ -394,6 +426,18 @@ wait:
 	}
 	r.steadyRSS = medianU(rss)
 	logf("N=%d: idle %s: %d writes, CPU %.2fs; peak RSS %s (highest sample %s after start), steady RSS %s", n, r.idle.Round(time.Second), r.idleReqs.writes, r.idleCPU.Seconds(), mib(r.peakRSS), r.peakAt.Round(time.Second), mib(r.steadyRSS))
+
+	// 5. A restart with nothing changed.
+	if o.restartWait > 0 {
+		smp.halt()
+		next, err := restartUnchanged(ctx, o, op, tail, filepath.Join(dir, "operator-restart.log"), r)
+		if next != nil {
+			op = next
+		}
+		if err != nil {
+			return r, err
+		}
+	}
 	return r, nil
 }
 

@@ -17,6 +17,8 @@ type operatorProc struct {
 	exited  chan struct{}
 	err     error
 	log     string
+	// kubeconfig is the path the operator was given, for a restart.
+	kubeconfig string
 }
 
 // startOperator runs command through /bin/sh with exec, so that the measured pid is the
@@ -36,7 +38,7 @@ func startOperator(command, appended, kubeconfig, logPath string) (*operatorProc
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &operatorProc{cmd: cmd, exited: make(chan struct{}), log: logPath}
+	p := &operatorProc{cmd: cmd, exited: make(chan struct{}), log: logPath, kubeconfig: kubeconfig}
 	p.started = time.Now()
 	if err := cmd.Start(); err != nil {
 		logf.Close()

@@ -76,11 +76,12 @@ func kib(line string) uint64 {
 // sampler reads a process's /proc entries at a fixed interval until stopped or the
 // process is gone.
 type sampler struct {
-	pid  int
-	mu   sync.Mutex
-	all  []procSample
-	done chan struct{}
-	stop chan struct{}
+	pid      int
+	mu       sync.Mutex
+	all      []procSample
+	done     chan struct{}
+	stop     chan struct{}
+	stopOnce sync.Once
 }
 
 func startSampler(pid int, every time.Duration) *sampler {
@@ -156,6 +157,6 @@ func (s *sampler) maxRSS() (uint64, time.Time) {
 }
 
 func (s *sampler) halt() {
-	close(s.stop)
+	s.stopOnce.Do(func() { close(s.stop) })
 	<-s.done
 }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func msList(v ...int) []time.Duration {
+	out := make([]time.Duration, len(v))
+	for i, x := range v {
+		out[i] = time.Duration(x) * time.Millisecond
+	}
+	return out
+}
+
+func TestWithin20(t *testing.T) {
+	idle := msList(50, 60, 70, 100)
+	for _, c := range []struct {
+		name    string
+		startup []time.Duration
+		after   int
+		failed  int
+		want    bool
+	}{
+		{"same", msList(50, 60, 70, 100), 10, 0, true},
+		{"20% slower", msList(60, 72, 84, 120), 10, 0, true},
+		{"median too slow", msList(80, 80, 80, 100), 10, 0, false},
+		{"worst too slow", msList(50, 60, 70, 121), 10, 0, false},
+		{"start-up writes over before the changes ended", msList(50, 60, 70, 100), 0, 0, false},
+		{"a change never seen", msList(50, 60, 70, 100), 10, 1, false},
+		{"no changes", nil, 10, 0, false},
+	} {
+		r := &result{latencies: idle, startupLatencies: c.startup, writesAfterStartupCh: c.after, startupFailed: c.failed}
+		if got := within20(r); got != c.want {
+			t.Errorf("%s: within20 = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// The table gets a target and a met column for each target size that ran, and judges
+// each size against its own goals.
+func TestTargetColumns(t *testing.T) {
+	r5 := &result{n: 5000, objects: 1, complete: 4500 * time.Millisecond, peakRSS: 300 << 20, latencies: msList(100), lastStartupWrite: 12 * time.Second}
+	r20 := &result{n: 20000, objects: 1, complete: 4500 * time.Millisecond, peakRSS: 300 << 20, latencies: msList(100), lastStartupWrite: 30 * time.Second}
+	rep := report{opts: options{kind: serviceMonitorKind, changes: 1, startupChanges: 1, restartWait: time.Second, quiet: time.Second, idle: time.Second, settle: time.Second, sample: time.Second},
+		results: []*result{r5, r20}}
+	md := rep.markdown()
+	if !strings.Contains(md, "| target at N = 5,000 | met | target at N = 20,000 | met |") {
+		t.Fatalf("no target columns for both sizes:\n%s", md)
+	}
+	line := func(prefix string) string {
+		for _, l := range strings.Split(md, "\n") {
+			if strings.HasPrefix(l, "| "+prefix) {
+				return l
+			}
+		}
+		t.Fatalf("no row %q", prefix)
+		return ""
+	}
+	for prefix, want := range map[string]string{
+		"**start → config Secret":           "| 4.50 s | 4.50 s | ≤ 5 s | yes | ≤ 4 s | no |",
+		"**peak RSS**":                      "| ≤ 250 MiB | no | ≤ 500 MiB | yes |",
+		"**complete config → last start-up": "| 7.50 s | 25.50 s | ≤ 10 s | yes | ≤ 30 s | yes |",
+		"objects created":                   "| – | | – | |",
+	} {
+		if l := line(prefix); !strings.HasSuffix(l, want) {
+			t.Errorf("row %q = %q, want it to end in %q", prefix, l, want)
+		}
+	}
+}
