@@ -26,6 +26,7 @@ import (
 	trctrl "github.com/lookout-operator/lookout/pkg/controller/thanosruler"
 	"github.com/lookout-operator/lookout/pkg/crds"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
+	"github.com/lookout-operator/lookout/pkg/priority"
 	"github.com/lookout-operator/lookout/pkg/webhook"
 )
 
@@ -227,13 +228,13 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	// With --secret-* or --configmap-* selectors, objects outside the cache are read from
 	// the API server.
 	cl := newFallbackClient(mgr.GetClient(), mgr.GetAPIReader(), opts)
-	applier := apply.New(cl, writeMetrics, nil)
 	recorder := mgr.GetEventRecorder("lookout-operator")
-	var store *resourcestatus.Store
+	sh := shared{client: cl, applier: apply.New(cl, writeMetrics, nil), recorder: recorder, gate: &priority.Gate{}}
 	if opts.ResourceStatus {
-		store = resourcestatus.NewStore()
+		sh.store = resourcestatus.NewStore()
 	}
-	pr, err := setupPrometheusKind(mgr, opts, promctrl.PrometheusKind, upstream, cl, applier, recorder, store)
+	applier, store := sh.applier, sh.store
+	pr, err := setupPrometheusKind(mgr, opts, promctrl.PrometheusKind, upstream, sh)
 	if err != nil {
 		return err
 	}
@@ -246,15 +247,15 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		if err := mgr.Add(readiness{mgr: mgr, metrics: agentUpstream}); err != nil {
 			return err
 		}
-		if agents, err = setupPrometheusKind(mgr, opts, promctrl.AgentKind, agentUpstream, cl, applier, recorder, store); err != nil {
+		if agents, err = setupPrometheusKind(mgr, opts, promctrl.AgentKind, agentUpstream, sh); err != nil {
 			return err
 		}
 	}
-	am, err := setupAlertmanager(mgr, opts, cl, applier, recorder, store)
+	am, err := setupAlertmanager(mgr, opts, sh)
 	if err != nil {
 		return err
 	}
-	rulers, err := setupThanosRuler(mgr, opts, cl, applier, recorder, store)
+	rulers, err := setupThanosRuler(mgr, opts, sh)
 	if err != nil {
 		return err
 	}
@@ -285,7 +286,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 				kinds = append(kinds, k)
 			}
 		}
-		deps := resourcestatus.Deps{Client: statusClient, Store: store, Owners: owners, Recorder: recorder, Applier: applier}
+		deps := resourcestatus.Deps{Client: statusClient, Store: store, Owners: owners, Recorder: recorder, Applier: applier, Gate: sh.gate}
 		if err := resourcestatus.SetupWithManager(mgr, deps, opts.StatusWorkers, kinds); err != nil {
 			return err
 		}
@@ -298,18 +299,30 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 
 // setupPrometheusKind registers the controller of one of the kinds Prometheus's pipeline
 // serves (Prometheus, PrometheusAgent), with metrics of its own.
-func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind, upstream *opmetrics.Controller, cl client.Client, applier *apply.Applier, recorder events.EventRecorder, store *resourcestatus.Store) (*promctrl.Reconciler, error) {
+// shared are what the controllers writing generated objects get from the manager: the
+// client, the write counter, the event recorder, the status store (nil with
+// --resource-status=false) and the gate status writes wait on.
+type shared struct {
+	client   client.Client
+	applier  *apply.Applier
+	recorder events.EventRecorder
+	store    *resourcestatus.Store
+	gate     *priority.Gate
+}
+
+func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind, upstream *opmetrics.Controller, sh shared) (*promctrl.Reconciler, error) {
 	metrics, err := promctrl.NewMetrics(opts.Registry, kind)
 	if err != nil {
 		return nil, err
 	}
 	r := promctrl.New(promctrl.Deps{
-		Client:         cl,
+		Client:         sh.client,
 		APIReader:      mgr.GetAPIReader(),
 		StorageClasses: storageClassReader(mgr, opts),
-		Applier:        applier,
-		Recorder:       recorder,
-		Statuses:       store,
+		Applier:        sh.applier,
+		Recorder:       sh.recorder,
+		Statuses:       sh.store,
+		Gate:           sh.gate,
 		Metrics:        metrics,
 		Upstream:       upstream,
 	}, promctrl.Config{
@@ -335,7 +348,7 @@ func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind,
 
 // setupAlertmanager registers the Alertmanager controller unless its permissions are
 // missing (then it returns nil).
-func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, applier *apply.Applier, recorder events.EventRecorder, store *resourcestatus.Store) (*amctrl.Reconciler, error) {
+func setupAlertmanager(mgr manager.Manager, opts Options, sh shared) (*amctrl.Reconciler, error) {
 	if opts.skipAlertmanagers {
 		return nil, nil
 	}
@@ -348,12 +361,13 @@ func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, appl
 		return nil, err
 	}
 	am := amctrl.New(amctrl.Deps{
-		Client:         cl,
+		Client:         sh.client,
 		APIReader:      mgr.GetAPIReader(),
 		StorageClasses: storageClassReader(mgr, opts),
-		Applier:        applier,
-		Recorder:       recorder,
-		Statuses:       store,
+		Applier:        sh.applier,
+		Recorder:       sh.recorder,
+		Statuses:       sh.store,
+		Gate:           sh.gate,
 		Generator:      opts.AlertmanagerConfigGenerator,
 		Upstream:       amUpstream,
 	}, amctrl.Config{
@@ -375,7 +389,7 @@ func setupAlertmanager(mgr manager.Manager, opts Options, cl client.Client, appl
 
 // setupThanosRuler registers the ThanosRuler controller unless its permissions are
 // missing (then it returns nil).
-func setupThanosRuler(mgr manager.Manager, opts Options, cl client.Client, applier *apply.Applier, recorder events.EventRecorder, store *resourcestatus.Store) (*trctrl.Reconciler, error) {
+func setupThanosRuler(mgr manager.Manager, opts Options, sh shared) (*trctrl.Reconciler, error) {
 	if opts.skipThanosRulers {
 		return nil, nil
 	}
@@ -388,12 +402,13 @@ func setupThanosRuler(mgr manager.Manager, opts Options, cl client.Client, appli
 		return nil, err
 	}
 	r := trctrl.New(trctrl.Deps{
-		Client:         cl,
+		Client:         sh.client,
 		APIReader:      mgr.GetAPIReader(),
 		StorageClasses: storageClassReader(mgr, opts),
-		Applier:        applier,
-		Recorder:       recorder,
-		Statuses:       store,
+		Applier:        sh.applier,
+		Recorder:       sh.recorder,
+		Statuses:       sh.store,
+		Gate:           sh.gate,
 		Upstream:       upstream,
 	}, trctrl.Config{
 		Workload:                opts.Workload,

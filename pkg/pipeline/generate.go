@@ -62,8 +62,9 @@ func Run(g *promcfg.Generator, in Input) *Output {
 		ScrapeConfigs: s.ScrapeConfigs, Assets: in.Assets, RuleFiles: in.RuleFiles,
 	})
 	if out.Result != nil {
+		byKey := verdictsByKey(out.Result.Verdicts)
 		for kind, vs := range out.Verdicts {
-			out.Verdicts[kind] = MergeVerdicts(vs, out.Result.Verdicts)
+			out.Verdicts[kind] = mergeVerdicts(vs, byKey)
 		}
 	}
 	return out
@@ -72,9 +73,20 @@ func Run(g *promcfg.Generator, in Input) *Output {
 // MergeVerdicts replaces selection's verdicts on the monitors it used with generation's
 // verdicts (which may say InvalidConfiguration).
 func MergeVerdicts(sel, gen []selection.Verdict) []selection.Verdict {
+	return mergeVerdicts(sel, verdictsByKey(gen))
+}
+
+func verdictsByKey(gen []selection.Verdict) map[string]selection.Verdict {
 	byKey := make(map[string]selection.Verdict, len(gen))
 	for _, v := range gen {
 		byKey[v.Key()] = v
+	}
+	return byKey
+}
+
+func mergeVerdicts(sel []selection.Verdict, byKey map[string]selection.Verdict) []selection.Verdict {
+	if len(sel) == 0 {
+		return sel
 	}
 	out := make([]selection.Verdict, len(sel))
 	for i, v := range sel {

@@ -2,7 +2,9 @@ package selection
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -125,12 +127,33 @@ func Select[T Object](c *Compiled, objs []T, scope Scope, nsLabels NamespaceLabe
 			selected = append(selected, o)
 		}
 	}
-	sort.Slice(selected, func(i, j int) bool {
-		if selected[i].GetNamespace() != selected[j].GetNamespace() {
-			return selected[i].GetNamespace() < selected[j].GetNamespace()
+	slices.SortFunc(selected, func(a, b T) int {
+		if c := strings.Compare(a.GetNamespace(), b.GetNamespace()); c != 0 {
+			return c
 		}
-		return selected[i].GetName() < selected[j].GetName()
+		return strings.Compare(a.GetName(), b.GetName())
 	})
-	sort.Slice(verdicts, func(i, j int) bool { return verdicts[i].Key() < verdicts[j].Key() })
+	sortByKey(verdicts)
 	return selected, verdicts
+}
+
+// sortByKey sorts verdicts by Key, computing each key once (not twice per comparison).
+func sortByKey(vs []Verdict) {
+	keyed := verdictsByKey{vs: vs, keys: make([]string, len(vs))}
+	for i := range vs {
+		keyed.keys[i] = vs[i].Key()
+	}
+	sort.Sort(keyed)
+}
+
+type verdictsByKey struct {
+	vs   []Verdict
+	keys []string
+}
+
+func (v verdictsByKey) Len() int           { return len(v.vs) }
+func (v verdictsByKey) Less(i, j int) bool { return v.keys[i] < v.keys[j] }
+func (v verdictsByKey) Swap(i, j int) {
+	v.vs[i], v.vs[j] = v.vs[j], v.vs[i]
+	v.keys[i], v.keys[j] = v.keys[j], v.keys[i]
 }

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
@@ -18,6 +17,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
+	"github.com/lookout-operator/lookout/pkg/priority"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -72,6 +72,8 @@ type Deps struct {
 	Upstream *opmetrics.Controller
 	// Clock stamps status conditions (nil: the real clock).
 	Clock clock.PassiveClock
+	// Gate is held while a reconcile runs, so that status writes wait for it (nil: none).
+	Gate *priority.Gate
 }
 
 // Reconciler reconciles Alertmanager objects.

@@ -27,6 +27,7 @@ import (
 // writes its status. A failure is returned (and retried with backoff) after the status
 // says why.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	defer r.Gate.Enter()()
 	a := &monitoringv1.Alertmanager{}
 	if err := r.Client.Get(ctx, req.NamespacedName, a); err != nil {
 		if apierrors.IsNotFound(err) {

@@ -19,6 +19,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
+	"github.com/lookout-operator/lookout/pkg/priority"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -88,6 +89,8 @@ type Deps struct {
 	Upstream *opmetrics.Controller
 	// Clock stamps status conditions (nil: the real clock).
 	Clock clock.PassiveClock
+	// Gate is held while a reconcile runs, so that status writes wait for it (nil: none).
+	Gate *priority.Gate
 }
 
 // Reconciler reconciles Prometheus objects, or PrometheusAgent objects (Config.Kind).

@@ -31,6 +31,7 @@ import (
 // and inputs, then writes its status. A failure is returned (and retried with backoff)
 // after the status says why.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	defer r.Gate.Enter()()
 	p, obj, err := r.kind.get(ctx, r.Client, req.NamespacedName)
 	if err != nil {
 		if apierrors.IsNotFound(err) {

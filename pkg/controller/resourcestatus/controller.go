@@ -3,6 +3,7 @@ package resourcestatus
 import (
 	"context"
 	"fmt"
+	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -16,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/priority"
 )
 
 // FieldOwner is the field manager of the bindings Lookout applies: each writer of
@@ -41,7 +43,14 @@ type Deps struct {
 	Applier *apply.Applier
 	// Clock stamps condition transitions (nil: the real clock).
 	Clock clock.PassiveClock
+	// Gate is held by the reconciles writing generated objects: a status reconcile waits
+	// for it (at most MaxGateWait) so that configuration writes go first (nil: no wait).
+	Gate *priority.Gate
 }
+
+// MaxGateWait bounds how long a status write waits for configuration reconciles, so that
+// a stream of them delays status but never starves it.
+const MaxGateWait = 2 * time.Second
 
 // Reconciler writes status.bindings of one kind from the Store.
 type Reconciler struct {
@@ -76,6 +85,9 @@ func SetupWithManager(mgr ctrl.Manager, d Deps, workers int, kinds []Kind) error
 // Reconcile applies the object's bindings when the ones this operator holds differ from
 // the desired ones.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	// Configuration writes first: the plan is made after the wait, from what the
+	// configuration reconcile just published.
+	r.Gate.Wait(ctx, MaxGateWait)
 	obj := r.kind.New()
 	if err := r.Client.Get(ctx, req.NamespacedName, obj); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)

@@ -3,6 +3,7 @@ package resourcestatus
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/lookout-operator/lookout/pkg/priority"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
@@ -118,7 +120,7 @@ func TestReconcileAppliesBindingsOnce(t *testing.T) {
 	c := fake.NewClientBuilder().WithScheme(newScheme(t)).WithObjects(sm).WithStatusSubresource(sm).Build()
 	store := NewStore()
 	store.Publish(promA, "ServiceMonitor", []selection.Verdict{{Kind: "ServiceMonitor", Namespace: "app", Name: "x", Generation: 1, Reason: selection.InvalidConfiguration, Message: "bad regex"}})
-	applies := 0
+	var applies atomic.Int32
 	counting := &countingClient{Client: c, applies: &applies}
 	r := New(Deps{Client: counting, Store: store, Clock: clocktesting.NewFakeClock(t0.Time),
 		Owners: func(context.Context, Owner) (OwnerState, error) { return OwnerManaged, nil }}, Kinds[0])
@@ -135,8 +137,8 @@ func TestReconcileAppliesBindingsOnce(t *testing.T) {
 	if len(got.Status.Bindings) != 1 || got.Status.Bindings[0].Conditions[0].Reason != "InvalidConfiguration" || got.Status.Bindings[0].Conditions[0].Message != "bad regex" {
 		t.Fatalf("bindings %+v", got.Status.Bindings)
 	}
-	if applies != 1 {
-		t.Fatalf("%d status applies, want 1 (the second reconcile has nothing to change)", applies)
+	if n := applies.Load(); n != 1 {
+		t.Fatalf("%d status applies, want 1 (the second reconcile has nothing to change)", n)
 	}
 }
 
@@ -157,9 +159,45 @@ func TestReconcileRetriesWhenOwnersCannotBeRead(t *testing.T) {
 	}
 }
 
+// A status write waits while a configuration reconcile holds the gate, and goes ahead as
+// soon as it leaves.
+func TestReconcileWaitsForConfigurationReconciles(t *testing.T) {
+	ctx := context.Background()
+	sm := &monitoringv1.ServiceMonitor{ObjectMeta: metav1.ObjectMeta{Namespace: "app", Name: "x", Generation: 1}}
+	c := fake.NewClientBuilder().WithScheme(newScheme(t)).WithObjects(sm).WithStatusSubresource(sm).Build()
+	store := NewStore()
+	store.Publish(promA, "ServiceMonitor", []selection.Verdict{{Kind: "ServiceMonitor", Namespace: "app", Name: "x", Generation: 1, Reason: selection.Accepted}})
+	var applies atomic.Int32
+	gate := &priority.Gate{}
+	r := New(Deps{Client: &countingClient{Client: c, applies: &applies}, Store: store, Gate: gate,
+		Owners: func(context.Context, Owner) (OwnerState, error) { return OwnerManaged, nil }}, Kinds[0])
+	leave := gate.Enter()
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Reconcile(ctx, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "app", Name: "x"}})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if n := applies.Load(); n != 0 {
+		t.Fatalf("%d status writes while a configuration reconcile ran, want 0", n)
+	}
+	leave()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(MaxGateWait / 2):
+		t.Fatal("the status write did not go ahead once the configuration reconcile ended")
+	}
+	if n := applies.Load(); n != 1 {
+		t.Fatalf("%d status writes, want 1", n)
+	}
+}
+
 type countingClient struct {
 	client.Client
-	applies *int
+	applies *atomic.Int32
 }
 
 func (c *countingClient) Status() client.SubResourceWriter {
@@ -168,10 +206,10 @@ func (c *countingClient) Status() client.SubResourceWriter {
 
 type countingStatus struct {
 	client.SubResourceWriter
-	applies *int
+	applies *atomic.Int32
 }
 
 func (s *countingStatus) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
-	*s.applies++
+	s.applies.Add(1)
 	return s.SubResourceWriter.Apply(ctx, obj, opts...)
 }

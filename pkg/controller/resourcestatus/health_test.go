@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -196,7 +197,7 @@ func TestReconcileWritesHealthOnce(t *testing.T) {
 	store := NewStore()
 	store.EnableHealth()
 	store.Publish(promA, "ServiceMonitor", []selection.Verdict{{Kind: "ServiceMonitor", Namespace: "app", Name: "x", Generation: 1, Reason: selection.Accepted}})
-	applies := 0
+	var applies atomic.Int32
 	r := New(Deps{Client: &countingClient{Client: c, applies: &applies}, Store: store, Clock: clocktesting.NewFakeClock(t0.Time),
 		Owners: func(context.Context, Owner) (OwnerState, error) { return OwnerManaged, nil }}, Kinds[0])
 	req := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "app", Name: "x"}}
@@ -224,8 +225,8 @@ func TestReconcileWritesHealthOnce(t *testing.T) {
 	if h := got.Status.Bindings[0].Conditions[1]; h.Type != "TargetsHealthy" || h.Status != "False" || h.Reason != "TargetsDown" || h.Message != "0/2 up: connection refused" {
 		t.Fatalf("TargetsHealthy %+v", h)
 	}
-	if applies != 2 {
-		t.Fatalf("%d status applies, want 2 (Accepted, then TargetsHealthy)", applies)
+	if n := applies.Load(); n != 2 {
+		t.Fatalf("%d status applies, want 2 (Accepted, then TargetsHealthy)", n)
 	}
 }
 

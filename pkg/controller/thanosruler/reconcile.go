@@ -32,6 +32,7 @@ const ReasonNoSelectedRules = "NoSelectedResources"
 // Reconcile brings one ThanosRuler's objects in line with its spec and inputs, then writes
 // its status. A failure is returned (and retried with backoff) after the status says why.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	defer r.Gate.Enter()()
 	t := &monitoringv1.ThanosRuler{}
 	if err := r.Client.Get(ctx, req.NamespacedName, t); err != nil {
 		if apierrors.IsNotFound(err) {

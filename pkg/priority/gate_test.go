@@ -1,0 +1,56 @@
+package priority
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestWaitReturnsAtOnceWhenFree(t *testing.T) {
+	var g Gate
+	if d := g.Wait(context.Background(), time.Hour); d != 0 {
+		t.Errorf("waited %s on a free gate", d)
+	}
+	var nilGate *Gate
+	nilGate.Enter()()
+	if d := nilGate.Wait(context.Background(), time.Hour); d != 0 {
+		t.Errorf("waited %s on a nil gate", d)
+	}
+}
+
+func TestWaitUntilEveryHolderLeaves(t *testing.T) {
+	var g Gate
+	leave1, leave2 := g.Enter(), g.Enter()
+	done := make(chan struct{})
+	go func() {
+		g.Wait(context.Background(), time.Hour)
+		close(done)
+	}()
+	leave1()
+	leave1() // a second call is a no-op, not a release of the other holder
+	select {
+	case <-done:
+		t.Fatal("Wait returned while a reconcile still held the gate")
+	case <-time.After(50 * time.Millisecond):
+	}
+	leave2()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Wait did not return after the last holder left")
+	}
+	// Held again after being free: a new waiter waits again.
+	leave3 := g.Enter()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g.Wait(ctx, time.Hour) // a cancelled context ends the wait
+	leave3()
+}
+
+func TestWaitIsBounded(t *testing.T) {
+	var g Gate
+	defer g.Enter()()
+	if d := g.Wait(context.Background(), 20*time.Millisecond); d < 20*time.Millisecond {
+		t.Errorf("waited %s, want the bound of 20ms", d)
+	}
+}
