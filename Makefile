@@ -77,19 +77,19 @@ test-e2e: tools build
 bench: tools build
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
 	$(GO) run ./test/bench -n 100,1000,5000 -out Documentation/benchmarks.md \
-		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0" $(BENCH_ARGS)
+		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0 --target-health-interval=0" $(BENCH_ARGS)
 	$(MAKE) bench-alertmanager
 
 ## bench-alertmanager: the scale harness with N AlertmanagerConfigs selected by one
 ## Alertmanager (its own section of Documentation/benchmarks.md)
 bench-alertmanager: tools build
 	$(GO) run ./test/bench -kind=alertmanagerconfigs -n 100,1000 -out Documentation/benchmarks.md \
-		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0" $(BENCH_ARGS)
+		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0 --target-health-interval=0" $(BENCH_ARGS)
 
 ## bench-agent: the scale harness with one PrometheusAgent selecting the ServiceMonitors
 bench-agent: tools build
 	$(GO) run ./test/bench -kind=agent -n 100,1000,5000 -out Documentation/benchmarks.md \
-		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0" $(BENCH_ARGS)
+		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0 --target-health-interval=0" $(BENCH_ARGS)
 
 ## stack: regenerate example/stack/ from example/stack.jsonnet (jsonnet/lookout and the mixin)
 stack:

@@ -47,10 +47,20 @@ type auditEvent struct {
 // write reports whether the request changes state.
 func (e *auditEvent) write() bool {
 	switch e.Verb {
-	case "create", "update", "patch", "delete", "deletecollection":
+	case "create":
+		// A review (the operator checking its own permissions) is a question, not a write:
+		// the API server stores nothing.
+		return e.ObjectRef == nil || !reviews[e.ObjectRef.Resource]
+	case "update", "patch", "delete", "deletecollection":
 		return true
 	}
 	return false
+}
+
+// reviews are the resources whose create asks the API server something and stores nothing.
+var reviews = map[string]bool{
+	"selfsubjectaccessreviews": true, "subjectaccessreviews": true, "localsubjectaccessreviews": true,
+	"selfsubjectrulesreviews": true, "tokenreviews": true, "selfsubjectreviews": true,
 }
 
 // kind is "verb resource[/subresource]", e.g. "update servicemonitors/status".

@@ -56,7 +56,7 @@ func main() {
 	var o options
 	kindName := flag.String("kind", serviceMonitorKind.flag, "the objects to scale: "+kindNames())
 	sizes := flag.String("n", "100,1000,5000", "comma-separated numbers of objects of -kind; each runs on a fresh control plane")
-	flag.StringVar(&o.operator, "operator", "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0",
+	flag.StringVar(&o.operator, "operator", "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0 --target-health-interval=0",
 		"the operator command, run through /bin/sh with exec (give a binary: the measured process is the one exec'd)")
 	flag.StringVar(&o.appended, "append", "--kubeconfig={kubeconfig}", "flags appended to -operator; {kubeconfig} becomes the operator user's kubeconfig path (also in $KUBECONFIG); empty appends nothing")
 	flag.StringVar(&o.user, "operator-user", "bench-operator", "name of the operator's user (client certificate, group system:masters) whose requests the audit log counts")

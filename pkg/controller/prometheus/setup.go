@@ -19,6 +19,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -103,11 +104,9 @@ func (r *Reconciler) mapSelected(kind string) handler.EventHandler {
 			log.FromContext(ctx).Error(err, "listing Prometheus objects to map a change to", "kind", kind, "object", client.ObjectKeyFromObject(o))
 			return nil
 		}
-		nsLabels, err := r.namespaceLabels(ctx)
-		if err != nil {
-			log.FromContext(ctx).Error(err, "reading namespace labels to map a change; reconciling every Prometheus", "kind", kind)
-			return requests(proms)
-		}
+		// Namespace labels are listed only when a selector asks for them: at start-up every
+		// monitor's add event comes through here, and most selectors name no labels.
+		nsLabels, lookup := r.lazyNamespaceLabels(ctx)
 		var out []reconcile.Request
 		for _, p := range proms {
 			sel, err := r.stateFor(nnOf(p)).compile(p)
@@ -116,8 +115,31 @@ func (r *Reconciler) mapSelected(kind string) handler.EventHandler {
 				out = append(out, reconcile.Request{NamespacedName: nnOf(p)})
 			}
 		}
+		if err := lookup(); err != nil {
+			log.FromContext(ctx).Error(err, "reading namespace labels to map a change; reconciling every Prometheus", "kind", kind)
+			return requests(proms)
+		}
 		return out
 	})
+}
+
+// lazyNamespaceLabels returns namespace labels read from the cache on first use, and a
+// function giving the error of that read (nil when it succeeded or never happened).
+func (r *Reconciler) lazyNamespaceLabels(ctx context.Context) (selection.NamespaceLabels, func() error) {
+	var (
+		labels selection.NamespaceLabels
+		err    error
+	)
+	get := func(ns string) (map[string]string, bool) {
+		if labels == nil && err == nil {
+			labels, err = r.namespaceLabels(ctx)
+		}
+		if err != nil {
+			return nil, false
+		}
+		return labels(ns)
+	}
+	return get, func() error { return err }
 }
 
 // mapNamespace reconciles the Prometheus objects with a namespace selector when a
