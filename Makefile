@@ -16,7 +16,7 @@ LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$
 TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm thanos
 export KUBEBUILDER_ASSETS := $(BIN)
 
-.PHONY: all build images tools run test test-unit test-integration test-e2e bench bench-alertmanager bench-agent generate crds chart-crds stack fmt vet check clean
+.PHONY: all build images tools run test test-unit test-integration test-e2e bench bench-upstream bench-alertmanager bench-agent generate crds chart-crds stack fmt vet check clean
 
 all: build
 
@@ -72,13 +72,23 @@ test-e2e: tools build
 	$(GO) test -c -tags e2e -o $(BIN)/e2e.test ./test/e2e
 	cd test/e2e && $(BIN)/e2e.test -test.v -test.count=1 -test.timeout=20m $(if $(E2E_RUN),-test.run='$(E2E_RUN)')
 
-## bench: benchmarks of the pure packages and the scale harness (ServiceMonitors, then
-## AlertmanagerConfigs: make bench-alertmanager)
+## bench: benchmarks of the pure packages and the scale harness (ServiceMonitors at 1,000,
+## 5,000 and 20,000, prometheus-operator through the same harness: make bench-upstream,
+## then AlertmanagerConfigs: make bench-alertmanager)
 bench: tools build
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
-	$(GO) run ./test/bench -n 100,1000,5000 -out Documentation/benchmarks.md \
+	$(GO) run ./test/bench -n 1000,5000,20000 -changes 30 -idle 30s -out Documentation/benchmarks.md \
 		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0 --target-health-interval=0" $(BENCH_ARGS)
+	$(MAKE) bench-upstream
 	$(MAKE) bench-alertmanager
+
+## bench-upstream: prometheus-operator (bin/prometheus-operator, built by make tools)
+## through the same harness, in a section of its own; its changes take seconds, hence fewer
+UPSTREAM_VERSION = $(shell awk '$$1=="require" && $$2=="github.com/prometheus-operator/prometheus-operator" {print $$3}' test/tools/prometheus-operator/go.mod)
+bench-upstream: tools
+	$(GO) run ./test/bench -n 5000,20000 -changes 10 -startup-changes 3 -idle 30s -out Documentation/benchmarks.md \
+		-section "prometheus-operator $(UPSTREAM_VERSION)" -append "" \
+		-operator "bin/prometheus-operator --web.listen-address=127.0.0.1:18080 --log-level=info" $(BENCH_ARGS)
 
 ## bench-alertmanager: the scale harness with N AlertmanagerConfigs selected by one
 ## Alertmanager (its own section of Documentation/benchmarks.md)

@@ -55,6 +55,7 @@ type options struct {
 func main() {
 	var o options
 	kindName := flag.String("kind", serviceMonitorKind.flag, "the objects to scale: "+kindNames())
+	section := flag.String("section", "", "with -out, write a section of this name (and title) of its own instead of the kind's, e.g. to keep another operator's figures beside Lookout's")
 	sizes := flag.String("n", "100,1000,5000", "comma-separated numbers of objects of -kind; each runs on a fresh control plane")
 	flag.StringVar(&o.operator, "operator", "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0 --target-health-interval=0",
 		"the operator command, run through /bin/sh with exec (give a binary: the measured process is the one exec'd)")
@@ -86,6 +87,12 @@ func main() {
 	k, err := kindByFlag(*kindName)
 	if err != nil {
 		fatalf("-kind: %v", err)
+	}
+	if *section != "" {
+		own := *k
+		own.section = k.section + "-" + sectionSlug(*section)
+		own.title = k.title + ": " + *section
+		k = &own
 	}
 	o.kind = k
 	if o.configSecret == "" {
@@ -238,7 +245,7 @@ func runOne(ctx context.Context, o options, n int, dir string) (*result, error) 
 	r.setup = time.Since(t)
 	logf("N=%d: created %d objects in %s (%.0f/s)", n, r.objects, r.setup.Round(time.Millisecond), float64(r.objects)/r.setup.Seconds())
 	if o.fakePromAPI {
-		if k != serviceMonitorKind {
+		if k.flag != serviceMonitorKind.flag {
 			return r, fmt.Errorf("-fake-prometheus-api needs -kind=servicemonitors")
 		}
 		stop, size, err := startFakePrometheusAPI(ctx, cl, sc)
@@ -572,4 +579,21 @@ func fatalf(format string, args ...any) {
 // n/changes is a multiple of the namespace count).
 func changedObject(c, n, changes int) int {
 	return (c*n/changes + c) % n
+}
+
+// sectionSlug turns a section name into the marker's suffix: lower case letters, digits
+// and dashes.
+func sectionSlug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
 }

@@ -69,3 +69,11 @@ func TestTargetColumns(t *testing.T) {
 		}
 	}
 }
+
+func TestSectionSlug(t *testing.T) {
+	for in, want := range map[string]string{"prometheus-operator v0.93.1": "prometheus-operator-v0-93-1", " Upstream!": "upstream"} {
+		if got := sectionSlug(in); got != want {
+			t.Errorf("sectionSlug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
