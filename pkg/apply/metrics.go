@@ -1,10 +1,10 @@
 package apply
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+
+	"github.com/lookout-operator/lookout/pkg/promreg"
 )
 
 // Metrics are the write counters of one operator instance.
@@ -28,12 +28,8 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Help: "Writes refused because the live object exists and is not owned by the object the operator generates it for, by kind.",
 		}, []string{"kind"}),
 	}
-	if reg != nil {
-		for _, c := range []prometheus.Collector{m.Writes, m.Conflicts} {
-			if err := reg.Register(c); err != nil {
-				return nil, fmt.Errorf("registering write metrics: %w", err)
-			}
-		}
+	if err := promreg.Register(reg, "write metrics", []prometheus.Collector{m.Writes, m.Conflicts}...); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -1,11 +1,12 @@
 package opmetrics
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lookout-operator/lookout/pkg/promreg"
 )
 
 // RequestCounter counts the list and watch requests of the operator's Kubernetes client,
@@ -23,12 +24,8 @@ func NewRequestCounter(reg prometheus.Registerer) (*RequestCounter, error) {
 		watch:       prometheus.NewCounter(prometheus.CounterOpts{Name: "prometheus_operator_watch_operations_total", Help: "Total number of watch operations"}),
 		watchFailed: prometheus.NewCounter(prometheus.CounterOpts{Name: "prometheus_operator_watch_operations_failed_total", Help: "Total number of watch operations that failed"}),
 	}
-	if reg != nil {
-		for _, c := range []prometheus.Collector{r.list, r.listFailed, r.watch, r.watchFailed} {
-			if err := reg.Register(c); err != nil {
-				return nil, fmt.Errorf("registering prometheus_operator request metrics: %w", err)
-			}
-		}
+	if err := promreg.Register(reg, "prometheus_operator request metrics", []prometheus.Collector{r.list, r.listFailed, r.watch, r.watchFailed}...); err != nil {
+		return nil, err
 	}
 	return r, nil
 }

@@ -1,9 +1,9 @@
 package reloader
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lookout-operator/lookout/pkg/promreg"
 )
 
 // Metrics are the reloader's Prometheus metrics. The names of the first group are those
@@ -93,15 +93,10 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Help: "Total number of content checks, by cause (start, event, periodic, retry).",
 		}, []string{"cause"}),
 	}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{m.reloads, m.reloadsFailed, m.lastReloadSuccessful,
+	if err := promreg.Register(reg, "reloader metrics", []prometheus.Collector{m.reloads, m.reloadsFailed, m.lastReloadSuccessful,
 		m.lastReloadSuccessTimestamp, m.applies, m.appliesFailed, m.watches, m.watchEvents,
-		m.watchErrors, m.expansionErrors, m.info, m.configInfo, m.reloadDuration, m.unsetEnvVars, m.checks} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("registering reloader metrics: %w", err)
-		}
+		m.watchErrors, m.expansionErrors, m.info, m.configInfo, m.reloadDuration, m.unsetEnvVars, m.checks}...); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -1,9 +1,9 @@
 package kubelet
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lookout-operator/lookout/pkg/promreg"
 )
 
 // Resource label values of the sync metrics, upstream's.
@@ -58,12 +58,8 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		m.syncFailures.WithLabelValues(r)
 	}
 	m.lookupErrors.WithLabelValues()
-	if reg != nil {
-		for _, c := range []prometheus.Collector{m.lookupErrors, m.syncs, m.syncFailures, m.managedRes, m.addresses, m.duration} {
-			if err := reg.Register(c); err != nil {
-				return nil, fmt.Errorf("registering kubelet controller metrics: %w", err)
-			}
-		}
+	if err := promreg.Register(reg, "kubelet controller metrics", []prometheus.Collector{m.lookupErrors, m.syncs, m.syncFailures, m.managedRes, m.addresses, m.duration}...); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

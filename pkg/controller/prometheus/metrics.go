@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lookout-operator/lookout/pkg/promreg"
 )
 
 // Metrics are the Prometheus controller's metrics of one operator instance.
@@ -66,12 +68,8 @@ func NewMetrics(reg prometheus.Registerer, k *Kind) (*Metrics, error) {
 			Help: "Number of rule ConfigMaps of each Prometheus.",
 		}, []string{"namespace", "name"}),
 	}
-	if reg != nil {
-		for _, c := range m.collectors() {
-			if err := reg.Register(c); err != nil {
-				return nil, fmt.Errorf("registering %s controller metrics: %w", k.Kind, err)
-			}
-		}
+	if err := promreg.Register(reg, fmt.Sprintf("%s controller metrics", k.Kind), m.collectors()...); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

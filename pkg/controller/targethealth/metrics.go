@@ -1,9 +1,9 @@
 package targethealth
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lookout-operator/lookout/pkg/promreg"
 )
 
 // Metrics count the polls of the target health poller.
@@ -27,12 +27,8 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30},
 		}),
 	}
-	if reg != nil {
-		for _, c := range []prometheus.Collector{m.Polls, m.Duration} {
-			if err := reg.Register(c); err != nil {
-				return nil, fmt.Errorf("registering target health metrics: %w", err)
-			}
-		}
+	if err := promreg.Register(reg, "target health metrics", []prometheus.Collector{m.Polls, m.Duration}...); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

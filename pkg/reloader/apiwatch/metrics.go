@@ -1,9 +1,9 @@
 package apiwatch
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lookout-operator/lookout/pkg/promreg"
 )
 
 // Metrics are the API mirror's metrics.
@@ -30,13 +30,8 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Help: "Time the mirrored directory was last brought up to date from the API.",
 		}, labels),
 	}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{m.updates, m.errors, m.lastUpdate} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("registering API watch metrics: %w", err)
-		}
+	if err := promreg.Register(reg, "API watch metrics", []prometheus.Collector{m.updates, m.errors, m.lastUpdate}...); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
