@@ -6,11 +6,10 @@ import (
 	"fmt"
 
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
-	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/lookout-operator/lookout/pkg/assets"
+	"github.com/lookout-operator/lookout/pkg/manifest"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/render"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -25,35 +24,26 @@ func Offline(objs *render.Objects, subject Subject) (Input, error) {
 	in := Input{Assets: assets.NewStatic(objs.Secrets, objs.ConfigMaps)}
 	in.Prometheuses = append(in.Prometheuses, objs.Prometheuses...)
 	for _, d := range objs.Others {
-		var into runtime.Object
+		var err error
 		switch d.GroupVersionKind().GroupKind().String() {
 		case "Service":
-			cl.Services = append(cl.Services, corev1.Service{})
-			into = &cl.Services[len(cl.Services)-1]
+			err = appendDecoded(&cl.Services, d)
 		case "Endpoints":
-			cl.Endpoints = append(cl.Endpoints, corev1.Endpoints{})
-			into = &cl.Endpoints[len(cl.Endpoints)-1]
+			err = appendDecoded(&cl.Endpoints, d)
 		case "EndpointSlice.discovery.k8s.io":
-			cl.EndpointSlices = append(cl.EndpointSlices, discoveryv1.EndpointSlice{})
-			into = &cl.EndpointSlices[len(cl.EndpointSlices)-1]
+			err = appendDecoded(&cl.EndpointSlices, d)
 		case "Pod":
-			cl.Pods = append(cl.Pods, corev1.Pod{})
-			into = &cl.Pods[len(cl.Pods)-1]
+			err = appendDecoded(&cl.Pods, d)
 		case "Node":
-			cl.Nodes = append(cl.Nodes, corev1.Node{})
-			into = &cl.Nodes[len(cl.Nodes)-1]
+			err = appendDecoded(&cl.Nodes, d)
 		case "PrometheusAgent.monitoring.coreos.com":
-			a := &monitoringv1alpha1.PrometheusAgent{}
-			if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(d.Object, a, true); err != nil {
-				return in, fmt.Errorf("%s %s/%s (%s): %w", d.GetKind(), d.GetNamespace(), d.GetName(), d.Source, err)
+			var agents []monitoringv1alpha1.PrometheusAgent
+			if err = appendDecoded(&agents, d); err == nil {
+				in.Prometheuses = append(in.Prometheuses, workload.AgentView(&agents[0]))
 			}
-			in.Prometheuses = append(in.Prometheuses, workload.AgentView(a))
-			continue
-		default:
-			continue
 		}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(d.Object, into, true); err != nil {
-			return in, fmt.Errorf("%s %s/%s (%s): %w", d.GetKind(), d.GetNamespace(), d.GetName(), d.Source, err)
+		if err != nil {
+			return in, err
 		}
 	}
 	for _, n := range objs.Namespaces {
@@ -79,6 +69,16 @@ func Offline(objs *render.Objects, subject Subject) (Input, error) {
 		}
 	}
 	return in, nil
+}
+
+// appendDecoded converts the manifest d into a T and appends it to list.
+func appendDecoded[T any](list *[]T, d manifest.Object) error {
+	var v T
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(d.Object, &v, true); err != nil {
+		return fmt.Errorf("%s %s/%s (%s): %w", d.GetKind(), d.GetNamespace(), d.GetName(), d.Source, err)
+	}
+	*list = append(*list, v)
+	return nil
 }
 
 func offlineNamespaces(objs *render.Objects) func(string) (map[string]string, bool) {
