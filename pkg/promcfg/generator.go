@@ -234,6 +234,9 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	b := bytes.NewBuffer(make([]byte, 0, size+4096))
 	b.Write(header)
 	wroteKey := false
+	// One verdict per monitor: sized once, not grown (at 20,000 monitors the growing was
+	// 8% of a one-monitor change's CPU).
+	res.Verdicts = make([]selection.Verdict, 0, len(mons))
 	for i, m := range mons {
 		e := ents[i]
 		ns, name, _, gen := m.meta()
