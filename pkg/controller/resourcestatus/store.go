@@ -2,6 +2,7 @@ package resourcestatus
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -30,6 +31,9 @@ type Store struct {
 	// published[owner][kind] remembers which kinds an owner has reported, so objects it
 	// stopped selecting lose their binding.
 	published map[Owner]map[string]bool
+	// last[owner][kind] is what the owner published last, so that a Publish of the same
+	// objects only touches the verdicts that changed.
+	last map[Owner]map[string][]selection.Verdict
 	// queues are the work queues of the status controllers, attached when they start;
 	// until then changed objects wait in pending (a set: its size is bounded by the
 	// number of objects, whatever the number of changes).
@@ -48,6 +52,7 @@ func NewStore() *Store {
 	return &Store{
 		verdicts:  map[string]map[types.NamespacedName]map[Owner]selection.Verdict{},
 		published: map[Owner]map[string]bool{},
+		last:      map[Owner]map[string][]selection.Verdict{},
 		queues:    map[string]workqueue.TypedRateLimitingInterface[reconcile.Request]{},
 		pending:   map[string]map[types.NamespacedName]bool{},
 		health:    map[Owner]*targethealth.Snapshot{},
@@ -83,22 +88,24 @@ func (s *Store) Publish(owner Owner, kind string, verdicts []selection.Verdict) 
 		byObj = map[types.NamespacedName]map[Owner]selection.Verdict{}
 		s.verdicts[kind] = byObj
 	}
-	keep := map[types.NamespacedName]bool{}
+	defer func() { s.remember(owner, kind, verdicts) }()
+	if last, ok := s.last[owner][kind]; ok && sameObjects(last, verdicts) {
+		// The same objects as last time, in the same order (a one-monitor change): only
+		// the verdicts that differ touch the maps.
+		for i, v := range verdicts {
+			if v != last[i] {
+				s.setLocked(byObj, owner, kind, v)
+			}
+		}
+		s.markPublishedLocked(owner, kind)
+		return
+	}
+	keep := make(map[types.NamespacedName]bool, len(verdicts))
 	for _, v := range verdicts {
-		if !v.Binds() {
-			continue
+		if v.Binds() {
+			keep[types.NamespacedName{Namespace: v.Namespace, Name: v.Name}] = true
 		}
-		nn := types.NamespacedName{Namespace: v.Namespace, Name: v.Name}
-		keep[nn] = true
-		owners := byObj[nn]
-		if owners == nil {
-			owners = map[Owner]selection.Verdict{}
-			byObj[nn] = owners
-		}
-		if old, ok := owners[owner]; !ok || old != v {
-			owners[owner] = v
-			s.enqueueLocked(kind, nn)
-		}
+		s.setLocked(byObj, owner, kind, v)
 	}
 	for nn, owners := range byObj {
 		if _, ok := owners[owner]; ok && !keep[nn] {
@@ -109,10 +116,62 @@ func (s *Store) Publish(owner Owner, kind string, verdicts []selection.Verdict) 
 			s.enqueueLocked(kind, nn)
 		}
 	}
+	s.markPublishedLocked(owner, kind)
+}
+
+// setLocked records owner's verdict v on one object and queues the object when its
+// binding changes: a verdict that binds is stored, one that does not removes the owner's
+// binding. The caller holds s.mu.
+func (s *Store) setLocked(byObj map[types.NamespacedName]map[Owner]selection.Verdict, owner Owner, kind string, v selection.Verdict) {
+	nn := types.NamespacedName{Namespace: v.Namespace, Name: v.Name}
+	owners := byObj[nn]
+	if !v.Binds() {
+		if _, ok := owners[owner]; ok {
+			delete(owners, owner)
+			if len(owners) == 0 {
+				delete(byObj, nn)
+			}
+			s.enqueueLocked(kind, nn)
+		}
+		return
+	}
+	if owners == nil {
+		owners = map[Owner]selection.Verdict{}
+		byObj[nn] = owners
+	}
+	if old, ok := owners[owner]; !ok || old != v {
+		owners[owner] = v
+		s.enqueueLocked(kind, nn)
+	}
+}
+
+func (s *Store) markPublishedLocked(owner Owner, kind string) {
 	if s.published[owner] == nil {
 		s.published[owner] = map[string]bool{}
 	}
 	s.published[owner][kind] = true
+}
+
+// remember keeps a copy of what owner published for kind, for the next Publish's fast
+// path. The caller holds s.mu.
+func (s *Store) remember(owner Owner, kind string, verdicts []selection.Verdict) {
+	if s.last[owner] == nil {
+		s.last[owner] = map[string][]selection.Verdict{}
+	}
+	s.last[owner][kind] = slices.Clone(verdicts)
+}
+
+// sameObjects reports whether a and b judge the same objects in the same order.
+func sameObjects(a, b []selection.Verdict) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Kind != b[i].Kind || a[i].Namespace != b[i].Namespace || a[i].Name != b[i].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // Forget removes an owner that no longer exists or is no longer managed.
@@ -134,6 +193,7 @@ func (s *Store) Forget(owner Owner) {
 		}
 	}
 	delete(s.published, owner)
+	delete(s.last, owner)
 	delete(s.health, owner)
 }
 

@@ -99,3 +99,46 @@ func TestNilStoreDiscards(t *testing.T) {
 		t.Fatal("a nil store returned verdicts")
 	}
 }
+
+// A Publish of the same objects in the same order (a one-monitor change) takes the fast
+// path: only the verdicts that changed are queued, and one that stops binding loses its
+// binding, exactly as the full path would.
+func TestStorePublishSameObjects(t *testing.T) {
+	s := NewStore()
+	q := newQueue()
+	defer q.ShutDown()
+	if err := s.Source("ServiceMonitor").Start(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	all := func(vs ...selection.Verdict) []selection.Verdict { return vs }
+	s.Publish(promA, "ServiceMonitor", all(verdict("a", selection.Accepted), verdict("b", selection.Accepted), verdict("c", selection.NotSelectedByLabels)))
+	drain(q)
+	changed := verdict("b", selection.Accepted)
+	changed.Generation = 2
+	s.Publish(promA, "ServiceMonitor", all(verdict("a", selection.Accepted), changed, verdict("c", selection.NotSelectedByLabels)))
+	if got := drain(q); len(got) != 1 || !got["b"] {
+		t.Fatalf("queued %v, want b (its generation changed)", got)
+	}
+	vs, _ := s.Verdicts("ServiceMonitor", types.NamespacedName{Namespace: "app", Name: "b"})
+	if vs[promA].Generation != 2 {
+		t.Fatalf("b's verdict %+v, want generation 2", vs[promA])
+	}
+	// a stops being selected, c starts.
+	s.Publish(promA, "ServiceMonitor", all(verdict("a", selection.NotSelectedByLabels), changed, verdict("c", selection.Accepted)))
+	if got := drain(q); len(got) != 2 || !got["a"] || !got["c"] {
+		t.Fatalf("queued %v, want a and c", got)
+	}
+	if vs, _ := s.Verdicts("ServiceMonitor", types.NamespacedName{Namespace: "app", Name: "a"}); len(vs) != 0 {
+		t.Fatalf("a keeps a verdict %v after it stopped being selected", vs)
+	}
+	if vs, _ := s.Verdicts("ServiceMonitor", types.NamespacedName{Namespace: "app", Name: "c"}); vs[promA].Reason != selection.Accepted {
+		t.Fatalf("c's verdict %v", vs)
+	}
+	// After Forget, the next Publish is a full one: everything binding is queued again.
+	s.Forget(promA)
+	drain(q)
+	s.Publish(promA, "ServiceMonitor", all(verdict("a", selection.NotSelectedByLabels), changed, verdict("c", selection.Accepted)))
+	if got := drain(q); len(got) != 2 || !got["b"] || !got["c"] {
+		t.Fatalf("queued %v after Forget, want b and c", got)
+	}
+}
