@@ -15,6 +15,12 @@ import (
 // ownership of the fields it sets. An object deleted meanwhile is not an error; applied
 // reports whether the write reached an existing object.
 func ApplyStatus(ctx context.Context, c client.Client, apiVersion, kind, namespace, name string, status any) (applied bool, err error) {
+	return ApplyStatusAs(ctx, c, FieldOwner, apiVersion, kind, namespace, name, status)
+}
+
+// ApplyStatusAs is ApplyStatus with another field manager (the scale harness measures
+// the API server's status write rate as a writer of its own).
+func ApplyStatusAs(ctx context.Context, c client.Client, fieldOwner, apiVersion, kind, namespace, name string, status any) (applied bool, err error) {
 	b, err := json.Marshal(status)
 	if err != nil {
 		return false, err
@@ -29,7 +35,7 @@ func ApplyStatus(ctx context.Context, c client.Client, apiVersion, kind, namespa
 		"metadata":   map[string]any{"name": name, "namespace": namespace},
 		"status":     st,
 	}}
-	err = c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldOwner), client.ForceOwnership)
+	err = c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(fieldOwner), client.ForceOwnership)
 	if apierrors.IsNotFound(err) {
 		return false, nil
 	}

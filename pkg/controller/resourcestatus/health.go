@@ -58,7 +58,7 @@ func (s *Store) PublishHealth(owner Owner, snap *targethealth.Snapshot) {
 	old, hadOld := s.health[owner]
 	for _, kind := range healthKinds {
 		for nn, owners := range s.verdicts[kind] {
-			v, ok := owners[owner]
+			v, ok := owners.get(owner)
 			if !ok || !v.Used() {
 				continue
 			}

@@ -26,8 +26,8 @@ type Owner struct {
 // and discards everything: the operator runs without per-object status.
 type Store struct {
 	mu sync.Mutex
-	// verdicts[kind][object][owner]
-	verdicts map[string]map[types.NamespacedName]map[Owner]selection.Verdict
+	// verdicts[kind][object] are the owners' verdicts on the object.
+	verdicts map[string]map[types.NamespacedName]ownerVerdicts
 	// published[owner][kind] remembers which kinds an owner has reported, so objects it
 	// stopped selecting lose their binding.
 	published map[Owner]map[string]bool
@@ -50,7 +50,7 @@ type Store struct {
 // NewStore returns an empty store.
 func NewStore() *Store {
 	return &Store{
-		verdicts:  map[string]map[types.NamespacedName]map[Owner]selection.Verdict{},
+		verdicts:  map[string]map[types.NamespacedName]ownerVerdicts{},
 		published: map[Owner]map[string]bool{},
 		last:      map[Owner]map[string][]selection.Verdict{},
 		queues:    map[string]workqueue.TypedRateLimitingInterface[reconcile.Request]{},
@@ -85,7 +85,7 @@ func (s *Store) Publish(owner Owner, kind string, verdicts []selection.Verdict) 
 	defer s.mu.Unlock()
 	byObj := s.verdicts[kind]
 	if byObj == nil {
-		byObj = map[types.NamespacedName]map[Owner]selection.Verdict{}
+		byObj = map[types.NamespacedName]ownerVerdicts{}
 		s.verdicts[kind] = byObj
 	}
 	defer func() { s.remember(owner, kind, verdicts) }()
@@ -107,12 +107,8 @@ func (s *Store) Publish(owner Owner, kind string, verdicts []selection.Verdict) 
 		}
 		s.setLocked(byObj, owner, kind, v)
 	}
-	for nn, owners := range byObj {
-		if _, ok := owners[owner]; ok && !keep[nn] {
-			delete(owners, owner)
-			if len(owners) == 0 {
-				delete(byObj, nn)
-			}
+	for nn := range byObj {
+		if !keep[nn] && s.removeLocked(byObj, owner, nn) {
 			s.enqueueLocked(kind, nn)
 		}
 	}
@@ -122,27 +118,34 @@ func (s *Store) Publish(owner Owner, kind string, verdicts []selection.Verdict) 
 // setLocked records owner's verdict v on one object and queues the object when its
 // binding changes: a verdict that binds is stored, one that does not removes the owner's
 // binding. The caller holds s.mu.
-func (s *Store) setLocked(byObj map[types.NamespacedName]map[Owner]selection.Verdict, owner Owner, kind string, v selection.Verdict) {
+func (s *Store) setLocked(byObj map[types.NamespacedName]ownerVerdicts, owner Owner, kind string, v selection.Verdict) {
 	nn := types.NamespacedName{Namespace: v.Namespace, Name: v.Name}
-	owners := byObj[nn]
 	if !v.Binds() {
-		if _, ok := owners[owner]; ok {
-			delete(owners, owner)
-			if len(owners) == 0 {
-				delete(byObj, nn)
-			}
+		if s.removeLocked(byObj, owner, nn) {
 			s.enqueueLocked(kind, nn)
 		}
 		return
 	}
-	if owners == nil {
-		owners = map[Owner]selection.Verdict{}
+	owners := byObj[nn]
+	if owners.set(owner, v) {
 		byObj[nn] = owners
-	}
-	if old, ok := owners[owner]; !ok || old != v {
-		owners[owner] = v
 		s.enqueueLocked(kind, nn)
 	}
+}
+
+// removeLocked drops owner's verdict on nn and reports whether it had one. The caller
+// holds s.mu.
+func (s *Store) removeLocked(byObj map[types.NamespacedName]ownerVerdicts, owner Owner, nn types.NamespacedName) bool {
+	owners, ok := byObj[nn]
+	if !ok || !owners.remove(owner) {
+		return false
+	}
+	if len(owners) == 0 {
+		delete(byObj, nn)
+	} else {
+		byObj[nn] = owners
+	}
+	return true
 }
 
 func (s *Store) markPublishedLocked(owner Owner, kind string) {
@@ -182,12 +185,8 @@ func (s *Store) Forget(owner Owner) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for kind, byObj := range s.verdicts {
-		for nn, owners := range byObj {
-			if _, ok := owners[owner]; ok {
-				delete(owners, owner)
-				if len(owners) == 0 {
-					delete(byObj, nn)
-				}
+		for nn := range byObj {
+			if s.removeLocked(byObj, owner, nn) {
 				s.enqueueLocked(kind, nn)
 			}
 		}
@@ -206,8 +205,8 @@ func (s *Store) Verdicts(kind string, nn types.NamespacedName) (map[Owner]select
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for o, v := range s.verdicts[kind][nn] {
-		out[o] = v
+	for _, ov := range s.verdicts[kind][nn] {
+		out[ov.owner] = ov.verdict
 	}
 	pub := map[Owner]bool{}
 	for o, kinds := range s.published {
