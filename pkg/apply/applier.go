@@ -270,6 +270,21 @@ func (a *Applier) recentlyWritten(key writeKey, hash, liveRV string) bool {
 	return liveRV == m.previousRV || liveRV == m.rv
 }
 
+// Wrote reports whether o, as a watch event delivers it, is at the version the Applier's
+// own last write of it produced (gk is o's group and kind). Such an event is the echo of
+// that write: the reconcile that made it had everything in place, and reconciling the
+// owner again would only find so. A delete is never an echo; callers must not ask.
+func (a *Applier) Wrote(gk schema.GroupKind, o client.Object) bool {
+	rv := o.GetResourceVersion()
+	if a == nil || rv == "" {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m, ok := a.written[writeKey{gk, o.GetNamespace(), o.GetName()}]
+	return ok && m.rv == rv
+}
+
 func (a *Applier) remember(key writeKey, hash, rv, previousRV string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

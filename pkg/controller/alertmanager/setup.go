@@ -113,14 +113,16 @@ func (r *Reconciler) mapConfig(ctx context.Context, o client.Object) []reconcile
 // mapAsset maps a Secret or ConfigMap to the Alertmanagers owning it, reading it as
 // config Secret, or whose last generation read it (an AlertmanagerConfig's reference).
 func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
-	return watch.Changes(func(ctx context.Context, o client.Object, q watch.Queue) {
+	return watch.Changes(func(ctx context.Context, o client.Object, deleted bool, q watch.Queue) {
 		for _, nn := range r.refs.Users(kind, o.GetNamespace(), o.GetName()) {
 			q.Add(reconcile.Request{NamespacedName: nn})
 		}
 		if kind != "Secret" {
 			return
 		}
-		watch.EnqueueOwners(o, monitoringv1.AlertmanagersKind, q)
+		if !watch.OwnEcho(r.Applier.Wrote, kind, o, deleted) {
+			watch.EnqueueOwners(o, monitoringv1.AlertmanagersKind, q)
+		}
 		ams, err := r.alertmanagers(ctx, client.InNamespace(o.GetNamespace()))
 		if err != nil {
 			log.FromContext(ctx).Error(err, "listing Alertmanager objects to map a Secret change to", "secret", client.ObjectKeyFromObject(o))

@@ -172,8 +172,10 @@ func requests(proms []*monitoringv1.Prometheus) []reconcile.Request {
 // mapAsset maps a Secret or ConfigMap to its owning Prometheus objects and to the
 // Prometheus objects whose configuration read it.
 func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
-	return watch.Changes(func(_ context.Context, o client.Object, q watch.Queue) {
-		watch.EnqueueOwnersOf(o, r.kind.APIVersion, r.kind.Kind, q)
+	return watch.Changes(func(_ context.Context, o client.Object, deleted bool, q watch.Queue) {
+		if !watch.OwnEcho(r.Applier.Wrote, kind, o, deleted) {
+			watch.EnqueueOwnersOf(o, r.kind.APIVersion, r.kind.Kind, q)
+		}
 		for _, p := range r.refs.Users(kind, o.GetNamespace(), o.GetName()) {
 			q.Add(reconcile.Request{NamespacedName: p})
 		}

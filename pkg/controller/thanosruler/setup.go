@@ -123,8 +123,10 @@ func (r *Reconciler) mapNamespace(ctx context.Context, o client.Object) []reconc
 // mapAsset maps a Secret or ConfigMap to the ThanosRulers owning it and to those whose
 // last reconcile read it.
 func (r *Reconciler) mapAsset(kind string) handler.EventHandler {
-	return watch.Changes(func(_ context.Context, o client.Object, q watch.Queue) {
-		watch.EnqueueOwnersOf(o, monitoringv1.SchemeGroupVersion.String(), monitoringv1.ThanosRulerKind, q)
+	return watch.Changes(func(_ context.Context, o client.Object, deleted bool, q watch.Queue) {
+		if !watch.OwnEcho(r.Applier.Wrote, kind, o, deleted) {
+			watch.EnqueueOwnersOf(o, monitoringv1.SchemeGroupVersion.String(), monitoringv1.ThanosRulerKind, q)
+		}
 		for _, nn := range r.refs.Users(kind, o.GetNamespace(), o.GetName()) {
 			q.Add(reconcile.Request{NamespacedName: nn})
 		}
