@@ -39,6 +39,9 @@ type benchKind struct {
 	configSecret, configKey string
 	// targets: the report shows the project's targets at N = 5,000 for this kind.
 	targets bool
+	// statusBindings: the operator writes a binding to every object's status (the
+	// control plane's rate for those writes is measured, see -ceiling).
+	statusBindings bool
 
 	// itemName is object i's name (in namespace scenario.namespace(i)).
 	itemName func(i int) string
@@ -100,8 +103,9 @@ var serviceMonitorKind = &benchKind{
 	flag: "servicemonitors", plural: "ServiceMonitors", singular: "ServiceMonitor", short: "monitor", marker: "job",
 	title: "Scale benchmark", section: "scale-benchmark",
 	configSecret: "prometheus-" + promName, configKey: "prometheus.yaml.gz",
-	targets:  true,
-	itemName: monitorName,
+	targets:        true,
+	statusBindings: true,
+	itemName:       monitorName,
 	item: func(s scenario, i int) []createJob {
 		ns, name := s.namespace(i), monitorName(i)
 		labels := map[string]string{"app": name}

@@ -50,6 +50,9 @@ type options struct {
 	// restart with nothing changed (0: no restart).
 	startupChanges int
 	restartWait    time.Duration
+	// ceiling is how many monitors' status the control plane's own write rate is
+	// measured on, with the operator stopped (0: not measured).
+	ceiling int
 }
 
 func main() {
@@ -67,6 +70,7 @@ func main() {
 	flag.IntVar(&o.changes, "changes", 50, "single-object changes timed at each size")
 	flag.IntVar(&o.startupChanges, "startup-changes", 10, "single-object changes made right after the complete config, while the start-up writes still run (0: none)")
 	flag.DurationVar(&o.restartWait, "restart-wait", 30*time.Second, "after the idle period, restart the operator with nothing changed and count its writes for this long (0: no restart)")
+	flag.IntVar(&o.ceiling, "ceiling", 2000, "servicemonitors: at the end, with the operator stopped, apply a binding to this many monitors' status with a bare client and report the API server's rate, the floor under any operator's start-up writes (0: skip)")
 	flag.DurationVar(&o.idle, "idle", 2*time.Minute, "idle period in which API writes are counted (must be zero)")
 	flag.DurationVar(&o.quiet, "quiet", 5*time.Second, "after the complete config, the start-up is over once the operator made no write for this long")
 	flag.DurationVar(&o.quietTimeout, "quiet-timeout", 10*time.Minute, "give up waiting for the start-up writes to end after this long")
@@ -215,6 +219,9 @@ type result struct {
 	peakRSS       uint64
 	peakAt        time.Duration // when the highest sampled RSS was seen
 	steadyRSS     uint64
+	// ceilingRate is the control plane's status write rate with a bare client (0: not
+	// measured).
+	ceilingRate float64
 }
 
 // runOne measures one size on a fresh control plane.
@@ -444,6 +451,18 @@ wait:
 		if err != nil {
 			return r, err
 		}
+	}
+
+	// 6. The control plane's own status write rate, the operator stopped.
+	if o.ceiling > 0 && k.statusBindings {
+		if err := op.stop(30 * time.Second); err != nil {
+			return r, err
+		}
+		m := min(o.ceiling, n)
+		if r.ceilingRate, err = statusCeiling(ctx, cl, k, sc, m); err != nil {
+			return r, err
+		}
+		logf("N=%d: status write ceiling: %.0f writes/s (bare client, %d monitors, %d in parallel); %d bindings take at least %.1f s", n, r.ceilingRate, m, ceilingWorkers, n, float64(n)/r.ceilingRate)
 	}
 	return r, nil
 }

@@ -111,6 +111,12 @@ func (rep *report) rows() []row {
 			}
 			return "–"
 		}, targets: map[int]target{5000: {"≤ 10 s", le(10*time.Second, startupEnd)}, 20000: {"≤ 30 s", le(30*time.Second, startupEnd)}}},
+		{name: "API server's own status write rate (bare client, operator stopped)", value: func(r *result) string {
+			if r.ceilingRate == 0 {
+				return "–"
+			}
+			return fmt.Sprintf("%.0f/s: the %s bindings take ≥ %s", r.ceilingRate, thousands(r.n), secs(time.Duration(float64(r.n)/r.ceilingRate*float64(time.Second))))
+		}},
 		{name: "API writes during start-up", value: func(r *result) string { return thousands(r.startup.writes) }},
 		{name: "operator CPU during start-up", value: func(r *result) string { return cpu(r.startupCPU) }},
 		{name: fmt.Sprintf("**one-%s change during the start-up writes, median / worst** (%d changes)", k.short, o.startupChanges), value: func(r *result) string {
@@ -157,6 +163,16 @@ func (rep *report) rows() []row {
 		{name: "highest RSS sample seen at (after start)", value: func(r *result) string { return secs(r.peakAt) }},
 		{name: "steady RSS (median, 2nd half of idle)", value: func(r *result) string { return mib(r.steadyRSS) }},
 	}
+}
+
+// ceilingText explains the status write ceiling, when it is measured.
+func ceilingText(o options) string {
+	if o.ceiling <= 0 || !o.kind.statusBindings {
+		return ""
+	}
+	return fmt.Sprintf(" Last, with the operator stopped, a bare client applies a binding of a made-up Prometheus to the status of "+
+		"up to %d monitors, %d at a time, with server-side apply and no client-side limit: the API server's own rate, under "+
+		"which no operator can write its start-up bindings on this machine.", o.ceiling, ceilingWorkers)
 }
 
 // markdown renders the section: command, conditions, table, write breakdown.
@@ -248,9 +264,9 @@ func (rep *report) markdown() string {
 		"from just before the update to %s after the new config was seen. Percentiles are nearest-rank (with up to 100 changes, p99 is the "+
 		"worst). The changes during the start-up writes are made the same way, one after the other, as soon as the config is "+
 		"complete; they count only if the operator still wrote after the last of them. After the idle period the operator is "+
-		"stopped (SIGTERM) and started again with nothing changed, and the new process's writes are counted for %s. RSS is "+
+		"stopped (SIGTERM) and started again with nothing changed, and the new process's writes are counted for %s.%s RSS is "+
 		"sampled every %s; the peak is the kernel's VmHWM. The operator shares the CPUs with kube-apiserver, etcd "+
-		"and the harness.\n", promNamespace, o.configSecret, o.configKey, k.complete, o.quiet, k.changeText, o.settle, o.restartWait, o.sample)
+		"and the harness.\n", promNamespace, o.configSecret, o.configKey, k.complete, o.quiet, k.changeText, o.settle, o.restartWait, ceilingText(o), o.sample)
 	fmt.Fprintln(&b, k.endMarker())
 	return b.String()
 }
