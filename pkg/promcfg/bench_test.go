@@ -61,20 +61,27 @@ func BenchmarkGenerate(b *testing.B) {
 			b.ReportMetric(float64(len(res.Config)), "config-bytes")
 			b.ReportMetric(float64(gzipSize(res.Config)), "gzip-bytes")
 		})
-		b.Run(fmt.Sprintf("one-change/monitors=%d", n), func(b *testing.B) {
-			g := promcfg.NewGenerator()
-			if _, err := g.Generate(in); err != nil {
-				b.Fatal(err)
+		for _, reuse := range []bool{false, true} {
+			name := fmt.Sprintf("one-change/monitors=%d", n)
+			if reuse {
+				name = fmt.Sprintf("one-change-reuse-buffer/monitors=%d", n)
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				sms[i%n].Generation++
+			b.Run(name, func(b *testing.B) {
+				g := promcfg.NewGenerator()
+				g.ReuseBuffer = reuse
 				if _, err := g.Generate(in); err != nil {
 					b.Fatal(err)
 				}
-			}
-		})
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					sms[i%n].Generation++
+					if _, err := g.Generate(in); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 

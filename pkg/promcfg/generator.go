@@ -36,7 +36,8 @@ type Input struct {
 // Result is a generated configuration.
 type Result struct {
 	// Config is prometheus.yaml, before the config-reloader expands $(POD_NAME), $(SHARD)
-	// and the other $(NAME) references (see envrefs.go).
+	// and the other $(NAME) references (see envrefs.go). With Generator.ReuseBuffer it is
+	// valid only until the generator's next Generate.
 	Config []byte
 	// Hash is the hex SHA-256 of Config; the config-reloader reports the same hash.
 	Hash string
@@ -65,11 +66,17 @@ type Dependency struct {
 // one monitor's rendering and loading plus the assembly. It is safe for concurrent use.
 type Generator struct {
 	mu      sync.Mutex
-	entries map[string]*entry
+	entries map[monitorKey]*entry
 	// loader loads configuration text with Prometheus's loader.
 	loader *loader
 	// Workers is the number of goroutines rendering monitors (default GOMAXPROCS).
 	Workers int
+	// ReuseBuffer writes every Result's Config into the same buffer, which is valid only
+	// until the next Generate. A controller that is done with the configuration when its
+	// reconcile ends sets it: at 20,000 monitors a fresh 29 MB buffer per change cost a
+	// third of the assembly's time in page faults and zeroing, and as much garbage.
+	ReuseBuffer bool
+	buf         []byte
 }
 
 // entry is one monitor's rendering and what it was rendered from.
@@ -91,7 +98,7 @@ type entry struct {
 
 // NewGenerator returns an empty generator.
 func NewGenerator() *Generator {
-	return &Generator{entries: map[string]*entry{}, loader: newLoader()}
+	return &Generator{entries: map[monitorKey]*entry{}, loader: newLoader()}
 }
 
 // monitor is a ServiceMonitor, PodMonitor, Probe or ScrapeConfig.
@@ -122,9 +129,13 @@ func (m monitor) meta() (ns, name string, uid types.UID, gen int64) {
 	return m.obj.GetNamespace(), m.obj.GetName(), m.obj.GetUID(), m.obj.GetGeneration()
 }
 
-func (m monitor) key() string {
-	ns, name, _, _ := m.meta()
-	return m.kind + "/" + ns + "/" + name
+// monitorKey identifies a monitor among the generator's entries.
+type monitorKey struct{ kind, namespace, name string }
+
+func (k monitorKey) String() string { return k.kind + "/" + k.namespace + "/" + k.name }
+
+func (m monitor) key() monitorKey {
+	return monitorKey{m.kind, m.obj.GetNamespace(), m.obj.GetName()}
 }
 
 // Generate renders the configuration. An error means the Prometheus object itself cannot
@@ -231,7 +242,15 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 			}
 		}
 	}
-	b := bytes.NewBuffer(make([]byte, 0, size+4096))
+	var b *bytes.Buffer
+	if g.ReuseBuffer {
+		if cap(g.buf) < size+4096 {
+			g.buf = make([]byte, 0, size+size/8+4096)
+		}
+		b = bytes.NewBuffer(g.buf[:0])
+	} else {
+		b = bytes.NewBuffer(make([]byte, 0, size+4096))
+	}
 	b.Write(header)
 	wroteKey := false
 	// One verdict per monitor: sized once, not grown (at 20,000 monitors the growing was
@@ -279,6 +298,9 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		}
 	}
 	res.Config = b.Bytes()
+	if g.ReuseBuffer {
+		g.buf = res.Config
+	}
 	sum := sha256.Sum256(res.Config)
 	res.Hash = hex.EncodeToString(sum[:])
 	sort.Strings(res.Warnings)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/prometheus/config"
 
 	"github.com/lookout-operator/lookout/pkg/promcfg"
@@ -141,5 +142,37 @@ func TestSplitConfigRefusesAKeyAfterTheJobs(t *testing.T) {
 	}
 	if parts, err := promcfg.SplitConfig(cfg, 1, nil); err != nil || len(parts) != 1 {
 		t.Errorf("one part: %v, %v", parts, err)
+	}
+}
+
+// TestReuseBuffer: with ReuseBuffer, every generation writes into the same buffer and is
+// byte for byte what a fresh generator writes.
+func TestReuseBuffer(t *testing.T) {
+	sms := []*monitoringv1.ServiceMonitor{sm("a"), sm("b")}
+	in := promcfg.Input{Prometheus: prom(), ServiceMonitors: sms, Assets: testAssets()}
+	g := promcfg.NewGenerator()
+	g.ReuseBuffer = true
+	first, err := g.Generate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sms[1].Generation++
+	sms[1].Spec.Endpoints[0].Interval = "17s"
+	second, err := g.Generate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &first.Config[:1][0] != &second.Config[:1][0] {
+		t.Fatal("the second generation did not reuse the first one's buffer")
+	}
+	want, err := promcfg.NewGenerator().Generate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(second.Config) != string(want.Config) || second.Hash != want.Hash {
+		t.Fatalf("reused buffer holds\n%s\nwant\n%s", second.Config, want.Config)
+	}
+	if !strings.Contains(string(second.Config), "scrape_interval: 17s") {
+		t.Fatalf("the change is missing:\n%s", second.Config)
 	}
 }

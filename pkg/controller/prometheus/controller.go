@@ -74,6 +74,9 @@ type Deps struct {
 	Client client.Client
 	// APIReader reads Secrets and ConfigMaps straight from the API server.
 	APIReader client.Reader
+	// Informers, the manager's cache, lets a reconcile read the monitors from the
+	// informers' stores without copying them (nil: through Client).
+	Informers InformerSource
 	// StorageClasses reads the StorageClass spec.storage names, which must exist (nil: not
 	// checked; the operator may not read StorageClasses).
 	StorageClasses client.Reader
@@ -169,7 +172,11 @@ func (r *Reconciler) stateFor(nn types.NamespacedName) *promState {
 	defer r.mu.Unlock()
 	s := r.state[nn]
 	if s == nil {
-		s = &promState{generator: promcfg.NewGenerator()}
+		gen := promcfg.NewGenerator()
+		// A reconcile is done with the configuration when it ends (the compressed parts
+		// are copies), and reconciles of one object never overlap.
+		gen.ReuseBuffer = true
+		s = &promState{generator: gen}
 		r.state[nn] = s
 	}
 	return s
