@@ -318,6 +318,7 @@ func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind,
 	r := promctrl.New(promctrl.Deps{
 		Client:         sh.client,
 		APIReader:      mgr.GetAPIReader(),
+		Informers:      mgr.GetCache(),
 		StorageClasses: storageClassReader(mgr, opts),
 		Applier:        sh.applier,
 		Recorder:       sh.recorder,

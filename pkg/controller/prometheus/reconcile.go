@@ -113,25 +113,45 @@ func (r *Reconciler) unmanagedConfiguration(p *monitoringv1.Prometheus) bool {
 // candidates lists the monitors of every kind from the cache.
 func (r *Reconciler) candidates(ctx context.Context) (pipeline.Candidates, error) {
 	var c pipeline.Candidates
-	var smList monitoringv1.ServiceMonitorList
-	if err := r.Client.List(ctx, &smList, client.UnsafeDisableDeepCopy); err != nil {
+	var err error
+	if c.ServiceMonitors, err = listMonitors[monitoringv1.ServiceMonitor, monitoringv1.ServiceMonitorList](ctx, r, func(l *monitoringv1.ServiceMonitorList) []monitoringv1.ServiceMonitor { return l.Items }); err != nil {
 		return c, fmt.Errorf("listing ServiceMonitors: %w", err)
 	}
-	var pmList monitoringv1.PodMonitorList
-	if err := r.Client.List(ctx, &pmList, client.UnsafeDisableDeepCopy); err != nil {
+	if c.PodMonitors, err = listMonitors[monitoringv1.PodMonitor, monitoringv1.PodMonitorList](ctx, r, func(l *monitoringv1.PodMonitorList) []monitoringv1.PodMonitor { return l.Items }); err != nil {
 		return c, fmt.Errorf("listing PodMonitors: %w", err)
 	}
-	var prList monitoringv1.ProbeList
-	if err := r.Client.List(ctx, &prList, client.UnsafeDisableDeepCopy); err != nil {
+	if c.Probes, err = listMonitors[monitoringv1.Probe, monitoringv1.ProbeList](ctx, r, func(l *monitoringv1.ProbeList) []monitoringv1.Probe { return l.Items }); err != nil {
 		return c, fmt.Errorf("listing Probes: %w", err)
 	}
-	var scList monitoringv1alpha1.ScrapeConfigList
-	if err := r.Client.List(ctx, &scList, client.UnsafeDisableDeepCopy); err != nil {
+	if c.ScrapeConfigs, err = listMonitors[monitoringv1alpha1.ScrapeConfig, monitoringv1alpha1.ScrapeConfigList](ctx, r, func(l *monitoringv1alpha1.ScrapeConfigList) []monitoringv1alpha1.ScrapeConfig { return l.Items }); err != nil {
 		return c, fmt.Errorf("listing ScrapeConfigs: %w", err)
 	}
-	c.ServiceMonitors, c.PodMonitors = pointers(smList.Items), pointers(pmList.Items)
-	c.Probes, c.ScrapeConfigs = pointers(prList.Items), pointers(scList.Items)
 	return c, nil
+}
+
+// listMonitors returns every cached object of a monitor kind: the informer store's own
+// pointers when the cache has one store (cachedObjects), else a List without deep copies.
+// Either way the objects are shared with the cache and only read.
+func listMonitors[T any, L any, PT interface {
+	*T
+	client.Object
+}, PL interface {
+	*L
+	client.ObjectList
+}](ctx context.Context, r *Reconciler, items func(*L) []T) ([]PT, error) {
+	if objs, ok, err := cachedObjects(ctx, r.Informers, PT(new(T))); err != nil || ok {
+		return objs, err
+	}
+	list := PL(new(L))
+	if err := r.Client.List(ctx, list, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	its := items((*L)(list))
+	out := make([]PT, len(its))
+	for i := range its {
+		out[i] = PT(&its[i])
+	}
+	return out, nil
 }
 
 // reconcileObjects generates and applies everything but the status. The returned error
