@@ -76,21 +76,27 @@ func MergeVerdicts(sel, gen []selection.Verdict) []selection.Verdict {
 	return mergeVerdicts(sel, verdictsByKey(gen))
 }
 
-func verdictsByKey(gen []selection.Verdict) map[string]selection.Verdict {
-	byKey := make(map[string]selection.Verdict, len(gen))
+// verdictID identifies a verdict's object; a struct of the three fields hashes them as
+// they are, where a string key cost a concatenation per verdict.
+type verdictID struct{ kind, namespace, name string }
+
+func idOf(v selection.Verdict) verdictID { return verdictID{v.Kind, v.Namespace, v.Name} }
+
+func verdictsByKey(gen []selection.Verdict) map[verdictID]selection.Verdict {
+	byKey := make(map[verdictID]selection.Verdict, len(gen))
 	for _, v := range gen {
-		byKey[v.Key()] = v
+		byKey[idOf(v)] = v
 	}
 	return byKey
 }
 
-func mergeVerdicts(sel []selection.Verdict, byKey map[string]selection.Verdict) []selection.Verdict {
+func mergeVerdicts(sel []selection.Verdict, byKey map[verdictID]selection.Verdict) []selection.Verdict {
 	if len(sel) == 0 {
 		return sel
 	}
 	out := make([]selection.Verdict, len(sel))
 	for i, v := range sel {
-		if g, ok := byKey[v.Key()]; ok && v.Used() {
+		if g, ok := byKey[idOf(v)]; ok && v.Used() {
 			v = g
 		}
 		out[i] = v
