@@ -66,3 +66,6 @@ func SupportedScrapeConfigSD() []string {
 	slices.Sort(out)
 	return out
 }
+
+// SetHashStrideForTest makes g save its hash state every n bytes.
+func (g *Generator) SetHashStrideForTest(n int) { g.hash.stride = n }

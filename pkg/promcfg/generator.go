@@ -77,7 +77,33 @@ type Generator struct {
 	// third of the assembly's time in page faults and zeroing, and as much garbage.
 	ReuseBuffer bool
 	buf         []byte
+	hash        prefixHash
 }
+
+// assembly appends a configuration's pieces and, when tracking, measures how many of its
+// first bytes equal the previous configuration's (prev), for prefixHash.
+type assembly struct {
+	out, prev []byte
+	tracking  bool
+	same      int
+}
+
+func (a *assembly) Write(p []byte) {
+	if a.tracking {
+		// prev may share out's array: the bytes at and after len(out) are still the
+		// previous configuration's until this append.
+		off := len(a.out)
+		n := 0
+		if off < len(a.prev) {
+			n = commonPrefix(p, a.prev[off:])
+		}
+		a.same = off + n
+		a.tracking = n == len(p)
+	}
+	a.out = append(a.out, p...)
+}
+
+func (a *assembly) WriteString(s string) { a.Write([]byte(s)) }
 
 // entry is one monitor's rendering and what it was rendered from.
 type entry struct {
@@ -242,14 +268,16 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 			}
 		}
 	}
-	var b *bytes.Buffer
+	b := &assembly{}
 	if g.ReuseBuffer {
-		if cap(g.buf) < size+4096 {
-			g.buf = make([]byte, 0, size+size/8+4096)
+		b.prev = g.buf
+		dst := g.buf
+		if cap(dst) < size+4096 {
+			dst = make([]byte, 0, size+size/8+4096)
 		}
-		b = bytes.NewBuffer(g.buf[:0])
+		b.out, b.tracking = dst[:0], true
 	} else {
-		b = bytes.NewBuffer(make([]byte, 0, size+4096))
+		b.out = make([]byte, 0, size+4096)
 	}
 	b.Write(header)
 	wroteKey := false
@@ -297,11 +325,14 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 			delete(g.entries, k)
 		}
 	}
-	res.Config = b.Bytes()
+	res.Config = b.out
+	var sum [sha256.Size]byte
 	if g.ReuseBuffer {
 		g.buf = res.Config
+		sum = g.hash.sum(res.Config, b.same)
+	} else {
+		sum = sha256.Sum256(res.Config)
 	}
-	sum := sha256.Sum256(res.Config)
 	res.Hash = hex.EncodeToString(sum[:])
 	sort.Strings(res.Warnings)
 	return res, nil

@@ -2,6 +2,8 @@ package promcfg_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -174,5 +176,37 @@ func TestReuseBuffer(t *testing.T) {
 	}
 	if !strings.Contains(string(second.Config), "scrape_interval: 17s") {
 		t.Fatalf("the change is missing:\n%s", second.Config)
+	}
+}
+
+// TestReuseBufferHashResumes: with the hash state saved every 97 bytes, a series of
+// changes to monitors at the start, middle and end (and an unchanged generation) always
+// gives the configuration's SHA-256, what a fresh generator gives.
+func TestReuseBufferHashResumes(t *testing.T) {
+	var sms []*monitoringv1.ServiceMonitor
+	for i := 0; i < 12; i++ {
+		sms = append(sms, sm(fmt.Sprintf("m%02d", i)))
+	}
+	in := promcfg.Input{Prometheus: prom(), ServiceMonitors: sms, Assets: testAssets()}
+	g := promcfg.NewGenerator()
+	g.ReuseBuffer = true
+	g.SetHashStrideForTest(97)
+	for step, i := range []int{-1, 0, 6, 11, 6, -1, 3, 3} {
+		if i >= 0 {
+			sms[i].Generation++
+			sms[i].Spec.Endpoints[0].Interval = monitoringv1.Duration(fmt.Sprintf("%ds", 10+step))
+		}
+		got, err := g.Generate(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := promcfg.NewGenerator().Generate(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(got.Config)
+		if got.Hash != want.Hash || got.Hash != hex.EncodeToString(sum[:]) {
+			t.Fatalf("step %d (monitor %d): hash %s, want %s", step, i, got.Hash, want.Hash)
+		}
 	}
 }
