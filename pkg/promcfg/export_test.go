@@ -69,3 +69,10 @@ func SupportedScrapeConfigSD() []string {
 
 // SetHashStrideForTest makes g save its hash state every n bytes.
 func (g *Generator) SetHashStrideForTest(n int) { g.hash.stride = n }
+
+// EntriesForTest is how many monitors' renderings g keeps.
+func (g *Generator) EntriesForTest() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.entries)
+}

@@ -41,6 +41,11 @@ type Result struct {
 	Config []byte
 	// Hash is the hex SHA-256 of Config; the config-reloader reports the same hash.
 	Hash string
+	// With Generator.ReuseBuffer, the first Same bytes of Config are those of the
+	// generator's previous configuration, hashed PrevHash ("" and 0 otherwise): what
+	// follows is all a compressor needs to redo.
+	PrevHash string
+	Same     int
 	// TLSAssets are the files referenced under the tls-assets mount.
 	TLSAssets map[string][]byte
 	// Verdicts says, for every monitor given, whether it was used or why not.
@@ -78,6 +83,12 @@ type Generator struct {
 	ReuseBuffer bool
 	buf         []byte
 	hash        prefixHash
+	lastHash    string
+	// epoch counts generations; prevMons and prevEnts are the last one's monitors and
+	// entries, by position.
+	epoch    uint64
+	prevMons []monitor
+	prevEnts []*entry
 }
 
 // assembly appends a configuration's pieces and, when tracking, measures how many of its
@@ -119,7 +130,8 @@ type entry struct {
 	tlsAssets map[string][]byte
 	warnings  []string
 	err       error
-	seen      bool
+	// seen is the last generation (Generator.epoch) that used the entry.
+	seen uint64
 }
 
 // NewGenerator returns an empty generator.
@@ -225,13 +237,22 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 
 	// Render what is stale, in parallel.
 	mons := in.monitors()
-	for _, e := range g.entries {
-		e.seen = false
-	}
+	g.epoch++
+	// same: every monitor is the very object (the informer's pointer) found at its
+	// position last time, so the entries' keys are last time's and need no sweep.
+	same := len(mons) == len(g.prevMons)
 	todo := make([]int, 0)
 	ents := make([]*entry, len(mons))
 	for i, m := range mons {
-		e := g.entries[m.key()]
+		var e *entry
+		if i < len(g.prevMons) && g.prevMons[i].obj == m.obj {
+			// Found without hashing its key: at 20,000 monitors the two map operations
+			// per monitor were 18 ms of every change.
+			e = g.prevEnts[i]
+		} else {
+			same = false
+			e = g.entries[m.key()]
+		}
 		_, _, uid, gen := m.meta()
 		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.settingsKey != key || e.global != check.globalSum || depsStale(in.Assets, e.deps) {
 			todo = append(todo, i)
@@ -242,6 +263,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	g.renderAll(&renderPass{settings: ps, key: key, assets: in.Assets, check: check}, mons, todo, ents)
 	for i, e := range ents {
 		if e.err != nil && errors.Is(e.err, ErrUnavailable) {
+			g.prevMons, g.prevEnts = nil, nil
 			delete(g.entries, mons[i].key())
 			return nil, fmt.Errorf("%s: %w", mons[i].key(), e.err)
 		}
@@ -252,8 +274,10 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	size, jobs := len(header)+32, len(extraJobs)
 	for i, m := range mons {
 		e := ents[i]
-		e.seen = true
-		g.entries[m.key()] = e
+		e.seen = g.epoch
+		if !same || e != g.prevEnts[i] {
+			g.entries[m.key()] = e
+		}
 		size += len(e.jobs)
 		jobs += len(e.jobNames)
 		for _, d := range e.deps {
@@ -320,20 +344,27 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		}
 		res.Jobs += len(extraJobs)
 	}
-	for k, e := range g.entries {
-		if !e.seen {
-			delete(g.entries, k)
+	if !same {
+		for k, e := range g.entries {
+			if e.seen != g.epoch {
+				delete(g.entries, k)
+			}
 		}
 	}
+	g.prevMons, g.prevEnts = mons, ents
 	res.Config = b.out
 	var sum [sha256.Size]byte
 	if g.ReuseBuffer {
 		g.buf = res.Config
 		sum = g.hash.sum(res.Config, b.same)
+		res.PrevHash, res.Same = g.lastHash, b.same
 	} else {
 		sum = sha256.Sum256(res.Config)
 	}
 	res.Hash = hex.EncodeToString(sum[:])
+	if g.ReuseBuffer {
+		g.lastHash = res.Hash
+	}
 	sort.Strings(res.Warnings)
 	return res, nil
 }

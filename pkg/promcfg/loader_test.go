@@ -34,3 +34,30 @@ func TestLoaderVerdictsPerGenerator(t *testing.T) {
 		t.Errorf("a fresh generator loaded %d texts, want the %d the first one loaded: verdicts are shared", got, n)
 	}
 }
+
+// TestEntriesFollowTheMonitors: monitors found at their old positions (the fast path),
+// moved, removed and added again all give what a fresh generator gives, and the
+// generator keeps entries for the current monitors only.
+func TestEntriesFollowTheMonitors(t *testing.T) {
+	t.Parallel()
+	a, b, c := sm("a"), sm("b"), sm("c")
+	g := promcfg.NewGenerator()
+	g.ReuseBuffer = true
+	for step, mons := range [][]*SM{{a, b, c}, {a, b, c}, {a, c}, {a, b, c}, {c, a}, {a, b, c}, {}} {
+		in := promcfg.Input{Prometheus: prom(), ServiceMonitors: mons, Assets: testAssets()}
+		got, err := g.Generate(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := promcfg.NewGenerator().Generate(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got.Config) != string(want.Config) {
+			t.Fatalf("step %d: config differs from a fresh generator's:\n%s\nwant\n%s", step, got.Config, want.Config)
+		}
+		if n := g.EntriesForTest(); n != len(mons) {
+			t.Fatalf("step %d: %d entries kept for %d monitors", step, n, len(mons))
+		}
+	}
+}

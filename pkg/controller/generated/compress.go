@@ -12,6 +12,9 @@ type Compressor struct {
 	out   []byte
 	w     *gzip.Writer
 	level int
+	// members are CompressFrom's gzip members of the configuration hashed membersOf.
+	members   []member
+	membersOf string
 }
 
 // Compress gzips config (whose hash is hash), reusing the last result when the hash did
