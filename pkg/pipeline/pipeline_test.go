@@ -91,3 +91,34 @@ func TestCompileNamesTheField(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// TestMergeVerdictsInOrderAndOutOfOrder: generation's verdicts in selection's order are
+// merged side by side; in another order (or of several kinds, a kind met twice) they are
+// merged by key; both give the same result.
+func TestMergeVerdictsInOrderAndOutOfOrder(t *testing.T) {
+	v := func(kind, name string, r selection.Reason) selection.Verdict {
+		return selection.Verdict{Kind: kind, Namespace: "app", Name: name, Reason: r}
+	}
+	sel := []selection.Verdict{v("ServiceMonitor", "a", selection.Accepted), v("ServiceMonitor", "b", selection.NotSelectedByLabels),
+		v("ServiceMonitor", "c", selection.Accepted), v("ServiceMonitor", "d", selection.Accepted)}
+	want := []selection.Verdict{v("ServiceMonitor", "a", selection.Accepted), v("ServiceMonitor", "b", selection.NotSelectedByLabels),
+		v("ServiceMonitor", "c", selection.InvalidConfiguration), v("ServiceMonitor", "d", selection.Accepted)}
+	inOrder := []selection.Verdict{v("ServiceMonitor", "a", selection.Accepted), v("ServiceMonitor", "c", selection.InvalidConfiguration), v("ServiceMonitor", "d", selection.Accepted)}
+	shuffled := []selection.Verdict{inOrder[2], inOrder[0], inOrder[1]}
+	for name, gen := range map[string][]selection.Verdict{"in order": inOrder, "shuffled": shuffled} {
+		got := mergeVerdicts(sel, gen)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s: [%d] %+v, want %+v", name, i, got[i], want[i])
+			}
+		}
+	}
+	mixed := []selection.Verdict{v("ServiceMonitor", "a", selection.Accepted), v("PodMonitor", "p", selection.Accepted), v("ServiceMonitor", "c", selection.InvalidConfiguration)}
+	runs := verdictRuns(mixed)
+	if len(runs["ServiceMonitor"]) != 2 || len(runs["PodMonitor"]) != 1 {
+		t.Fatalf("runs of a kind met twice: %v", runs)
+	}
+	if got := mergeVerdicts(sel, runs["ServiceMonitor"]); got[2] != want[2] {
+		t.Fatalf("merged %+v, want %+v", got[2], want[2])
+	}
+}
