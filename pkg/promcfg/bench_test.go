@@ -64,11 +64,11 @@ func BenchmarkGenerate(b *testing.B) {
 		for _, reuse := range []bool{false, true} {
 			name := fmt.Sprintf("one-change/monitors=%d", n)
 			if reuse {
-				name = fmt.Sprintf("one-change-reuse-buffer/monitors=%d", n)
+				name = fmt.Sprintf("one-change-pieces/monitors=%d", n)
 			}
 			b.Run(name, func(b *testing.B) {
 				g := promcfg.NewGenerator()
-				g.ReuseBuffer = reuse
+				g.Pieces = reuse
 				if _, err := g.Generate(in); err != nil {
 					b.Fatal(err)
 				}

@@ -42,7 +42,7 @@ func TestEntriesFollowTheMonitors(t *testing.T) {
 	t.Parallel()
 	a, b, c := sm("a"), sm("b"), sm("c")
 	g := promcfg.NewGenerator()
-	g.ReuseBuffer = true
+	g.Pieces = true
 	for step, mons := range [][]*SM{{a, b, c}, {a, b, c}, {a, c}, {a, b, c}, {c, a}, {a, b, c}, {}} {
 		in := promcfg.Input{Prometheus: prom(), ServiceMonitors: mons, Assets: testAssets()}
 		got, err := g.Generate(in)
@@ -53,8 +53,8 @@ func TestEntriesFollowTheMonitors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got.Config) != string(want.Config) {
-			t.Fatalf("step %d: config differs from a fresh generator's:\n%s\nwant\n%s", step, got.Config, want.Config)
+		if string(got.Bytes()) != string(want.Config) {
+			t.Fatalf("step %d: config differs from a fresh generator's:\n%s\nwant\n%s", step, got.Bytes(), want.Config)
 		}
 		if n := g.EntriesForTest(); n != len(mons) {
 			t.Fatalf("step %d: %d entries kept for %d monitors", step, n, len(mons))

@@ -147,16 +147,20 @@ func TestSplitConfigRefusesAKeyAfterTheJobs(t *testing.T) {
 	}
 }
 
-// TestReuseBuffer: with ReuseBuffer, every generation writes into the same buffer and is
-// byte for byte what a fresh generator writes.
-func TestReuseBuffer(t *testing.T) {
+// TestPieces: with Pieces, the configuration is handed out as pieces that join to
+// byte for byte what a fresh generator writes, and the unchanged monitors' pieces are
+// the cached bytes themselves, not copies.
+func TestPieces(t *testing.T) {
 	sms := []*monitoringv1.ServiceMonitor{sm("a"), sm("b")}
 	in := promcfg.Input{Prometheus: prom(), ServiceMonitors: sms, Assets: testAssets()}
 	g := promcfg.NewGenerator()
-	g.ReuseBuffer = true
+	g.Pieces = true
 	first, err := g.Generate(in)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if first.Config != nil || len(first.Pieces) < 3 || first.Size != len(first.Bytes()) {
+		t.Fatalf("pieces: Config %d bytes, %d pieces, Size %d", len(first.Config), len(first.Pieces), first.Size)
 	}
 	sms[1].Generation++
 	sms[1].Spec.Endpoints[0].Interval = "17s"
@@ -164,32 +168,37 @@ func TestReuseBuffer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if &first.Config[:1][0] != &second.Config[:1][0] {
-		t.Fatal("the second generation did not reuse the first one's buffer")
-	}
 	want, err := promcfg.NewGenerator().Generate(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(second.Config) != string(want.Config) || second.Hash != want.Hash {
-		t.Fatalf("reused buffer holds\n%s\nwant\n%s", second.Config, want.Config)
+	if string(second.Bytes()) != string(want.Config) || second.Hash != want.Hash {
+		t.Fatalf("pieces join to\n%s\nwant\n%s", second.Bytes(), want.Config)
 	}
-	if !strings.Contains(string(second.Config), "scrape_interval: 17s") {
-		t.Fatalf("the change is missing:\n%s", second.Config)
+	if !strings.Contains(string(second.Bytes()), "scrape_interval: 17s") {
+		t.Fatalf("the change is missing:\n%s", second.Bytes())
+	}
+	// Monitor a's jobs (the piece before b's) are the same bytes both times.
+	n := len(second.Pieces)
+	if &first.Pieces[n-2][0] != &second.Pieces[n-2][0] {
+		t.Fatal("the unchanged monitor's piece was copied")
+	}
+	if second.PrevHash != first.Hash || second.Same < first.Size-len(first.Pieces[n-1]) {
+		t.Fatalf("Same %d / PrevHash %s: want at least %d bytes of %s", second.Same, second.PrevHash, first.Size-len(first.Pieces[n-1]), first.Hash)
 	}
 }
 
-// TestReuseBufferHashResumes: with the hash state saved every 97 bytes, a series of
+// TestPiecesHashResumes: with the hash state saved every 97 bytes, a series of
 // changes to monitors at the start, middle and end (and an unchanged generation) always
 // gives the configuration's SHA-256, what a fresh generator gives.
-func TestReuseBufferHashResumes(t *testing.T) {
+func TestPiecesHashResumes(t *testing.T) {
 	var sms []*monitoringv1.ServiceMonitor
 	for i := 0; i < 12; i++ {
 		sms = append(sms, sm(fmt.Sprintf("m%02d", i)))
 	}
 	in := promcfg.Input{Prometheus: prom(), ServiceMonitors: sms, Assets: testAssets()}
 	g := promcfg.NewGenerator()
-	g.ReuseBuffer = true
+	g.Pieces = true
 	g.SetHashStrideForTest(97)
 	for step, i := range []int{-1, 0, 6, 11, 6, -1, 3, 3} {
 		if i >= 0 {
@@ -204,7 +213,7 @@ func TestReuseBufferHashResumes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum := sha256.Sum256(got.Config)
+		sum := sha256.Sum256(got.Bytes())
 		if got.Hash != want.Hash || got.Hash != hex.EncodeToString(sum[:]) {
 			t.Fatalf("step %d (monitor %d): hash %s, want %s", step, i, got.Hash, want.Hash)
 		}

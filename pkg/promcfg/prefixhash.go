@@ -24,19 +24,22 @@ type hashMark struct {
 	state []byte
 }
 
-// sum returns the SHA-256 of data, whose first same bytes are those of the data of the
-// previous call (0 when unknown).
-func (p *prefixHash) sum(data []byte, same int) [sha256.Size]byte {
+// sum returns the SHA-256 of the pieces concatenated, whose first same bytes are those of
+// the previous call's (0 when unknown).
+func (p *prefixHash) sum(pieces [][]byte, same int) [sha256.Size]byte {
 	stride := p.stride
 	if stride <= 0 {
 		stride = prefixHashStride
 	}
+	total := 0
+	for _, b := range pieces {
+		total += len(b)
+	}
 	h := sha256.New()
-	start := 0
-	keep := 0
+	start, keep := 0, 0
 	for i := len(p.marks) - 1; i >= 0; i-- {
 		m := p.marks[i]
-		if m.off <= same && m.off <= len(data) {
+		if m.off <= same && m.off <= total {
 			if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(m.state); err == nil {
 				start, keep = m.off, i+1
 			} else {
@@ -46,13 +49,25 @@ func (p *prefixHash) sum(data []byte, same int) [sha256.Size]byte {
 		}
 	}
 	p.marks = p.marks[:keep]
-	for off := start; off < len(data); {
-		next := min((off/stride+1)*stride, len(data))
-		h.Write(data[off:next])
-		off = next
-		if off%stride == 0 && off < len(data) {
-			p.save(h, off)
+	off := 0 // where the current piece begins
+	for _, b := range pieces {
+		end := off + len(b)
+		if end <= start {
+			off = end
+			continue
 		}
+		b = b[max(start-off, 0):]
+		pos := max(start, off)
+		for len(b) > 0 {
+			// Up to the next stride boundary, where the state is saved.
+			n := min(len(b), (pos/stride+1)*stride-pos)
+			h.Write(b[:n])
+			b, pos = b[n:], pos+n
+			if pos%stride == 0 && pos < total {
+				p.save(h, pos)
+			}
+		}
+		off = end
 	}
 	var out [sha256.Size]byte
 	h.Sum(out[:0])

@@ -32,13 +32,19 @@ func TestPrefixHash(t *testing.T) {
 		case 3: // unchanged
 		}
 		same := commonPrefix(prev, next)
-		if got, want := p.sum(next, same), sha256.Sum256(next); got != want {
+		// Cut into pieces at random places, as the generator's pieces are.
+		var pieces [][]byte
+		for rest := next; len(rest) > 0; {
+			n := min(len(rest), rng.IntN(300))
+			pieces, rest = append(pieces, rest[:n]), rest[n:]
+		}
+		if got, want := p.sum(pieces, same), sha256.Sum256(next); got != want {
 			t.Fatalf("step %d: resumed hash differs from SHA-256 (len %d, same %d)", step, len(next), same)
 		}
 		prev, data = next, next
 	}
 	// Unknown history (same = 0) hashes from the start.
-	if got, want := p.sum(data[:100], 0), sha256.Sum256(data[:100]); got != want {
+	if got, want := p.sum([][]byte{data[:100]}, 0), sha256.Sum256(data[:100]); got != want {
 		t.Fatal("hash from scratch differs")
 	}
 }

@@ -52,14 +52,8 @@ func (c *Compressor) compress(hash string, config []byte, best bool) ([]byte, er
 func (c *Compressor) gzip(data []byte, level int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(data) / 32)
-	if c.w == nil || c.level != level {
-		w, err := gzip.NewWriterLevel(&buf, level)
-		if err != nil {
-			return nil, err
-		}
-		c.w, c.level = w, level
-	} else {
-		c.w.Reset(&buf)
+	if err := c.resetWriter(&buf, level); err != nil {
+		return nil, err
 	}
 	if _, err := c.w.Write(data); err != nil {
 		return nil, err
@@ -68,4 +62,18 @@ func (c *Compressor) gzip(data []byte, level int) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// resetWriter points the reused gzip writer at buf, at level.
+func (c *Compressor) resetWriter(buf *bytes.Buffer, level int) error {
+	if c.w == nil || c.level != level {
+		w, err := gzip.NewWriterLevel(buf, level)
+		if err != nil {
+			return err
+		}
+		c.w, c.level = w, level
+		return nil
+	}
+	c.w.Reset(buf)
+	return nil
 }

@@ -21,6 +21,16 @@ func gunzip(t *testing.T, b []byte) []byte {
 	return out
 }
 
+// cut splits b into pieces of 1 to 5,000 bytes, as a configuration's pieces come.
+func cut(b []byte) [][]byte {
+	var out [][]byte
+	for i := 0; len(b) > 0; i++ {
+		n := min(len(b), 1+(i*7919)%5000)
+		out, b = append(out, b[:n]), b[n:]
+	}
+	return out
+}
+
 func config(n int, tag string) []byte {
 	var b bytes.Buffer
 	for i := 0; b.Len() < n; i++ {
@@ -38,7 +48,7 @@ func config(n int, tag string) []byte {
 func TestCompressFromReusesTheUnchangedPrefix(t *testing.T) {
 	var c Compressor
 	first := config(3*chunkSize+chunkSize/2, "")
-	gz, err := c.CompressFrom("h1", first, "", 0)
+	gz, err := c.CompressFrom("h1", cut(first), "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +60,7 @@ func TestCompressFromReusesTheUnchangedPrefix(t *testing.T) {
 	second := bytes.Clone(first)
 	at := 2*chunkSize + 100
 	second = append(second[:at], append([]byte("# inserted\n"), second[at:]...)...)
-	gz, err = c.CompressFrom("h2", second, "h1", at)
+	gz, err = c.CompressFrom("h2", cut(second), "h1", at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +78,7 @@ func TestCompressFromReusesTheUnchangedPrefix(t *testing.T) {
 
 	// A config that does not follow the last one (another previous hash) is redone whole.
 	third := config(chunkSize+10, "x")
-	gz, err = c.CompressFrom("h3", third, "not-h2", len(third))
+	gz, err = c.CompressFrom("h3", cut(third), "not-h2", len(third))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +86,7 @@ func TestCompressFromReusesTheUnchangedPrefix(t *testing.T) {
 		t.Fatal("an unrelated config reused members or gunzips wrong")
 	}
 	// The same hash again is the last result; an empty config is one empty member.
-	if again, _ := c.CompressFrom("h3", third, "h3", len(third)); &again[0] != &gz[0] {
+	if again, _ := c.CompressFrom("h3", cut(third), "h3", len(third)); &again[0] != &gz[0] {
 		t.Fatal("the same hash was compressed again")
 	}
 	gz, err = c.CompressFrom("h4", nil, "h3", 0)
@@ -90,6 +100,7 @@ func TestCompressFromReusesTheUnchangedPrefix(t *testing.T) {
 // changed chunk on (CompressFrom).
 func BenchmarkCompressOneChange(b *testing.B) {
 	cfg := config(29<<20, "")
+	pieces := cut(cfg)
 	for _, from := range []bool{false, true} {
 		name := "Compress"
 		if from {
@@ -98,7 +109,7 @@ func BenchmarkCompressOneChange(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			var c Compressor
 			prev := "h0"
-			if _, err := c.CompressFrom(prev, cfg, "", 0); err != nil {
+			if _, err := c.CompressFrom(prev, pieces, "", 0); err != nil {
 				b.Fatal(err)
 			}
 			for i := 0; b.Loop(); i++ {
@@ -107,7 +118,7 @@ func BenchmarkCompressOneChange(b *testing.B) {
 				h := fmt.Sprint("h", i+1)
 				var err error
 				if from {
-					_, err = c.CompressFrom(h, cfg, prev, at)
+					_, err = c.CompressFrom(h, pieces, prev, at)
 				} else {
 					_, err = c.Compress(h, cfg)
 				}

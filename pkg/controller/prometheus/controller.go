@@ -173,9 +173,9 @@ func (r *Reconciler) stateFor(nn types.NamespacedName) *promState {
 	s := r.state[nn]
 	if s == nil {
 		gen := promcfg.NewGenerator()
-		// A reconcile is done with the configuration when it ends (the compressed parts
-		// are copies), and reconciles of one object never overlap.
-		gen.ReuseBuffer = true
+		// The configuration as pieces (ADR 21); only a configuration spread over several
+		// Secrets is joined into one buffer, to be cut.
+		gen.Pieces = true
 		s = &promState{generator: gen}
 		r.state[nn] = s
 	}

@@ -106,7 +106,7 @@ func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus
 	if err != nil {
 		return 0, "", invalid(err)
 	}
-	r.Metrics.configSize.WithLabelValues(p.Namespace, p.Name, "plain").Set(float64(len(res.Config)))
+	r.Metrics.configSize.WithLabelValues(p.Namespace, p.Name, "plain").Set(float64(res.Size))
 	r.Metrics.configSize.WithLabelValues(p.Namespace, p.Name, "gzip").Set(float64(s.compressedSize()))
 	for n := len(s.gz) - 1; n >= 0; n-- {
 		// The parts first, the config Secret last: a reloader that sees the new config
