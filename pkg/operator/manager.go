@@ -229,7 +229,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	// the API server.
 	cl := newFallbackClient(mgr.GetClient(), mgr.GetAPIReader(), opts)
 	recorder := mgr.GetEventRecorder("lookout-operator")
-	sh := shared{client: cl, applier: apply.New(cl, writeMetrics, nil), recorder: recorder, gate: &priority.Gate{}}
+	sh := shared{client: cl, applier: apply.New(cl, writeMetrics, nil), recorder: recorder, gate: &priority.Gate{Linger: priority.DefaultLinger}}
 	if opts.ResourceStatus {
 		sh.store = resourcestatus.NewStore()
 	}

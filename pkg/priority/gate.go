@@ -6,13 +6,27 @@ import (
 	"time"
 )
 
-// Gate counts the configuration reconciles in progress. The zero value is ready to use; a
-// nil *Gate is never held and never waits.
+// DefaultLinger is the operator's Gate.Linger: enough for the API server to send a
+// configuration write's watch events while it is not also taking status writes.
+const DefaultLinger = 500 * time.Millisecond
+
+// Gate counts the configuration reconciles in progress, and stays closed for Linger after
+// the last one ends. The zero value is ready to use; a nil *Gate is never held and never
+// waits.
 type Gate struct {
+	// Linger keeps the gate closed this long after the last holder left, so that the
+	// watch events of the objects just written (a config Secret of 300 KB reaching the
+	// kubelets and the config-reloaders) are not queued behind status writes.
+	Linger time.Duration
+
 	mu   sync.Mutex
 	held int
-	// free is closed when held drops to zero; replaced when it rises from zero.
-	free chan struct{}
+	// free is closed when the gate opens: nobody holds it and the linger is over. open
+	// says it is not closed yet; epoch counts the Enters, so that a linger that a new
+	// holder interrupted does not open the gate.
+	free  chan struct{}
+	open  bool
+	epoch uint64
 }
 
 // Enter holds the gate until the returned function is called (once).
@@ -21,33 +35,53 @@ func (g *Gate) Enter() (leave func()) {
 		return func() {}
 	}
 	g.mu.Lock()
-	if g.held == 0 || g.free == nil {
-		g.free = make(chan struct{})
+	if !g.open {
+		g.free, g.open = make(chan struct{}), true
 	}
 	g.held++
+	g.epoch++
 	g.mu.Unlock()
 	var once sync.Once
-	return func() {
-		once.Do(func() {
-			g.mu.Lock()
-			g.held--
-			if g.held == 0 {
-				close(g.free)
-			}
-			g.mu.Unlock()
-		})
+	return func() { once.Do(g.leave) }
+}
+
+func (g *Gate) leave() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.held--
+	if g.held > 0 {
+		return
+	}
+	if g.Linger <= 0 {
+		g.openLocked()
+		return
+	}
+	epoch := g.epoch
+	time.AfterFunc(g.Linger, func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.held == 0 && g.epoch == epoch {
+			g.openLocked()
+		}
+	})
+}
+
+func (g *Gate) openLocked() {
+	if g.open {
+		close(g.free)
+		g.open = false
 	}
 }
 
-// Wait returns once no configuration reconcile is in progress, after at most max (so a
-// stream of reconciles delays status writes but never starves them), or when ctx ends.
-// It reports how long it waited.
+// Wait returns once no configuration reconcile is in progress and the linger after the
+// last one is over, after at most max (so a stream of reconciles delays status writes but
+// never starves them), or when ctx ends. It reports how long it waited.
 func (g *Gate) Wait(ctx context.Context, max time.Duration) time.Duration {
 	if g == nil {
 		return 0
 	}
 	g.mu.Lock()
-	if g.held == 0 {
+	if !g.open {
 		g.mu.Unlock()
 		return 0
 	}

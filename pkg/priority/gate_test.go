@@ -54,3 +54,40 @@ func TestWaitIsBounded(t *testing.T) {
 		t.Errorf("waited %s, want the bound of 20ms", d)
 	}
 }
+
+// TestLinger: the gate stays closed for Linger after the last holder left, and a holder
+// entering meanwhile keeps it closed until it leaves and the linger has passed again.
+func TestLinger(t *testing.T) {
+	g := Gate{Linger: 100 * time.Millisecond}
+	leave := g.Enter()
+	leave()
+	start := time.Now()
+	g.Wait(context.Background(), time.Hour)
+	if d := time.Since(start); d < 80*time.Millisecond {
+		t.Fatalf("Wait returned %s after the holder left, before the linger of 100ms", d)
+	}
+	// Free again: no wait.
+	if d := g.Wait(context.Background(), time.Hour); d != 0 {
+		t.Fatalf("waited %s on an open gate", d)
+	}
+	// A holder entering during the linger: the first linger does not open the gate.
+	g.Enter()()
+	time.Sleep(50 * time.Millisecond)
+	leave = g.Enter()
+	done := make(chan struct{})
+	go func() {
+		g.Wait(context.Background(), time.Hour)
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatal("the first linger opened the gate under a new holder")
+	case <-time.After(200 * time.Millisecond):
+	}
+	leave()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the gate did not open after the second linger")
+	}
+}
