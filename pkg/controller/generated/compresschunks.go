@@ -29,7 +29,11 @@ func (c *Compressor) CompressFrom(hash string, pieces [][]byte, prevHash string,
 	}
 	keep := 0
 	if c.membersOf == prevHash && prevHash != "" {
-		for keep < len(c.members) && c.members[keep].end <= same && c.members[keep].end <= total {
+		// Whole chunks only: a last, shorter member is redone, so that the members always
+		// fall on the same boundaries and the output is what compressing the whole
+		// configuration at once gives (a restarted operator compares it with the live
+		// Secret byte for byte).
+		for keep < len(c.members) && c.members[keep].end <= same && c.members[keep].end <= total && c.members[keep].end%chunkSize == 0 {
 			keep++
 		}
 	}

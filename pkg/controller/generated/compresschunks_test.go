@@ -75,6 +75,10 @@ func TestCompressFromReusesTheUnchangedPrefix(t *testing.T) {
 	if &c.members[2].gz[0] == &before[2].gz[0] {
 		t.Fatal("member 2 (holding the change) was reused")
 	}
+	var fresh Compressor
+	if whole, _ := fresh.CompressFrom("h2", cut(second), "", 0); !bytes.Equal(whole, gz) {
+		t.Fatal("reusing members gave other bytes than compressing the whole config")
+	}
 
 	// A config that does not follow the last one (another previous hash) is redone whole.
 	third := config(chunkSize+10, "x")
@@ -89,7 +93,22 @@ func TestCompressFromReusesTheUnchangedPrefix(t *testing.T) {
 	if again, _ := c.CompressFrom("h3", cut(third), "h3", len(third)); &again[0] != &gz[0] {
 		t.Fatal("the same hash was compressed again")
 	}
-	gz, err = c.CompressFrom("h4", nil, "h3", 0)
+	// A short config that grows at its end: its one (partial) member is not reused, so
+	// the result is again what a fresh compressor gives.
+	short := config(5000, "")
+	if _, err := c.CompressFrom("s1", cut(short), "", 0); err != nil {
+		t.Fatal(err)
+	}
+	longer := append(bytes.Clone(short), "- job_name: appended\n"...)
+	gz, err = c.CompressFrom("s2", cut(longer), "s1", len(short))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fresh2 Compressor
+	if whole, _ := fresh2.CompressFrom("s2", cut(longer), "", 0); !bytes.Equal(whole, gz) {
+		t.Fatal("a config grown at its end compresses to other bytes than from scratch")
+	}
+	gz, err = c.CompressFrom("h4", nil, "s2", 0)
 	if err != nil || len(gunzip(t, gz)) != 0 {
 		t.Fatalf("empty config: %v", err)
 	}
