@@ -79,8 +79,10 @@ type Deps struct {
 // Reconciler reconciles Alertmanager objects.
 type Reconciler struct {
 	Deps
-	cfg    Config
-	assets *assets.APIStore
+	cfg Config
+	// written is the status last applied to each object (resourcestatus.Written).
+	written resourcestatus.Written[monitoringv1.AlertmanagerStatus]
+	assets  *assets.APIStore
 
 	mu    sync.Mutex
 	state map[types.NamespacedName]*amState
@@ -132,6 +134,7 @@ func (r *Reconciler) forget(nn types.NamespacedName) {
 	delete(r.state, nn)
 	r.mu.Unlock()
 	r.refs.Forget(nn)
+	r.written.Forget(nn)
 	if g, ok := r.Generator.(interface{ Forget(types.NamespacedName) }); ok {
 		g.Forget(nn)
 	}

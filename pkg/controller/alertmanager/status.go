@@ -6,7 +6,6 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -36,7 +35,8 @@ func (r *Reconciler) updateStatus(ctx context.Context, a *monitoringv1.Alertmana
 	for i := range status.Conditions {
 		status.Conditions[i].ObservedGeneration = a.Generation
 	}
-	if equality.Semantic.DeepEqual(status, a.Status) {
+	nn := types.NamespacedName{Namespace: a.Namespace, Name: a.Name}
+	if r.written.Unchanged(nn, status, a.Status) {
 		return nil
 	}
 	applied, err := resourcestatus.ApplyStatus(ctx, r.Client, monitoringv1.SchemeGroupVersion.String(), monitoringv1.AlertmanagersKind, a.Namespace, a.Name, status)
@@ -44,6 +44,7 @@ func (r *Reconciler) updateStatus(ctx context.Context, a *monitoringv1.Alertmana
 	if err != nil || !applied {
 		return err
 	}
+	r.written.Remember(nn, status)
 	r.Applier.CountWrite(monitoringv1.AlertmanagersKind, "apply-status")
 	return nil
 }

@@ -99,10 +99,12 @@ type Deps struct {
 // Reconciler reconciles Prometheus objects, or PrometheusAgent objects (Config.Kind).
 type Reconciler struct {
 	Deps
-	cfg    Config
-	kind   *Kind
-	assets *assets.APIStore
-	refs   *watch.RefIndex
+	cfg Config
+	// written is the status last applied to each object (resourcestatus.Written).
+	written resourcestatus.Written[monitoringv1.PrometheusStatus]
+	kind    *Kind
+	assets  *assets.APIStore
+	refs    *watch.RefIndex
 
 	mu    sync.Mutex
 	state map[types.NamespacedName]*promState
@@ -187,6 +189,7 @@ func (r *Reconciler) forget(nn types.NamespacedName) {
 	r.mu.Lock()
 	delete(r.state, nn)
 	r.mu.Unlock()
+	r.written.Forget(nn)
 	r.refs.Forget(nn)
 	r.Statuses.Forget(r.owner(nn))
 	r.Metrics.forget(nn.Namespace, nn.Name)

@@ -7,8 +7,8 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -52,7 +52,8 @@ func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheu
 	for i := range status.Conditions {
 		status.Conditions[i].ObservedGeneration = p.Generation
 	}
-	if equality.Semantic.DeepEqual(status, p.Status) {
+	nn := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
+	if r.written.Unchanged(nn, status, p.Status) {
 		return nil
 	}
 	applied, err := resourcestatus.ApplyStatus(ctx, r.Client, r.kind.APIVersion, r.kind.Kind, p.Namespace, p.Name, status)
@@ -60,6 +61,7 @@ func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheu
 	if err != nil || !applied {
 		return err
 	}
+	r.written.Remember(nn, status)
 	r.Applier.CountWrite(r.kind.Kind, "apply-status")
 	log.FromContext(ctx).Info(r.kind.Kind+" status written", "changed", statusChange(p.Status, status))
 	return nil

@@ -82,8 +82,10 @@ type Deps struct {
 // Reconciler reconciles ThanosRuler objects.
 type Reconciler struct {
 	Deps
-	cfg    Config
-	assets *assets.APIStore
+	cfg Config
+	// written is the status last applied to each object (resourcestatus.Written).
+	written resourcestatus.Written[monitoringv1.ThanosRulerStatus]
+	assets  *assets.APIStore
 	// refs are the Secrets and ConfigMaps each ThanosRuler's last reconcile read.
 	refs *watch.RefIndex
 
@@ -137,6 +139,7 @@ func (r *Reconciler) forget(nn types.NamespacedName) {
 	delete(r.state, nn)
 	r.mu.Unlock()
 	r.refs.Forget(nn)
+	r.written.Forget(nn)
 	r.Statuses.Forget(owner(nn))
 	r.Upstream.Forget(nn.String())
 }

@@ -6,7 +6,6 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -41,7 +40,8 @@ func (r *Reconciler) updateStatus(ctx context.Context, t *monitoringv1.ThanosRul
 	for i := range status.Conditions {
 		status.Conditions[i].ObservedGeneration = t.Generation
 	}
-	if equality.Semantic.DeepEqual(status, t.Status) {
+	nn := types.NamespacedName{Namespace: t.Namespace, Name: t.Name}
+	if r.written.Unchanged(nn, status, t.Status) {
 		return nil
 	}
 	applied, err := resourcestatus.ApplyStatus(ctx, r.Client, monitoringv1.SchemeGroupVersion.String(), monitoringv1.ThanosRulerKind, t.Namespace, t.Name, status)
@@ -49,6 +49,7 @@ func (r *Reconciler) updateStatus(ctx context.Context, t *monitoringv1.ThanosRul
 	if err != nil || !applied {
 		return err
 	}
+	r.written.Remember(nn, status)
 	r.Applier.CountWrite(monitoringv1.ThanosRulerKind, "apply-status")
 	return nil
 }
