@@ -50,18 +50,7 @@ func (c *Compressor) compress(hash string, config []byte, best bool) ([]byte, er
 }
 
 func (c *Compressor) gzip(data []byte, level int) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(len(data) / 32)
-	if err := c.resetWriter(&buf, level); err != nil {
-		return nil, err
-	}
-	if _, err := c.w.Write(data); err != nil {
-		return nil, err
-	}
-	if err := c.w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return c.gzipPieces(&pieceReader{pieces: [][]byte{data}}, len(data), level)
 }
 
 // resetWriter points the reused gzip writer at buf, at level.

@@ -46,7 +46,7 @@ func (c *Compressor) CompressFrom(hash string, pieces [][]byte, prevHash string,
 	r.skip(start)
 	for start < total || start == 0 && len(members) == 0 {
 		end := min((start/chunkSize+1)*chunkSize, total)
-		gz, err := c.gzipPieces(&r, end-start)
+		gz, err := c.gzipPieces(&r, end-start, 3)
 		if err != nil {
 			return nil, err
 		}
@@ -60,11 +60,7 @@ func (c *Compressor) CompressFrom(hash string, pieces [][]byte, prevHash string,
 	if size > MaxSecretData && size <= MaxSecretData*3/2 {
 		// Might fit at the best level, as one stream.
 		c.members, c.membersOf = nil, ""
-		var whole []byte
-		for _, p := range pieces {
-			whole = append(whole, p...)
-		}
-		return c.compress(hash, whole, true)
+		return c.compress(hash, bytes.Join(pieces, nil), true)
 	}
 	out := make([]byte, 0, size)
 	for _, m := range members {
@@ -75,11 +71,11 @@ func (c *Compressor) CompressFrom(hash string, pieces [][]byte, prevHash string,
 	return out, nil
 }
 
-// gzipPieces gzips the next n bytes of r as one gzip member, at level 3.
-func (c *Compressor) gzipPieces(r *pieceReader, n int) ([]byte, error) {
+// gzipPieces gzips the next n bytes of r as one gzip member, at level.
+func (c *Compressor) gzipPieces(r *pieceReader, n, level int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(n / 32)
-	if err := c.resetWriter(&buf, 3); err != nil {
+	if err := c.resetWriter(&buf, level); err != nil {
 		return nil, err
 	}
 	for n > 0 {
