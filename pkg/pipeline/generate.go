@@ -70,12 +70,6 @@ func Run(g *promcfg.Generator, in Input) *Output {
 	return out
 }
 
-// MergeVerdicts replaces selection's verdicts on the monitors it used with generation's
-// verdicts (which may say InvalidConfiguration).
-func MergeVerdicts(sel, gen []selection.Verdict) []selection.Verdict {
-	return mergeVerdicts(sel, gen)
-}
-
 // verdictID identifies a verdict's object.
 type verdictID struct{ kind, namespace, name string }
 
@@ -106,10 +100,11 @@ func verdictRuns(gen []selection.Verdict) map[string][]selection.Verdict {
 	return runs
 }
 
-// mergeVerdicts replaces the verdicts on the used objects of sel with gen's. Both list
-// the used objects in the same order (selection's, which the generator keeps), so the
-// merge walks them side by side: at 20,000 monitors a map of gen's verdicts by key cost
-// 24 ms of every change. Should the orders ever disagree, it falls back to the map.
+// mergeVerdicts replaces selection's verdicts on the objects it used (sel) with
+// generation's (gen, which may say InvalidConfiguration). Both list the used objects in
+// the same order (selection's, which the generator keeps), so the merge walks them side
+// by side: at 20,000 monitors a map of gen's verdicts by key cost 24 ms of every change.
+// Should the orders ever disagree, it falls back to the map.
 func mergeVerdicts(sel, gen []selection.Verdict) []selection.Verdict {
 	if len(sel) == 0 {
 		return sel

@@ -18,7 +18,7 @@ func TestMergeVerdicts(t *testing.T) {
 	}
 	sel := []selection.Verdict{v("a", selection.Accepted, ""), v("b", selection.Accepted, ""), v("c", selection.NotSelectedByLabels, "labels")}
 	gen := []selection.Verdict{v("b", selection.InvalidConfiguration, "bad regex"), v("c", selection.Accepted, "")}
-	got := MergeVerdicts(sel, gen)
+	got := mergeVerdicts(sel, gen)
 	want := []selection.Verdict{v("a", selection.Accepted, ""), v("b", selection.InvalidConfiguration, "bad regex"), v("c", selection.NotSelectedByLabels, "labels")}
 	for i := range want {
 		if got[i] != want[i] {
