@@ -44,7 +44,8 @@ type Result struct {
 	// either way.
 	Pieces [][]byte
 	Size   int
-	// Hash is the hex SHA-256 of Config; the config-reloader reports the same hash.
+	// Hash is the hex SHA-256 of the configuration (Config, or Pieces joined); the
+	// config-reloader reports the same hash.
 	Hash string
 	// With Generator.Pieces, the first Same bytes of the configuration are those of the
 	// generator's previous configuration, hashed PrevHash ("" and 0 otherwise): what

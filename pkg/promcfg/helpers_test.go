@@ -3,6 +3,7 @@ package promcfg_test
 import (
 	"fmt"
 	"strings"
+	"testing"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
@@ -222,4 +223,19 @@ func promcfgValidate(cfg []byte) error { return promcfg.Validate(cfg) }
 
 func staticSecret(ns, name, rv string, data map[string][]byte) promcfg.Assets {
 	return assets.NewStatic([]*corev1.Secret{{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, ResourceVersion: rv}, Data: data}}, nil)
+}
+
+// generateBeside generates in with g and with a fresh generator, the reference a warm or
+// pieces-mode generator must match.
+func generateBeside(t *testing.T, g *promcfg.Generator, in promcfg.Input) (got, fresh *promcfg.Result) {
+	t.Helper()
+	got, err := g.Generate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err = promcfg.NewGenerator().Generate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, fresh
 }

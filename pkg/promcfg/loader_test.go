@@ -45,14 +45,7 @@ func TestEntriesFollowTheMonitors(t *testing.T) {
 	g.Pieces = true
 	for step, mons := range [][]*SM{{a, b, c}, {a, b, c}, {a, c}, {a, b, c}, {c, a}, {a, b, c}, {}} {
 		in := promcfg.Input{Prometheus: prom(), ServiceMonitors: mons, Assets: testAssets()}
-		got, err := g.Generate(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := promcfg.NewGenerator().Generate(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, want := generateBeside(t, g, in)
 		if string(got.Bytes()) != string(want.Config) {
 			t.Fatalf("step %d: config differs from a fresh generator's:\n%s\nwant\n%s", step, got.Bytes(), want.Config)
 		}

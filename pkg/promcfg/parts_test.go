@@ -164,14 +164,7 @@ func TestPieces(t *testing.T) {
 	}
 	sms[1].Generation++
 	sms[1].Spec.Endpoints[0].Interval = "17s"
-	second, err := g.Generate(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := promcfg.NewGenerator().Generate(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	second, want := generateBeside(t, g, in)
 	if string(second.Bytes()) != string(want.Config) || second.Hash != want.Hash {
 		t.Fatalf("pieces join to\n%s\nwant\n%s", second.Bytes(), want.Config)
 	}
@@ -205,14 +198,7 @@ func TestPiecesHashResumes(t *testing.T) {
 			sms[i].Generation++
 			sms[i].Spec.Endpoints[0].Interval = monitoringv1.Duration(fmt.Sprintf("%ds", 10+step))
 		}
-		got, err := g.Generate(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := promcfg.NewGenerator().Generate(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, want := generateBeside(t, g, in)
 		sum := sha256.Sum256(got.Bytes())
 		if got.Hash != want.Hash || got.Hash != hex.EncodeToString(sum[:]) {
 			t.Fatalf("step %d (monitor %d): hash %s, want %s", step, i, got.Hash, want.Hash)
