@@ -21,11 +21,7 @@ func TestWaitReturnsAtOnceWhenFree(t *testing.T) {
 func TestWaitUntilEveryHolderLeaves(t *testing.T) {
 	var g Gate
 	leave1, leave2 := g.Enter(), g.Enter()
-	done := make(chan struct{})
-	go func() {
-		g.Wait(context.Background(), time.Hour)
-		close(done)
-	}()
+	done := waiting(&g)
 	leave1()
 	leave1() // a second call is a no-op, not a release of the other holder
 	select {
@@ -74,11 +70,7 @@ func TestLinger(t *testing.T) {
 	g.Enter()()
 	time.Sleep(50 * time.Millisecond)
 	leave = g.Enter()
-	done := make(chan struct{})
-	go func() {
-		g.Wait(context.Background(), time.Hour)
-		close(done)
-	}()
+	done := waiting(&g)
 	select {
 	case <-done:
 		t.Fatal("the first linger opened the gate under a new holder")
@@ -90,4 +82,14 @@ func TestLinger(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the gate did not open after the second linger")
 	}
+}
+
+// waiting starts a Wait on g and returns a channel closed when it returns.
+func waiting(g *Gate) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		g.Wait(context.Background(), time.Hour)
+		close(done)
+	}()
+	return done
 }
