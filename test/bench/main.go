@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -540,56 +539,6 @@ func latestWrite(evs []auditEvent, def time.Time) time.Time {
 		}
 	}
 	return t
-}
-
-// percentile is the nearest-rank percentile (p in (0,1]); with 50 samples p99 is the worst.
-func percentile(d []time.Duration, p float64) time.Duration {
-	if len(d) == 0 {
-		return -1
-	}
-	s := append([]time.Duration(nil), d...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	rank := int(float64(len(s))*p+0.999999) - 1
-	return s[min(max(rank, 0), len(s)-1)]
-}
-
-func medianU(v []uint64) uint64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := append([]uint64(nil), v...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
-}
-
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "?"
-	}
-	return strings.Join(f[:3], " ")
-}
-
-// commandLine is the harness invocation, as `go run ./test/bench ...`.
-func commandLine() string {
-	parts := []string{"go run ./test/bench"}
-	for _, a := range os.Args[1:] {
-		parts = append(parts, shellQuote(a))
-	}
-	return strings.Join(parts, " ")
-}
-
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, args...)...)
-}
-
-func fatalf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
-	os.Exit(2)
 }
 
 // changedObject is the index of the object change c of changes modifies: spread evenly
