@@ -24,9 +24,11 @@ const ceilingWorkers = 8
 // N monitors faster than N over this rate on the same machine.
 func statusCeiling(ctx context.Context, cl *cluster, k *benchKind, sc scenario, m int) (rate float64, err error) {
 	var (
-		next   atomic.Int64
-		failed atomic.Value
-		wg     sync.WaitGroup
+		next     atomic.Int64
+		failed   atomic.Bool
+		firstErr error
+		once     sync.Once
+		wg       sync.WaitGroup
 	)
 	now := metav1.Now()
 	start := time.Now()
@@ -36,7 +38,7 @@ func statusCeiling(ctx context.Context, cl *cluster, k *benchKind, sc scenario, 
 			defer wg.Done()
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= m || failed.Load() != nil {
+				if i >= m || failed.Load() {
 					return
 				}
 				status := struct {
@@ -46,15 +48,17 @@ func statusCeiling(ctx context.Context, cl *cluster, k *benchKind, sc scenario, 
 					Conditions: []monitoringv1.ConfigResourceCondition{{Type: monitoringv1.Accepted, Status: monitoringv1.ConditionTrue, Reason: "Accepted", LastTransitionTime: now, ObservedGeneration: 1}},
 				}}}
 				if _, err := resourcestatus.ApplyStatusAs(ctx, cl.c, "bench-ceiling", monitoringv1.SchemeGroupVersion.String(), monitoringv1.ServiceMonitorsKind, sc.namespace(i), k.itemName(i), status); err != nil {
-					failed.CompareAndSwap(nil, err)
+					// Errors of several types: an atomic.Value would panic on the second.
+					once.Do(func() { firstErr = err })
+					failed.Store(true)
 					return
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	if err, _ := failed.Load().(error); err != nil {
-		return 0, fmt.Errorf("measuring the status write ceiling: %w", err)
+	if firstErr != nil {
+		return 0, fmt.Errorf("measuring the status write ceiling: %w", firstErr)
 	}
 	return float64(m) / time.Since(start).Seconds(), nil
 }
