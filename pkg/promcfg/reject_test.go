@@ -3,6 +3,7 @@
 package promcfg_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
@@ -462,4 +464,47 @@ func TestDuplicateJobNames(t *testing.T) {
 // sdObj is a ScrapeConfig named bad whose spec f fills.
 func sdObj(f func(*SCS)) *monitoringv1alpha1.ScrapeConfig {
 	return sdCase("bad", f)[0]
+}
+
+// TestJobNamesAfterChanges: a warm generator claims only the changed monitors' job names
+// anew, and still leaves out a monitor whose change makes it want a taken name, as a fresh
+// generator does; once the clash is gone, every monitor is used again.
+func TestJobNamesAfterChanges(t *testing.T) {
+	t.Parallel()
+	p := prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "clash1.yaml")) })
+	clash := layered{testAssets(), staticSecret("monitoring", "additional", "3", map[string][]byte{
+		"clash1.yaml": []byte("- job_name: serviceMonitor/default/bad/1\n  static_configs:\n  - targets: [a:1]\n"),
+	})}
+	g := promcfg.NewGenerator()
+	bad := func(gen int64, endpoints int) *SM {
+		return sm("bad", func(s *SM) {
+			s.Generation = gen
+			for len(s.Spec.Endpoints) < endpoints {
+				s.Spec.Endpoints = append(s.Spec.Endpoints, monitoringv1.Endpoint{Port: "web"})
+			}
+		})
+	}
+	a := sm("a")
+	steps := []struct {
+		name string
+		bad  *SM
+		a    *SM
+		used bool // whether bad is used
+	}{
+		{"one endpoint", bad(1, 1), a, true},
+		{"a second endpoint, whose job name additionalScrapeConfigs has", bad(2, 2), a, false},
+		{"another monitor changes", bad(2, 2), sm("a", func(s *SM) { s.Generation = 2 }), false},
+		{"one endpoint again", bad(3, 1), a, true},
+		{"another monitor changes again", bad(3, 1), sm("a", func(s *SM) { s.Generation = 3 }), true},
+	}
+	for _, s := range steps {
+		in := promcfg.Input{Prometheus: p, ServiceMonitors: []*SM{s.a, s.bad}, Assets: clash}
+		got, fresh := generateBeside(t, g, in)
+		if verdictsString(got) != verdictsString(fresh) || !bytes.Equal(got.Bytes(), fresh.Bytes()) {
+			t.Fatalf("%s: the warm generator differs from a fresh one:\n%s\nfresh:\n%s", s.name, verdictsString(got), verdictsString(fresh))
+		}
+		if v := got.Verdicts[1]; v.Used() != s.used || !got.Verdicts[0].Used() {
+			t.Fatalf("%s: verdicts:\n%s", s.name, verdictsString(got))
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package selection_test
 
 import (
+	"strings"
 	"testing"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -89,5 +90,42 @@ func TestCompileRejectsInvalidSelectors(t *testing.T) {
 	}
 	if _, err := selection.Compile(selection.Selector{Kind: "PodMonitor", Labels: &metav1.LabelSelector{}, Namespaces: bad}); err == nil {
 		t.Error("invalid namespace selector accepted")
+	}
+}
+
+// TestSelectJudgesChangedObjectsAgain: Select remembers the label match of the objects it
+// saw; an object replaced by a new one (as the informer replaces a changed object) is
+// judged on its own labels, at the same position and after the set changed.
+func TestSelectJudgesChangedObjectsAgain(t *testing.T) {
+	comp, err := selection.Compile(selection.Selector{Kind: "ServiceMonitor", Labels: &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}}, Namespaces: &metav1.LabelSelector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := map[string]string{"team": "a"}
+	objs := []*monitoringv1.ServiceMonitor{obj("prod", "a", a), obj("prod", "b", a), obj("prod", "c", a)}
+	reasons := func(objs []*monitoringv1.ServiceMonitor) string {
+		t.Helper()
+		_, verdicts := selection.Select(comp, objs, nil, nsLabels)
+		var s []string
+		for _, v := range verdicts {
+			s = append(s, v.Name+"="+string(v.Reason))
+		}
+		return strings.Join(s, " ")
+	}
+	if got, want := reasons(objs), "a=Accepted b=Accepted c=Accepted"; got != want {
+		t.Fatalf("first: %s, want %s", got, want)
+	}
+	objs[1] = obj("prod", "b", map[string]string{"team": "b"})
+	if got, want := reasons(objs), "a=Accepted b=NotSelectedByLabels c=Accepted"; got != want {
+		t.Fatalf("b relabelled: %s, want %s", got, want)
+	}
+	objs[1] = obj("prod", "b", a)
+	objs = append(objs, obj("prod", "0", map[string]string{"team": "b"}))
+	if got, want := reasons(objs), "0=NotSelectedByLabels a=Accepted b=Accepted c=Accepted"; got != want {
+		t.Fatalf("b back, 0 added in front: %s, want %s", got, want)
+	}
+	objs[0] = obj("prod", "a", nil)
+	if got, want := reasons(objs), "0=NotSelectedByLabels a=NotSelectedByLabels b=Accepted c=Accepted"; got != want {
+		t.Fatalf("a relabelled: %s, want %s", got, want)
 	}
 }

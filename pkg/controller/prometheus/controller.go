@@ -161,6 +161,8 @@ type promState struct {
 	selGeneration int64
 	sel           *pipeline.Selectors
 	rules         rulefiles.State
+	// order is each monitor kind's store order at the last reconcile (cachedObjects).
+	order struct{ serviceMonitors, podMonitors, probes, scrapeConfigs storeOrder }
 	// configHash is the input hash of the configuration Secret written last
 	// (unmanagedHash for a user's), for the ConfigLoaded condition.
 	configHash string

@@ -111,26 +111,27 @@ func (r *Reconciler) unmanagedConfiguration(p *monitoringv1.Prometheus) bool {
 }
 
 // candidates lists the monitors of every kind from the cache.
-func (r *Reconciler) candidates(ctx context.Context) (pipeline.Candidates, error) {
+func (r *Reconciler) candidates(ctx context.Context, st *promState) (pipeline.Candidates, error) {
 	var c pipeline.Candidates
 	var err error
-	if c.ServiceMonitors, err = listMonitors[monitoringv1.ServiceMonitor, monitoringv1.ServiceMonitorList](ctx, r, func(l *monitoringv1.ServiceMonitorList) []monitoringv1.ServiceMonitor { return l.Items }); err != nil {
+	if c.ServiceMonitors, err = listMonitors[monitoringv1.ServiceMonitor, monitoringv1.ServiceMonitorList](ctx, r, &st.order.serviceMonitors, func(l *monitoringv1.ServiceMonitorList) []monitoringv1.ServiceMonitor { return l.Items }); err != nil {
 		return c, fmt.Errorf("listing ServiceMonitors: %w", err)
 	}
-	if c.PodMonitors, err = listMonitors[monitoringv1.PodMonitor, monitoringv1.PodMonitorList](ctx, r, func(l *monitoringv1.PodMonitorList) []monitoringv1.PodMonitor { return l.Items }); err != nil {
+	if c.PodMonitors, err = listMonitors[monitoringv1.PodMonitor, monitoringv1.PodMonitorList](ctx, r, &st.order.podMonitors, func(l *monitoringv1.PodMonitorList) []monitoringv1.PodMonitor { return l.Items }); err != nil {
 		return c, fmt.Errorf("listing PodMonitors: %w", err)
 	}
-	if c.Probes, err = listMonitors[monitoringv1.Probe, monitoringv1.ProbeList](ctx, r, func(l *monitoringv1.ProbeList) []monitoringv1.Probe { return l.Items }); err != nil {
+	if c.Probes, err = listMonitors[monitoringv1.Probe, monitoringv1.ProbeList](ctx, r, &st.order.probes, func(l *monitoringv1.ProbeList) []monitoringv1.Probe { return l.Items }); err != nil {
 		return c, fmt.Errorf("listing Probes: %w", err)
 	}
-	if c.ScrapeConfigs, err = listMonitors[monitoringv1alpha1.ScrapeConfig, monitoringv1alpha1.ScrapeConfigList](ctx, r, func(l *monitoringv1alpha1.ScrapeConfigList) []monitoringv1alpha1.ScrapeConfig { return l.Items }); err != nil {
+	if c.ScrapeConfigs, err = listMonitors[monitoringv1alpha1.ScrapeConfig, monitoringv1alpha1.ScrapeConfigList](ctx, r, &st.order.scrapeConfigs, func(l *monitoringv1alpha1.ScrapeConfigList) []monitoringv1alpha1.ScrapeConfig { return l.Items }); err != nil {
 		return c, fmt.Errorf("listing ScrapeConfigs: %w", err)
 	}
 	return c, nil
 }
 
 // listMonitors returns every cached object of a monitor kind: the informer store's own
-// pointers when the cache has one store (cachedObjects), else a List without deep copies.
+// pointers, in order's order while the store holds the same objects, when the cache has
+// one store (cachedObjects), else a List without deep copies.
 // Either way the objects are shared with the cache and only read.
 func listMonitors[T any, L any, PT interface {
 	*T
@@ -138,8 +139,8 @@ func listMonitors[T any, L any, PT interface {
 }, PL interface {
 	*L
 	client.ObjectList
-}](ctx context.Context, r *Reconciler, items func(*L) []T) ([]PT, error) {
-	if objs, ok, err := cachedObjects(ctx, r.Informers, PT(new(T))); err != nil || ok {
+}](ctx context.Context, r *Reconciler, order *storeOrder, items func(*L) []T) ([]PT, error) {
+	if objs, ok, err := cachedObjects(ctx, r.Informers, PT(new(T)), order); err != nil || ok {
 		return objs, err
 	}
 	list := PL(new(L))
@@ -182,7 +183,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 			return err
 		}
 	}
-	cands, err := r.candidates(ctx)
+	cands, err := r.candidates(ctx, st)
 	if err != nil {
 		return applyFailed(err)
 	}
