@@ -48,11 +48,6 @@ type Result struct {
 	// Hash is the hex SHA-256 of the configuration (Config, or Pieces joined); the
 	// config-reloader reports the same hash.
 	Hash string
-	// With Generator.Pieces, the first Same bytes of the configuration are those of the
-	// generator's previous configuration, hashed PrevHash ("" and 0 otherwise): what
-	// follows is all a compressor needs to redo.
-	PrevHash string
-	Same     int
 	// TLSAssets are the files referenced under the tls-assets mount.
 	TLSAssets map[string][]byte
 	// Verdicts says, for every monitor given, whether it was used or why not.
@@ -91,7 +86,6 @@ type Generator struct {
 	// prevPieces are the last generation's pieces, to tell how much of the next is the
 	// same.
 	prevPieces [][]byte
-	lastHash   string
 	// epoch counts generations; prevMons and prevEnts are the last one's monitors and
 	// entries, by position.
 	epoch    uint64
@@ -391,16 +385,12 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	if g.Pieces {
 		res.Pieces = b.pieces
 		sum = g.hash.sum(res.Pieces, b.same)
-		res.PrevHash, res.Same = g.lastHash, b.same
 		g.prevPieces = res.Pieces
 	} else {
 		res.Config = b.out
 		sum = sha256.Sum256(res.Config)
 	}
 	res.Hash = hex.EncodeToString(sum[:])
-	if g.Pieces {
-		g.lastHash = res.Hash
-	}
 	sort.Strings(res.Warnings)
 	return res, nil
 }

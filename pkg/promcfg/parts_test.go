@@ -176,9 +176,6 @@ func TestPieces(t *testing.T) {
 	if &first.Pieces[n-2][0] != &second.Pieces[n-2][0] {
 		t.Fatal("the unchanged monitor's piece was copied")
 	}
-	if second.PrevHash != first.Hash || second.Same < first.Size-len(first.Pieces[n-1]) {
-		t.Fatalf("Same %d / PrevHash %s: want at least %d bytes of %s", second.Same, second.PrevHash, first.Size-len(first.Pieces[n-1]), first.Hash)
-	}
 }
 
 // TestPiecesHashResumes: with the hash state saved every 97 bytes, a series of

@@ -12,9 +12,8 @@ type Compressor struct {
 	out   []byte
 	w     *gzip.Writer
 	level int
-	// members are CompressFrom's gzip members of the configuration hashed membersOf.
-	members   []member
-	membersOf string
+	// members are the last CompressFrom's gzip members.
+	members []member
 }
 
 // Compress gzips config (whose hash is hash), reusing the last result when the hash did
@@ -50,7 +49,8 @@ func (c *Compressor) compress(hash string, config []byte, best bool) ([]byte, er
 }
 
 func (c *Compressor) gzip(data []byte, level int) ([]byte, error) {
-	return c.gzipPieces(&pieceReader{pieces: [][]byte{data}}, len(data), level)
+	var buf bytes.Buffer
+	return c.gzipPieces(&buf, [][]byte{data}, len(data), level)
 }
 
 // resetWriter points the reused gzip writer at buf, at level.

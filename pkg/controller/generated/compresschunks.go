@@ -1,57 +1,75 @@
 package generated
 
-import "bytes"
+import (
+	"bytes"
+	"hash/fnv"
+	"unsafe"
+)
 
-// chunkSize is how many bytes of configuration each gzip member of CompressFrom holds.
-const chunkSize = 1 << 20
+// Where CompressFrom ends a gzip member: at the end of a piece (a monitor's jobs), chosen
+// by the piece's own bytes, so that the members after a change end where they ended
+// before and are reused. A member holds at least minMember bytes of configuration; after
+// that, about one piece end in cutEvery is a member end, and a member never grows past
+// maxMember at a piece end (a single longer piece is cut at maxMember within).
+const (
+	minMember = 512 << 10
+	maxMember = 2 << 20
+	cutEvery  = 256
+	// sampleLen is how much of a piece's start decides whether a member ends after it:
+	// a job's name is in its first line.
+	sampleLen = 64
+)
 
-// member is one gzip member of a chunked compression: the gzipped configuration bytes up
-// to end (from the previous member's end).
+// member is one gzip member of CompressFrom: the pieces it holds and their gzip.
 type member struct {
-	end int
-	gz  []byte
+	pieces [][]byte
+	size   int
+	gz     []byte
 }
 
-// CompressFrom is Compress for a configuration of which the first same bytes are those of
-// the configuration last given, hashed prevHash (what promcfg.Result's Same and PrevHash
-// say). It gzips the configuration as independent members of chunkSize bytes, one gzip
+// memberKey finds the last compression's member that may hold the same pieces.
+type memberKey struct {
+	first  uint64 // sample of the first piece
+	pieces int
+	size   int
+}
+
+// CompressFrom is Compress for a configuration given as pieces (the header and each
+// monitor's jobs, promcfg.Result.Pieces). It gzips it as independent members, one gzip
 // stream after another, which gzip readers (Go's, gunzip, the config-reloaders) read as
-// one file, and reuses the members wholly inside the unchanged prefix: a change to one
-// monitor of 20,000 recompresses what follows it, half of the 29 MB on average, not all
-// of it. A result too big for a Secret at the fast level is redone as Compress does.
-func (c *Compressor) CompressFrom(hash string, pieces [][]byte, prevHash string, same int) ([]byte, error) {
+// one file. Members end at pieces chosen by their content, so the output depends on the
+// pieces alone (a restarted operator compares it with the live Secret byte for byte),
+// and a member holding the very pieces of one of the last compression's members is
+// reused: a change to one monitor of 20,000 recompresses the member around it, about
+// 1 MiB of the 29 MB. A result too big for a Secret at the fast level is redone as
+// Compress does.
+func (c *Compressor) CompressFrom(hash string, pieces [][]byte) ([]byte, error) {
 	if c.hash == hash && c.out != nil {
 		return c.out, nil
 	}
+	old := make(map[memberKey]*member, len(c.members))
+	for i := range c.members {
+		m := &c.members[i]
+		old[keyOf(m.pieces, m.size)] = m
+	}
+	var members []member
+	var buf bytes.Buffer
 	total := 0
-	for _, p := range pieces {
-		total += len(p)
-	}
-	keep := 0
-	if c.membersOf == prevHash && prevHash != "" {
-		// Whole chunks only: a last, shorter member is redone, so that the members always
-		// fall on the same boundaries and the output is what compressing the whole
-		// configuration at once gives (a restarted operator compares it with the live
-		// Secret byte for byte).
-		for keep < len(c.members) && c.members[keep].end <= same && c.members[keep].end <= total && c.members[keep].end%chunkSize == 0 {
-			keep++
+	for _, ps := range memberCuts(pieces) {
+		size := 0
+		for _, p := range ps {
+			size += len(p)
 		}
-	}
-	members := c.members[:keep]
-	start := 0
-	if keep > 0 {
-		start = members[keep-1].end
-	}
-	r := pieceReader{pieces: pieces}
-	r.skip(start)
-	for start < total || start == 0 && len(members) == 0 {
-		end := min((start/chunkSize+1)*chunkSize, total)
-		gz, err := c.gzipPieces(&r, end-start, 3)
+		total += size
+		if m := old[keyOf(ps, size)]; m != nil && samePieces(m.pieces, ps) {
+			members = append(members, member{pieces: ps, size: size, gz: m.gz})
+			continue
+		}
+		gz, err := c.gzipPieces(&buf, ps, size, 3)
 		if err != nil {
 			return nil, err
 		}
-		members = append(members, member{end: end, gz: gz})
-		start = end
+		members = append(members, member{pieces: ps, size: size, gz: gz})
 	}
 	size := 0
 	for _, m := range members {
@@ -59,68 +77,97 @@ func (c *Compressor) CompressFrom(hash string, pieces [][]byte, prevHash string,
 	}
 	if size > MaxSecretData && size <= MaxSecretData*3/2 {
 		// Might fit at the best level, as one stream.
-		c.members, c.membersOf = nil, ""
+		c.members = nil
 		return c.compress(hash, bytes.Join(pieces, nil), true)
 	}
 	out := make([]byte, 0, size)
 	for _, m := range members {
 		out = append(out, m.gz...)
 	}
-	c.members, c.membersOf = members, hash
+	c.members = members
 	c.hash, c.out = hash, out
 	return out, nil
 }
 
-// gzipPieces gzips the next n bytes of r as one gzip member, at level.
-func (c *Compressor) gzipPieces(r *pieceReader, n, level int) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(n / 32)
-	if err := c.resetWriter(&buf, level); err != nil {
+// memberCuts splits pieces into the pieces of each member (at least one member, empty for
+// an empty configuration).
+func memberCuts(pieces [][]byte) [][][]byte {
+	var cuts [][][]byte
+	var cur [][]byte
+	acc := 0
+	end := func() {
+		cuts = append(cuts, cur)
+		cur, acc = nil, 0
+	}
+	for _, p := range pieces {
+		for len(p) > 0 {
+			n := min(len(p), maxMember-acc)
+			cur, acc = append(cur, p[:n]), acc+n
+			whole := n == len(p)
+			p = p[n:]
+			if acc >= maxMember || whole && acc >= minMember && sample(cur[len(cur)-1])%cutEvery == 0 {
+				end()
+			}
+		}
+	}
+	if len(cur) > 0 || len(cuts) == 0 {
+		end()
+	}
+	return cuts
+}
+
+// sample hashes the start of a piece and its length (FNV-1a: the same in every process).
+func sample(p []byte) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write(p[:min(len(p), sampleLen)])
+	n := uint64(len(p))
+	_, _ = h.Write([]byte{byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)})
+	return h.Sum64()
+}
+
+func keyOf(pieces [][]byte, size int) memberKey {
+	k := memberKey{pieces: len(pieces), size: size}
+	if len(pieces) > 0 {
+		k.first = sample(pieces[0])
+	}
+	return k
+}
+
+// samePieces reports whether a and b hold the same bytes piece by piece: mostly the very
+// same cached bytes, compared by address.
+func samePieces(a, b [][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) {
+			return false
+		}
+		if len(a[i]) > 0 && unsafe.SliceData(a[i]) == unsafe.SliceData(b[i]) {
+			continue
+		}
+		if !bytes.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// gzipPieces gzips pieces (size bytes) as one gzip member at level, into a new slice;
+// buf is scratch space.
+func (c *Compressor) gzipPieces(buf *bytes.Buffer, pieces [][]byte, size, level int) ([]byte, error) {
+	buf.Reset()
+	buf.Grow(size / 32)
+	if err := c.resetWriter(buf, level); err != nil {
 		return nil, err
 	}
-	for n > 0 {
-		b := r.next(n)
-		if _, err := c.w.Write(b); err != nil {
+	for _, p := range pieces {
+		if _, err := c.w.Write(p); err != nil {
 			return nil, err
 		}
-		n -= len(b)
 	}
 	if err := c.w.Close(); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
-}
-
-// pieceReader hands out the bytes of pieces in order.
-type pieceReader struct {
-	pieces [][]byte
-	i, off int // the current piece, and the offset in it
-}
-
-func (r *pieceReader) skip(n int) {
-	for n > 0 && r.i < len(r.pieces) {
-		left := len(r.pieces[r.i]) - r.off
-		if n < left {
-			r.off += n
-			return
-		}
-		n -= left
-		r.i, r.off = r.i+1, 0
-	}
-}
-
-// next returns up to n bytes (none at the end).
-func (r *pieceReader) next(n int) []byte {
-	for r.i < len(r.pieces) && r.off == len(r.pieces[r.i]) {
-		r.i, r.off = r.i+1, 0
-	}
-	if r.i == len(r.pieces) {
-		return nil
-	}
-	b := r.pieces[r.i][r.off:]
-	if len(b) > n {
-		b = b[:n]
-	}
-	r.off += len(b)
-	return b
+	return bytes.Clone(buf.Bytes()), nil
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"slices"
 	"testing"
 )
 
@@ -43,80 +44,117 @@ func config(n int, tag string) []byte {
 	return b.Bytes()[:n]
 }
 
-// TestCompressFromReusesTheUnchangedPrefix: the members before the first changed byte are
-// reused, the rest redone, and the concatenated members always gunzip to the config.
-func TestCompressFromReusesTheUnchangedPrefix(t *testing.T) {
-	var c Compressor
-	first := config(3*chunkSize+chunkSize/2, "")
-	gz, err := c.CompressFrom("h1", cut(first), "", 0)
-	if err != nil {
-		t.Fatal(err)
+// reusedMembers counts the members of c whose gzip is one of before's, by address.
+func reusedMembers(c *Compressor, before []member) int {
+	was := map[*byte]bool{}
+	for _, m := range before {
+		was[&m.gz[0]] = true
 	}
-	if !bytes.Equal(gunzip(t, gz), first) || len(c.members) != 4 {
-		t.Fatalf("first compression: %d members, content equal %v", len(c.members), bytes.Equal(gunzip(t, gz), first))
-	}
-	before := append([]member(nil), c.members...)
-
-	second := bytes.Clone(first)
-	at := 2*chunkSize + 100
-	second = append(second[:at], append([]byte("# inserted\n"), second[at:]...)...)
-	gz, err = c.CompressFrom("h2", cut(second), "h1", at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(gunzip(t, gz), second) {
-		t.Fatal("second compression does not gunzip to the second config")
-	}
-	for i := 0; i < 2; i++ {
-		if &c.members[i].gz[0] != &before[i].gz[0] {
-			t.Fatalf("member %d (before the change) was compressed again", i)
+	n := 0
+	for _, m := range c.members {
+		if was[&m.gz[0]] {
+			n++
 		}
 	}
-	if &c.members[2].gz[0] == &before[2].gz[0] {
-		t.Fatal("member 2 (holding the change) was reused")
-	}
+	return n
+}
+
+// compressFresh is what a compressor that saw nothing before gives for pieces.
+func compressFresh(t *testing.T, pieces [][]byte) []byte {
+	t.Helper()
 	var fresh Compressor
-	if whole, _ := fresh.CompressFrom("h2", cut(second), "", 0); !bytes.Equal(whole, gz) {
-		t.Fatal("reusing members gave other bytes than compressing the whole config")
+	gz, err := fresh.CompressFrom("fresh", pieces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gz
+}
+
+// TestCompressFromReusesTheUnchangedMembers: after a piece is changed, inserted or
+// removed, the members around it are gzipped again and the others reused; the members
+// always gunzip to the configuration, and are byte for byte what a fresh compressor gives.
+func TestCompressFromReusesTheUnchangedMembers(t *testing.T) {
+	var c Compressor
+	first := cut(config(8<<20, ""))
+	gz, err := c.CompressFrom("h1", first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(gunzip(t, gz), bytes.Join(first, nil)) || len(c.members) < 5 {
+		t.Fatalf("first compression: %d members, content equal %v", len(c.members), bytes.Equal(gunzip(t, gz), bytes.Join(first, nil)))
+	}
+	steps := []struct {
+		name   string
+		change func(p [][]byte) [][]byte
+	}{
+		{"a piece in the middle changed", func(p [][]byte) [][]byte {
+			p = slices.Clone(p)
+			p[len(p)/2] = append([]byte("# changed\n"), p[len(p)/2]...)
+			return p
+		}},
+		{"a piece inserted", func(p [][]byte) [][]byte {
+			return slices.Insert(slices.Clone(p), len(p)/3, []byte("- job_name: inserted\n"))
+		}},
+		{"a piece removed", func(p [][]byte) [][]byte {
+			return slices.Delete(slices.Clone(p), len(p)*2/3, len(p)*2/3+1)
+		}},
+		{"a piece inside a member changed, same length", func(p [][]byte) [][]byte {
+			inside := c.members[1].pieces[1]
+			i := slices.IndexFunc(p, func(q []byte) bool { return len(q) > 0 && &q[0] == &inside[0] })
+			p = slices.Clone(p)
+			p[i] = bytes.Clone(p[i])
+			p[i][len(p[i])-1] ^= 1
+			return p
+		}},
+		{"the first piece changed", func(p [][]byte) [][]byte {
+			p = slices.Clone(p)
+			p[0] = []byte("# another header\n")
+			return p
+		}},
+	}
+	pieces := first
+	for i, s := range steps {
+		before := slices.Clone(c.members)
+		pieces = s.change(pieces)
+		gz, err := c.CompressFrom(fmt.Sprint("h", i+2), pieces)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(gunzip(t, gz), bytes.Join(pieces, nil)) {
+			t.Fatalf("%s: does not gunzip to the configuration", s.name)
+		}
+		if !bytes.Equal(gz, compressFresh(t, pieces)) {
+			t.Fatalf("%s: other bytes than a fresh compression", s.name)
+		}
+		if reused := reusedMembers(&c, before); reused < len(c.members)-2 || reused == len(c.members) {
+			t.Fatalf("%s: %d of %d members reused, want all but one or two", s.name, reused, len(c.members))
+		}
 	}
 
-	// A config that does not follow the last one (another previous hash) is redone whole.
-	third := config(chunkSize+10, "x")
-	gz, err = c.CompressFrom("h3", cut(third), "not-h2", len(third))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(gunzip(t, gz), third) || &c.members[0].gz[0] == &before[0].gz[0] {
-		t.Fatal("an unrelated config reused members or gunzips wrong")
-	}
-	// The same hash again is the last result; an empty config is one empty member.
-	if again, _ := c.CompressFrom("h3", cut(third), "h3", len(third)); &again[0] != &gz[0] {
+	// The same hash again is the last result.
+	if again, _ := c.CompressFrom(fmt.Sprint("h", len(steps)+1), pieces); &again[0] != &c.out[0] {
 		t.Fatal("the same hash was compressed again")
 	}
-	// A short config that grows at its end: its one (partial) member is not reused, so
-	// the result is again what a fresh compressor gives.
-	short := config(5000, "")
-	if _, err := c.CompressFrom("s1", cut(short), "", 0); err != nil {
-		t.Fatal(err)
+	// Another configuration altogether reuses nothing.
+	other := cut(config(3<<20, "x"))
+	before := slices.Clone(c.members)
+	if gz, err := c.CompressFrom("other", other); err != nil || !bytes.Equal(gunzip(t, gz), bytes.Join(other, nil)) || reusedMembers(&c, before) != 0 {
+		t.Fatalf("an unrelated configuration: err %v, reused %d members", err, reusedMembers(&c, before))
 	}
-	longer := append(bytes.Clone(short), "- job_name: appended\n"...)
-	gz, err = c.CompressFrom("s2", cut(longer), "s1", len(short))
-	if err != nil {
-		t.Fatal(err)
+	// One piece longer than a member can be is cut within.
+	long := [][]byte{config(5<<20, "")}
+	if gz, err := c.CompressFrom("long", long); err != nil || !bytes.Equal(gunzip(t, gz), long[0]) || len(c.members) != 3 {
+		t.Fatalf("one long piece: err %v, %d members, want 3", err, len(c.members))
 	}
-	var fresh2 Compressor
-	if whole, _ := fresh2.CompressFrom("s2", cut(longer), "", 0); !bytes.Equal(whole, gz) {
-		t.Fatal("a config grown at its end compresses to other bytes than from scratch")
-	}
-	gz, err = c.CompressFrom("h4", nil, "s2", 0)
-	if err != nil || len(gunzip(t, gz)) != 0 {
+	// An empty configuration is one empty member.
+	if gz, err := c.CompressFrom("empty", nil); err != nil || len(gunzip(t, gz)) != 0 || len(c.members) != 1 {
 		t.Fatalf("empty config: %v", err)
 	}
 }
 
-// BenchmarkCompressOneChange: a 29 MB configuration changed at a random place, as a
-// one-monitor change at 20,000 monitors changes it, gzipped whole (Compress) or from the
-// changed chunk on (CompressFrom).
+// BenchmarkCompressOneChange: a 29 MB configuration of which one piece (a monitor's jobs)
+// changes at a random place, as a one-monitor change at 20,000 monitors changes it,
+// gzipped whole (Compress) or as members (CompressFrom).
 func BenchmarkCompressOneChange(b *testing.B) {
 	cfg := config(29<<20, "")
 	pieces := cut(cfg)
@@ -127,24 +165,24 @@ func BenchmarkCompressOneChange(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			var c Compressor
-			prev := "h0"
-			if _, err := c.CompressFrom(prev, pieces, "", 0); err != nil {
+			if _, err := c.CompressFrom("h0", pieces); err != nil {
 				b.Fatal(err)
 			}
 			for i := 0; b.Loop(); i++ {
-				at := (i * 7919 * 4099) % len(cfg)
-				cfg[at] ^= 1
+				at := (i * 7919) % len(pieces)
+				changed := bytes.Clone(pieces[at])
+				changed[0] ^= 1
+				pieces[at] = changed
 				h := fmt.Sprint("h", i+1)
 				var err error
 				if from {
-					_, err = c.CompressFrom(h, pieces, prev, at)
+					_, err = c.CompressFrom(h, pieces)
 				} else {
-					_, err = c.Compress(h, cfg)
+					_, err = c.Compress(h, bytes.Join(pieces, nil))
 				}
 				if err != nil {
 					b.Fatal(err)
 				}
-				prev = h
 			}
 		})
 	}

@@ -93,7 +93,7 @@ func (st *promState) splitUncached(res *promcfg.Result, current, limit int) (spl
 // last compression of an unchanged part); fits says whether every part fits limit.
 func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConfig, bool, error) {
 	if n == 1 {
-		gz, err := st.gz.CompressFrom(res.Hash, res.AsPieces(), res.PrevHash, res.Same)
+		gz, err := st.gz.CompressFrom(res.Hash, res.AsPieces())
 		return splitConfig{gz: [][]byte{gz}, hash: res.Hash, plainHashes: []string{res.Hash}}, err == nil && len(gz) <= limit, err
 	}
 	plain, err := promcfg.SplitConfig(res.Bytes(), n, st.partBufs)
