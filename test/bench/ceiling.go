@@ -13,16 +13,12 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 )
 
-// ceilingWorkers is how many status writes the ceiling measurement makes in parallel:
-// as many as the operator's default --status-workers.
-const ceilingWorkers = 8
-
 // statusCeiling measures how fast the control plane itself takes status writes, with the
 // operator stopped: a bare client applies a binding of a made-up Prometheus to the
-// status of the first m monitors, ceilingWorkers at a time, with server-side apply as the
+// status of the first m monitors, workers at a time, with server-side apply as the
 // operator does and no client-side limit. No operator can write the start-up bindings of
 // N monitors faster than N over this rate on the same machine.
-func statusCeiling(ctx context.Context, cl *cluster, k *benchKind, sc scenario, m int) (rate float64, err error) {
+func statusCeiling(ctx context.Context, cl *cluster, k *benchKind, sc scenario, m, workers int) (rate float64, err error) {
 	var (
 		next     atomic.Int64
 		failed   atomic.Bool
@@ -32,7 +28,7 @@ func statusCeiling(ctx context.Context, cl *cluster, k *benchKind, sc scenario, 
 	)
 	now := metav1.Now()
 	start := time.Now()
-	for w := 0; w < ceilingWorkers; w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

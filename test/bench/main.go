@@ -52,6 +52,8 @@ type options struct {
 	// ceiling is how many monitors' status the control plane's own write rate is
 	// measured on, with the operator stopped (0: not measured).
 	ceiling int
+	// ceilingWorkers is how many of those writes are made in parallel.
+	ceilingWorkers int
 }
 
 func main() {
@@ -76,6 +78,7 @@ func main() {
 	flag.DurationVar(&o.settle, "settle", time.Second, "wait after each change is seen before counting its writes and making the next")
 	flag.DurationVar(&o.completeLimit, "complete-timeout", 10*time.Minute, "give up waiting for a complete config after this long")
 	flag.DurationVar(&o.changeLimit, "change-timeout", 30*time.Second, "a change not seen in the config after this long counts as failed")
+	flag.IntVar(&o.ceilingWorkers, "ceiling-workers", 8, "status writes the ceiling measurement makes in parallel (as many as the operator's default --status-workers)")
 	flag.IntVar(&o.workers, "workers", 32, "concurrent workers creating the objects")
 	flag.BoolVar(&o.fakePromAPI, "fake-prometheus-api", false, "servicemonitors: serve the Prometheus targets API for every monitor (2 targets up each) behind a ready Pod of the Prometheus, for operators polling target health (--target-health-interval)")
 	flag.StringVar(&o.out, "out", "", "Markdown file whose scale-benchmark section receives the results table (empty: print only)")
@@ -458,10 +461,10 @@ wait:
 			return r, err
 		}
 		m := min(o.ceiling, n)
-		if r.ceilingRate, err = statusCeiling(ctx, cl, k, sc, m); err != nil {
+		if r.ceilingRate, err = statusCeiling(ctx, cl, k, sc, m, o.ceilingWorkers); err != nil {
 			return r, err
 		}
-		logf("N=%d: status write ceiling: %.0f writes/s (bare client, %d monitors, %d in parallel); %d bindings take at least %.1f s", n, r.ceilingRate, m, ceilingWorkers, n, float64(n)/r.ceilingRate)
+		logf("N=%d: status write ceiling: %.0f writes/s (bare client, %d monitors, %d in parallel); %d bindings take at least %.1f s", n, r.ceilingRate, m, o.ceilingWorkers, n, float64(n)/r.ceilingRate)
 	}
 	return r, nil
 }

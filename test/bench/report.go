@@ -172,7 +172,7 @@ func ceilingText(o options) string {
 	}
 	return fmt.Sprintf(" Last, with the operator stopped, a bare client applies a binding of a made-up Prometheus to the status of "+
 		"up to %d monitors, %d at a time, with server-side apply and no client-side limit: the API server's own rate, under "+
-		"which no operator can write its start-up bindings on this machine.", o.ceiling, ceilingWorkers)
+		"which no operator can write its start-up bindings on this machine.", o.ceiling, o.ceilingWorkers)
 }
 
 // markdown renders the section: command, conditions, table, write breakdown.
