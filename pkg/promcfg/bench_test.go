@@ -20,7 +20,7 @@ func benchMonitors(n int) []*monitoringv1.ServiceMonitor {
 	out := make([]*monitoringv1.ServiceMonitor, n)
 	for i := range out {
 		out[i] = &monitoringv1.ServiceMonitor{
-			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("svc-%05d", i), Namespace: fmt.Sprintf("ns-%02d", i%50), UID: types.UID(fmt.Sprint(i)), Generation: 1},
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("svc-%05d", i), Namespace: fmt.Sprintf("ns-%02d", i%50), UID: types.UID(fmt.Sprint(i)), Generation: 1, ResourceVersion: fmt.Sprint(i + 1)},
 			Spec: monitoringv1.ServiceMonitorSpec{
 				Selector: metav1.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("svc-%05d", i)}},
 				Endpoints: []monitoringv1.Endpoint{
@@ -75,7 +75,9 @@ func BenchmarkGenerate(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
+					// A changed object has a new resourceVersion, as the informer's objects do.
 					sms[i%n].Generation++
+					sms[i%n].ResourceVersion = fmt.Sprint(n + i + 1)
 					if _, err := g.Generate(in); err != nil {
 						b.Fatal(err)
 					}

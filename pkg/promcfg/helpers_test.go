@@ -29,7 +29,7 @@ func prom(mut ...func(*monitoringv1.Prometheus)) *monitoringv1.Prometheus {
 
 func sm(name string, mut ...func(*monitoringv1.ServiceMonitor)) *monitoringv1.ServiceMonitor {
 	s := &monitoringv1.ServiceMonitor{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Generation: 1},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Generation: 1, ResourceVersion: "1"},
 		Spec: monitoringv1.ServiceMonitorSpec{
 			Selector:  metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},
 			Endpoints: []monitoringv1.Endpoint{{Port: "web"}},

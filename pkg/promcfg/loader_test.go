@@ -36,14 +36,15 @@ func TestLoaderVerdictsPerGenerator(t *testing.T) {
 }
 
 // TestEntriesFollowTheMonitors: monitors found at their old positions (the fast path),
-// moved, removed and added again all give what a fresh generator gives, and the
+// moved, removed, replaced by another at the same position and added again all give what a fresh generator gives, and the
 // generator keeps entries for the current monitors only.
 func TestEntriesFollowTheMonitors(t *testing.T) {
 	t.Parallel()
-	a, b, c := sm("a"), sm("b"), sm("c")
+	// Every object has resourceVersion 1: only its key tells d from c.
+	a, b, c, d := sm("a"), sm("b"), sm("c"), sm("d")
 	g := promcfg.NewGenerator()
 	g.Pieces = true
-	for step, mons := range [][]*SM{{a, b, c}, {a, b, c}, {a, c}, {a, b, c}, {c, a}, {a, b, c}, {}} {
+	for step, mons := range [][]*SM{{a, b, c}, {a, b, c}, {a, c}, {a, b, c}, {c, a}, {a, b, c}, {a, b, d}, {}} {
 		in := promcfg.Input{Prometheus: prom(), ServiceMonitors: mons, Assets: testAssets()}
 		got, want := generateBeside(t, g, in)
 		if string(got.Bytes()) != string(want.Config) {

@@ -19,6 +19,7 @@ func BenchmarkSelect(b *testing.B) {
 	objs := make([]*monitoringv1.ServiceMonitor, n)
 	for i := range objs {
 		objs[i] = obj(fmt.Sprintf("bench-%02d", i%50), fmt.Sprintf("sm-%05d", i), map[string]string{"team": "a", "app": fmt.Sprint(i)})
+		objs[i].ResourceVersion = fmt.Sprint(i + 1)
 	}
 	rand.New(rand.NewPCG(1, 2)).Shuffle(n, func(i, j int) { objs[i], objs[j] = objs[j], objs[i] })
 	c, err := selection.Compile(selection.Selector{Kind: "ServiceMonitor", Labels: &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}}, Namespaces: &metav1.LabelSelector{}})
@@ -43,6 +44,7 @@ func BenchmarkSelect(b *testing.B) {
 		for b.Loop() {
 			i = (i + 7919) % n
 			o := *sorted[i]
+			o.ResourceVersion = fmt.Sprint(n + i)
 			sorted[i] = &o
 			if sel, _ := selection.Select(c, sorted, nil, nsLabels); len(sel) != n {
 				b.Fatalf("selected %d, want %d", len(sel), n)

@@ -1,6 +1,7 @@
 package selection_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -94,15 +95,23 @@ func TestCompileRejectsInvalidSelectors(t *testing.T) {
 }
 
 // TestSelectJudgesChangedObjectsAgain: Select remembers the label match of the objects it
-// saw; an object replaced by a new one (as the informer replaces a changed object) is
-// judged on its own labels, at the same position and after the set changed.
+// saw, by position, namespace, name and resourceVersion; an object replaced by a new
+// version (as the informer replaces a changed object) is judged on its own labels, at the
+// same position and after the set changed, and objects without a resourceVersion always.
 func TestSelectJudgesChangedObjectsAgain(t *testing.T) {
 	comp, err := selection.Compile(selection.Selector{Kind: "ServiceMonitor", Labels: &metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}}, Namespaces: &metav1.LabelSelector{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := map[string]string{"team": "a"}
-	objs := []*monitoringv1.ServiceMonitor{obj("prod", "a", a), obj("prod", "b", a), obj("prod", "c", a)}
+	version := 0
+	at := func(name string, labels map[string]string) *monitoringv1.ServiceMonitor {
+		o := obj("prod", name, labels)
+		version++
+		o.ResourceVersion = fmt.Sprint(version)
+		return o
+	}
+	objs := []*monitoringv1.ServiceMonitor{at("a", a), at("b", a), at("c", a)}
 	reasons := func(objs []*monitoringv1.ServiceMonitor) string {
 		t.Helper()
 		_, verdicts := selection.Select(comp, objs, nil, nsLabels)
@@ -115,17 +124,26 @@ func TestSelectJudgesChangedObjectsAgain(t *testing.T) {
 	if got, want := reasons(objs), "a=Accepted b=Accepted c=Accepted"; got != want {
 		t.Fatalf("first: %s, want %s", got, want)
 	}
-	objs[1] = obj("prod", "b", map[string]string{"team": "b"})
+	objs[1] = at("b", map[string]string{"team": "b"})
 	if got, want := reasons(objs), "a=Accepted b=NotSelectedByLabels c=Accepted"; got != want {
 		t.Fatalf("b relabelled: %s, want %s", got, want)
 	}
-	objs[1] = obj("prod", "b", a)
-	objs = append(objs, obj("prod", "0", map[string]string{"team": "b"}))
+	objs[1] = at("b", a)
+	objs = append(objs, at("0", map[string]string{"team": "b"}))
 	if got, want := reasons(objs), "0=NotSelectedByLabels a=Accepted b=Accepted c=Accepted"; got != want {
 		t.Fatalf("b back, 0 added in front: %s, want %s", got, want)
 	}
-	objs[0] = obj("prod", "a", nil)
+	objs[0] = at("a", nil)
 	if got, want := reasons(objs), "0=NotSelectedByLabels a=NotSelectedByLabels b=Accepted c=Accepted"; got != want {
 		t.Fatalf("a relabelled: %s, want %s", got, want)
+	}
+	// Without a resourceVersion nothing is known: the same name relabelled is judged again.
+	objs[2] = obj("prod", "c", nil)
+	if got, want := reasons(objs), "0=NotSelectedByLabels a=NotSelectedByLabels b=Accepted c=NotSelectedByLabels"; got != want {
+		t.Fatalf("c relabelled, no resourceVersion: %s, want %s", got, want)
+	}
+	objs[2] = obj("prod", "c", a)
+	if got, want := reasons(objs), "0=NotSelectedByLabels a=NotSelectedByLabels b=Accepted c=Accepted"; got != want {
+		t.Fatalf("c back, no resourceVersion: %s, want %s", got, want)
 	}
 }
