@@ -146,28 +146,36 @@ func (c *Compiled) namespaceMatches(ns string, nsLabels NamespaceLabels) bool {
 	return c.namespaces.Matches(labels.Set(l))
 }
 
+// Named is an object with its namespace and name read out (SortByName).
+type Named[T Object] struct {
+	Namespace, Name string
+	Obj             T
+}
+
+// SortByName returns the objects sorted by namespace and name, the order of Select, with
+// their names read out: sorting on names read into a flat slice spares a cache miss into
+// an object per comparison.
+func SortByName[T Object](objs []T) []Named[T] {
+	sorted := make([]Named[T], len(objs))
+	for i, o := range objs {
+		sorted[i] = Named[T]{o.GetNamespace(), o.GetName(), o}
+	}
+	slices.SortFunc(sorted, func(a, b Named[T]) int {
+		if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return sorted
+}
+
 // Select splits objects into the selected ones (sorted by namespace and name, so the
 // generated configuration is deterministic) and verdicts for all objects (sorted by kind,
 // namespace and name).
 func Select[T Object](c *Compiled, objs []T, scope Scope, nsLabels NamespaceLabels) ([]T, []Verdict) {
-	// The objects are sorted once, by namespace and name read into a flat slice, and
-	// judged in that order: the verdicts (all of one kind) come out sorted too. Sorting
-	// through the objects themselves took a cache miss per comparison, and sorting the
-	// verdicts again by a built key a string concatenation per verdict.
-	type byName struct {
-		namespace, name string
-		o               T
-	}
-	sorted := make([]byName, len(objs))
-	for i, o := range objs {
-		sorted[i] = byName{o.GetNamespace(), o.GetName(), o}
-	}
-	slices.SortFunc(sorted, func(a, b byName) int {
-		if c := strings.Compare(a.namespace, b.namespace); c != 0 {
-			return c
-		}
-		return strings.Compare(a.name, b.name)
-	})
+	// The objects are sorted once and judged in that order: the verdicts (all of one
+	// kind) come out sorted too, with no second sort by a built key.
+	sorted := SortByName(objs)
 	c.memo.mu.Lock()
 	defer c.memo.mu.Unlock()
 	m := &c.memo
@@ -183,20 +191,20 @@ func Select[T Object](c *Compiled, objs []T, scope Scope, nsLabels NamespaceLabe
 	)
 	for i, s := range sorted {
 		// Sorted by namespace: its tests are made once per namespace.
-		if i == 0 || s.namespace != lastNS {
-			lastNS, inScope, nsSels = s.namespace, scope.Contains(s.namespace), c.namespaceMatches(s.namespace, nsLabels)
+		if i == 0 || s.Namespace != lastNS {
+			lastNS, inScope, nsSels = s.Namespace, scope.Contains(s.Namespace), c.namespaceMatches(s.Namespace, nsLabels)
 		}
 		var lm bool
-		if seen, v := &m.seen[i], s.o.GetResourceVersion(); v != "" && seen.version == v && seen.name == s.name && seen.namespace == s.namespace {
+		if seen, v := &m.seen[i], s.Obj.GetResourceVersion(); v != "" && seen.version == v && seen.name == s.Name && seen.namespace == s.Namespace {
 			lm = seen.match
 		} else {
-			lm = c.labelsMatch(s.o)
-			*seen = seenObject{s.namespace, s.name, v, lm}
+			lm = c.labelsMatch(s.Obj)
+			*seen = seenObject{s.Namespace, s.Name, v, lm}
 		}
-		v := c.verdict(s.o, s.namespace, s.name, inScope, nsSels, lm)
+		v := c.verdict(s.Obj, s.Namespace, s.Name, inScope, nsSels, lm)
 		verdicts = append(verdicts, v)
 		if v.Used() {
-			selected = append(selected, s.o)
+			selected = append(selected, s.Obj)
 		}
 	}
 	return selected, verdicts

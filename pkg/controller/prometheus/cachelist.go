@@ -2,12 +2,12 @@ package prometheus
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
 // InformerSource hands out the informers behind the cache (the manager's cache).
@@ -84,26 +84,13 @@ func inOrder[T client.Object](store toolscache.Store, order *storeOrder) (objs [
 // rememberOrder sorts objs by namespace and name, as selection does, and keeps their
 // store keys in that order.
 func rememberOrder[T client.Object](order *storeOrder, objs []T) {
-	type byName struct {
-		namespace, name string
-		o               T
-	}
-	sorted := make([]byName, len(objs))
-	for i, o := range objs {
-		sorted[i] = byName{o.GetNamespace(), o.GetName(), o}
-	}
-	slices.SortFunc(sorted, func(a, b byName) int {
-		if c := strings.Compare(a.namespace, b.namespace); c != 0 {
-			return c
-		}
-		return strings.Compare(a.name, b.name)
-	})
+	sorted := selection.SortByName(objs)
 	order.keys = make([]string, len(sorted))
 	for i, s := range sorted {
-		objs[i] = s.o
-		order.keys[i] = s.name
-		if s.namespace != "" {
-			order.keys[i] = s.namespace + "/" + s.name
+		objs[i] = s.Obj
+		order.keys[i] = s.Name
+		if s.Namespace != "" {
+			order.keys[i] = s.Namespace + "/" + s.Name
 		}
 	}
 }
