@@ -49,8 +49,7 @@ func (c *Compressor) compress(hash string, config []byte, best bool) ([]byte, er
 }
 
 func (c *Compressor) gzip(data []byte, level int) ([]byte, error) {
-	var buf bytes.Buffer
-	return c.gzipPieces(&buf, [][]byte{data}, len(data), level)
+	return c.gzipPieces([][]byte{data}, len(data), level)
 }
 
 // resetWriter points the reused gzip writer at buf, at level.

@@ -53,19 +53,16 @@ func (c *Compressor) CompressFrom(hash string, pieces [][]byte) ([]byte, error) 
 		old[keyOf(m.pieces, m.size)] = m
 	}
 	var members []member
-	var buf bytes.Buffer
-	total := 0
 	for _, ps := range memberCuts(pieces) {
 		size := 0
 		for _, p := range ps {
 			size += len(p)
 		}
-		total += size
 		if m := old[keyOf(ps, size)]; m != nil && samePieces(m.pieces, ps) {
 			members = append(members, member{pieces: ps, size: size, gz: m.gz})
 			continue
 		}
-		gz, err := c.gzipPieces(&buf, ps, size, 3)
+		gz, err := c.gzipPieces(ps, size, 3)
 		if err != nil {
 			return nil, err
 		}
@@ -153,12 +150,11 @@ func samePieces(a, b [][]byte) bool {
 	return true
 }
 
-// gzipPieces gzips pieces (size bytes) as one gzip member at level, into a new slice;
-// buf is scratch space.
-func (c *Compressor) gzipPieces(buf *bytes.Buffer, pieces [][]byte, size, level int) ([]byte, error) {
-	buf.Reset()
+// gzipPieces gzips pieces (size bytes) as one gzip member at level, into a new slice.
+func (c *Compressor) gzipPieces(pieces [][]byte, size, level int) ([]byte, error) {
+	var buf bytes.Buffer
 	buf.Grow(size / 32)
-	if err := c.resetWriter(buf, level); err != nil {
+	if err := c.resetWriter(&buf, level); err != nil {
 		return nil, err
 	}
 	for _, p := range pieces {
@@ -169,5 +165,5 @@ func (c *Compressor) gzipPieces(buf *bytes.Buffer, pieces [][]byte, size, level 
 	if err := c.w.Close(); err != nil {
 		return nil, err
 	}
-	return bytes.Clone(buf.Bytes()), nil
+	return buf.Bytes(), nil
 }
