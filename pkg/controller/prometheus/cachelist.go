@@ -88,9 +88,7 @@ func rememberOrder[T client.Object](order *storeOrder, objs []T) {
 	order.keys = make([]string, len(sorted))
 	for i, s := range sorted {
 		objs[i] = s.Obj
-		order.keys[i] = s.Name
-		if s.Namespace != "" {
-			order.keys[i] = s.Namespace + "/" + s.Name
-		}
+		// The key the informer's store files it under (MetaNamespaceKeyFunc).
+		order.keys[i] = toolscache.ObjectName{Namespace: s.Namespace, Name: s.Name}.String()
 	}
 }
