@@ -21,11 +21,11 @@ type Gate struct {
 
 	mu   sync.Mutex
 	held int
-	// free is closed when the gate opens: nobody holds it and the linger is over. open
-	// says it is not closed yet; epoch counts the Enters, so that a linger that a new
-	// holder interrupted does not open the gate.
+	// free is closed when the gate opens: nobody holds it and the linger is over. shut
+	// says the gate is closed (free not closed yet); epoch counts the Enters, so that a
+	// linger that a new holder interrupted does not open the gate.
 	free  chan struct{}
-	open  bool
+	shut  bool
 	epoch uint64
 }
 
@@ -35,8 +35,8 @@ func (g *Gate) Enter() (leave func()) {
 		return func() {}
 	}
 	g.mu.Lock()
-	if !g.open {
-		g.free, g.open = make(chan struct{}), true
+	if !g.shut {
+		g.free, g.shut = make(chan struct{}), true
 	}
 	g.held++
 	g.epoch++
@@ -67,9 +67,9 @@ func (g *Gate) leave() {
 }
 
 func (g *Gate) openLocked() {
-	if g.open {
+	if g.shut {
 		close(g.free)
-		g.open = false
+		g.shut = false
 	}
 }
 
@@ -81,7 +81,7 @@ func (g *Gate) Wait(ctx context.Context, max time.Duration) time.Duration {
 		return 0
 	}
 	g.mu.Lock()
-	if !g.open {
+	if !g.shut {
 		g.mu.Unlock()
 		return 0
 	}
