@@ -76,3 +76,6 @@ func (g *Generator) EntriesForTest() int {
 	defer g.mu.Unlock()
 	return len(g.entries)
 }
+
+// LoadBatch is how many monitors' jobs are loaded in one text.
+const LoadBatch = loadBatch

@@ -150,17 +150,28 @@ func alertmanagerV1ToV2(text []byte) []byte {
 	return apiVersionV1RE.ReplaceAll(text, []byte("${1}api_version: v2"))
 }
 
-// jobs loads one monitor's jobs, as written under scrape_configs, with the global section,
-// and checks that they are exactly the jobs names.
-func (c *fileCheck) jobs(text []byte, names []string) error {
-	text = expandAsReloader(text, c.env)
-	if !listItemsOnly(text) {
-		return fmt.Errorf("internal error: the text of the jobs is not a list of scrape configs")
+// jobs loads the jobs of one or more monitors, each text as written under scrape_configs
+// and the texts one after the other, with the global section, and checks that they are
+// exactly the jobs names (names[i] for texts[i]).
+func (c *fileCheck) jobs(texts [][]byte, names [][]string) error {
+	size := len(c.global) + 32
+	for _, t := range texts {
+		size += len(t)
 	}
-	doc := make([]byte, 0, len(c.global)+len(text)+32)
+	doc := make([]byte, 0, size)
 	doc = append(doc, c.global...)
 	doc = append(doc, "scrape_configs:\n"...)
-	doc = append(doc, text...)
+	var want []string
+	for i, t := range texts {
+		t = expandAsReloader(t, c.env)
+		if !listItemsOnly(t) {
+			return fmt.Errorf("internal error: the text of the jobs is not a list of scrape configs")
+		}
+		doc = append(doc, t...)
+		for _, n := range names[i] {
+			want = append(want, string(expandAsReloader([]byte(n), c.env)))
+		}
+	}
 	cfg, err := c.loader.config(doc)
 	if err != nil {
 		return err
@@ -168,12 +179,12 @@ func (c *fileCheck) jobs(text []byte, names []string) error {
 	if err := c.afterLoad(cfg); err != nil {
 		return err
 	}
-	if len(cfg.ScrapeConfigs) != len(names) {
-		return fmt.Errorf("internal error: %d jobs rendered, %d loaded", len(names), len(cfg.ScrapeConfigs))
+	if len(cfg.ScrapeConfigs) != len(want) {
+		return fmt.Errorf("internal error: %d jobs rendered, %d loaded", len(want), len(cfg.ScrapeConfigs))
 	}
 	for i, job := range cfg.ScrapeConfigs {
-		if want := string(expandAsReloader([]byte(names[i]), c.env)); job.JobName != want {
-			return fmt.Errorf("internal error: job %q rendered, %q loaded", want, job.JobName)
+		if job.JobName != want[i] {
+			return fmt.Errorf("internal error: job %q rendered, %q loaded", want[i], job.JobName)
 		}
 	}
 	return nil

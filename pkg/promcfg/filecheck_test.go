@@ -54,7 +54,7 @@ func TestFileCheckJobs(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			err := newFileCheck(newLoader(), env, c.legacy, c.global).jobs(c.text, c.names)
+			err := newFileCheck(newLoader(), env, c.legacy, c.global).jobs([][]byte{c.text}, [][]string{c.names})
 			switch {
 			case c.want == "" && err != nil:
 				t.Errorf("rejected: %v", err)
