@@ -41,13 +41,18 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
 		return builder.WithPredicates(append([]predicate.Predicate{r.Upstream.EventCounter(kind)}, p...)...)
 	}
+	// mapped is triggered for the watches mapped to the objects they concern, which
+	// ignore the initial lists (watch.AfterInitialList).
+	mapped := func(kind string, p ...predicate.Predicate) builder.Predicates {
+		return triggered(kind, append([]predicate.Predicate{watch.AfterInitialList}, p...)...)
+	}
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("alertmanager").
 		For(&monitoringv1.Alertmanager{}, triggered(monitoringv1.AlertmanagersKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
-		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), triggered("Secret")).
-		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap")).
-		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.mapConfig), triggered(monitoringv1alpha1.AlertmanagerConfigKind, specOrLabels))
+		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), mapped("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), mapped("ConfigMap")).
+		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.mapConfig), mapped(monitoringv1alpha1.AlertmanagerConfigKind, specOrLabels))
 	if r.cfg.WatchGoverningServices {
 		b = b.WatchesMetadata(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mapGoverningService),
 			builder.WithPredicates(watch.Named(layout.AlertmanagerGoverningServiceName)))

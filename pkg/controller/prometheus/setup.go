@@ -43,23 +43,28 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
 		return builder.WithPredicates(append([]predicate.Predicate{r.Upstream.EventCounter(kind)}, p...)...)
 	}
+	// mapped is triggered for the watches mapped to the objects they concern, which
+	// ignore the initial lists (watch.AfterInitialList).
+	mapped := func(kind string, p ...predicate.Predicate) builder.Predicates {
+		return triggered(kind, append([]predicate.Predicate{watch.AfterInitialList}, p...)...)
+	}
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(r.kind.Name).
 		For(r.kind.object(), triggered(r.kind.Kind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
-		Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), triggered(monitoringv1.ServiceMonitorsKind, specOrLabels)).
-		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), triggered(monitoringv1.PodMonitorsKind, specOrLabels)).
-		Watches(&monitoringv1.Probe{}, r.mapSelected(monitoringv1.ProbesKind), triggered(monitoringv1.ProbesKind, specOrLabels)).
-		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), triggered(monitoringv1alpha1.ScrapeConfigsKind, specOrLabels))
+		Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), mapped(monitoringv1.ServiceMonitorsKind, specOrLabels)).
+		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), mapped(monitoringv1.PodMonitorsKind, specOrLabels)).
+		Watches(&monitoringv1.Probe{}, r.mapSelected(monitoringv1.ProbesKind), mapped(monitoringv1.ProbesKind, specOrLabels)).
+		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), mapped(monitoringv1alpha1.ScrapeConfigsKind, specOrLabels))
 	if r.kind.agent() && r.cfg.AgentDaemonSet {
 		b = b.Owns(&appsv1.DaemonSet{}, triggered("DaemonSet"))
 	}
 	if !r.kind.agent() {
-		b = b.Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), triggered(monitoringv1.PrometheusRuleKind, specOrLabels))
+		b = b.Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), mapped(monitoringv1.PrometheusRuleKind, specOrLabels))
 	}
-	b = b.WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), triggered("Namespace", predicate.LabelChangedPredicate{})).
-		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), triggered("Secret")).
-		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap"))
+	b = b.WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), mapped("Namespace", predicate.LabelChangedPredicate{})).
+		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), mapped("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), mapped("ConfigMap"))
 	if r.cfg.Workload.ReloaderReportConfig {
 		// The pods' reported configuration (the pod cache keeps little else: StripPod).
 		b = b.Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.mapPod), builder.WithPredicates(reportChanged))

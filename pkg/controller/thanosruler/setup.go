@@ -40,14 +40,19 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
 		return builder.WithPredicates(append([]predicate.Predicate{r.Upstream.EventCounter(kind)}, p...)...)
 	}
+	// mapped is triggered for the watches mapped to the objects they concern, which
+	// ignore the initial lists (watch.AfterInitialList).
+	mapped := func(kind string, p ...predicate.Predicate) builder.Predicates {
+		return triggered(kind, append([]predicate.Predicate{watch.AfterInitialList}, p...)...)
+	}
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("thanos-ruler").
 		For(&monitoringv1.ThanosRuler{}, triggered(monitoringv1.ThanosRulerKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
 		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
-		Watches(&monitoringv1.PrometheusRule{}, handler.EnqueueRequestsFromMapFunc(r.mapRule), triggered(monitoringv1.PrometheusRuleKind, specOrLabels)).
-		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), triggered("Namespace", predicate.LabelChangedPredicate{})).
-		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), triggered("Secret")).
-		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), triggered("ConfigMap"))
+		Watches(&monitoringv1.PrometheusRule{}, handler.EnqueueRequestsFromMapFunc(r.mapRule), mapped(monitoringv1.PrometheusRuleKind, specOrLabels)).
+		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), mapped("Namespace", predicate.LabelChangedPredicate{})).
+		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), mapped("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), mapped("ConfigMap"))
 	if r.cfg.WatchGoverningServices {
 		b = b.WatchesMetadata(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mapGoverningService),
 			builder.WithPredicates(watch.Named(layout.ThanosRulerGoverningServiceName)))
