@@ -457,8 +457,8 @@ func (g *Generator) renderAll(rp *renderPass, mons []monitor, todo []int, ents [
 }
 
 // loadBatch is how many monitors' jobs renderBatch loads at once. A load has a fixed
-// cost besides the text's (the global section, the loader's set-up): loading 16 of the
-// scale harness's monitors together costs a fifth less than one by one.
+// cost besides the text's (the global section, the loader's set-up): with batches of 16,
+// BenchmarkGenerate/cold/monitors=10000 takes 3.6 s instead of 3.8 s (ADR 23).
 const loadBatch = 16
 
 // rendered is a monitor's rendering waiting for its load.
