@@ -36,23 +36,16 @@ import (
 //     Prometheus controller's Service watch shares the same informer.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	specOrLabels := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{})
-	// triggered counts the events of a kind, prometheus-operator's
-	// prometheus_operator_triggered_total, ahead of the filters.
-	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
-		return builder.WithPredicates(append([]predicate.Predicate{r.Upstream.EventCounter(kind)}, p...)...)
-	}
-	// mapped is triggered for the watches mapped to the objects they concern, which
-	// ignore the initial lists (watch.AfterInitialList).
-	mapped := func(kind string, p ...predicate.Predicate) builder.Predicates {
-		return triggered(kind, append([]predicate.Predicate{watch.AfterInitialList}, p...)...)
-	}
+	// Every event is counted, as prometheus-operator's prometheus_operator_triggered_total,
+	// ahead of the filters; the mapped watches ignore the initial lists.
+	on := watch.Triggers(r.Upstream.EventCounter)
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("alertmanager").
-		For(&monitoringv1.Alertmanager{}, triggered(monitoringv1.AlertmanagersKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
-		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
-		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), mapped("Secret")).
-		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), mapped("ConfigMap")).
-		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.mapConfig), mapped(monitoringv1alpha1.AlertmanagerConfigKind, specOrLabels))
+		For(&monitoringv1.Alertmanager{}, on.Of(monitoringv1.AlertmanagersKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
+		Owns(&appsv1.StatefulSet{}, on.Of("StatefulSet")).
+		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), on.Mapped("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), on.Mapped("ConfigMap")).
+		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.mapConfig), on.Mapped(monitoringv1alpha1.AlertmanagerConfigKind, specOrLabels))
 	if r.cfg.WatchGoverningServices {
 		b = b.WatchesMetadata(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mapGoverningService),
 			builder.WithPredicates(watch.Named(layout.AlertmanagerGoverningServiceName)))

@@ -38,33 +38,26 @@ import (
 //     (metadata only), mapped to the Prometheus objects of its namespace.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	specOrLabels := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{})
-	// triggered counts the events of a kind, prometheus-operator's
-	// prometheus_operator_triggered_total, ahead of the filters.
-	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
-		return builder.WithPredicates(append([]predicate.Predicate{r.Upstream.EventCounter(kind)}, p...)...)
-	}
-	// mapped is triggered for the watches mapped to the objects they concern, which
-	// ignore the initial lists (watch.AfterInitialList).
-	mapped := func(kind string, p ...predicate.Predicate) builder.Predicates {
-		return triggered(kind, append([]predicate.Predicate{watch.AfterInitialList}, p...)...)
-	}
+	// Every event is counted, as prometheus-operator's prometheus_operator_triggered_total,
+	// ahead of the filters; the mapped watches ignore the initial lists.
+	on := watch.Triggers(r.Upstream.EventCounter)
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(r.kind.Name).
-		For(r.kind.object(), triggered(r.kind.Kind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
-		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
-		Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), mapped(monitoringv1.ServiceMonitorsKind, specOrLabels)).
-		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), mapped(monitoringv1.PodMonitorsKind, specOrLabels)).
-		Watches(&monitoringv1.Probe{}, r.mapSelected(monitoringv1.ProbesKind), mapped(monitoringv1.ProbesKind, specOrLabels)).
-		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), mapped(monitoringv1alpha1.ScrapeConfigsKind, specOrLabels))
+		For(r.kind.object(), on.Of(r.kind.Kind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
+		Owns(&appsv1.StatefulSet{}, on.Of("StatefulSet")).
+		Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), on.Mapped(monitoringv1.ServiceMonitorsKind, specOrLabels)).
+		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), on.Mapped(monitoringv1.PodMonitorsKind, specOrLabels)).
+		Watches(&monitoringv1.Probe{}, r.mapSelected(monitoringv1.ProbesKind), on.Mapped(monitoringv1.ProbesKind, specOrLabels)).
+		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), on.Mapped(monitoringv1alpha1.ScrapeConfigsKind, specOrLabels))
 	if r.kind.agent() && r.cfg.AgentDaemonSet {
-		b = b.Owns(&appsv1.DaemonSet{}, triggered("DaemonSet"))
+		b = b.Owns(&appsv1.DaemonSet{}, on.Of("DaemonSet"))
 	}
 	if !r.kind.agent() {
-		b = b.Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), mapped(monitoringv1.PrometheusRuleKind, specOrLabels))
+		b = b.Watches(&monitoringv1.PrometheusRule{}, r.mapSelected(monitoringv1.PrometheusRuleKind), on.Mapped(monitoringv1.PrometheusRuleKind, specOrLabels))
 	}
-	b = b.WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), mapped("Namespace", predicate.LabelChangedPredicate{})).
-		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), mapped("Secret")).
-		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), mapped("ConfigMap"))
+	b = b.WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), on.Mapped("Namespace", predicate.LabelChangedPredicate{})).
+		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), on.Mapped("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), on.Mapped("ConfigMap"))
 	if r.cfg.Workload.ReloaderReportConfig {
 		// The pods' reported configuration (the pod cache keeps little else: StripPod).
 		b = b.Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.mapPod), builder.WithPredicates(reportChanged))

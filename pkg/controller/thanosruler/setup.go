@@ -35,24 +35,17 @@ import (
 //     (metadata only), mapped to the ThanosRulers of its namespace that use it.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	specOrLabels := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{})
-	// triggered counts the events of a kind, prometheus-operator's
-	// prometheus_operator_triggered_total, ahead of the filters.
-	triggered := func(kind string, p ...predicate.Predicate) builder.Predicates {
-		return builder.WithPredicates(append([]predicate.Predicate{r.Upstream.EventCounter(kind)}, p...)...)
-	}
-	// mapped is triggered for the watches mapped to the objects they concern, which
-	// ignore the initial lists (watch.AfterInitialList).
-	mapped := func(kind string, p ...predicate.Predicate) builder.Predicates {
-		return triggered(kind, append([]predicate.Predicate{watch.AfterInitialList}, p...)...)
-	}
+	// Every event is counted, as prometheus-operator's prometheus_operator_triggered_total,
+	// ahead of the filters; the mapped watches ignore the initial lists.
+	on := watch.Triggers(r.Upstream.EventCounter)
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("thanos-ruler").
-		For(&monitoringv1.ThanosRuler{}, triggered(monitoringv1.ThanosRulerKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
-		Owns(&appsv1.StatefulSet{}, triggered("StatefulSet")).
-		Watches(&monitoringv1.PrometheusRule{}, handler.EnqueueRequestsFromMapFunc(r.mapRule), mapped(monitoringv1.PrometheusRuleKind, specOrLabels)).
-		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), mapped("Namespace", predicate.LabelChangedPredicate{})).
-		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), mapped("Secret")).
-		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), mapped("ConfigMap"))
+		For(&monitoringv1.ThanosRuler{}, on.Of(monitoringv1.ThanosRulerKind, predicate.Or(specOrLabels, predicate.AnnotationChangedPredicate{}))).
+		Owns(&appsv1.StatefulSet{}, on.Of("StatefulSet")).
+		Watches(&monitoringv1.PrometheusRule{}, handler.EnqueueRequestsFromMapFunc(r.mapRule), on.Mapped(monitoringv1.PrometheusRuleKind, specOrLabels)).
+		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.mapNamespace), on.Mapped("Namespace", predicate.LabelChangedPredicate{})).
+		WatchesMetadata(&corev1.Secret{}, r.mapAsset("Secret"), on.Mapped("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.mapAsset("ConfigMap"), on.Mapped("ConfigMap"))
 	if r.cfg.WatchGoverningServices {
 		b = b.WatchesMetadata(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mapGoverningService),
 			builder.WithPredicates(watch.Named(layout.ThanosRulerGoverningServiceName)))
