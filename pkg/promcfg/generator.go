@@ -488,13 +488,13 @@ func (rp *renderPass) renderBatch(mons []monitor, idx []int, ents []*entry) {
 		}
 		if rp.check.jobs(texts, names) == nil {
 			for _, r := range pending {
-				rp.finish(ents[r.i], r, nil)
+				ents[r.i].loaded(r, nil)
 			}
 			return
 		}
 	}
 	for _, r := range pending {
-		rp.finish(ents[r.i], r, rp.check.jobs([][]byte{r.text}, [][]string{ents[r.i].jobNames}))
+		ents[r.i].loaded(r, rp.check.jobs([][]byte{r.text}, [][]string{ents[r.i].jobNames}))
 	}
 }
 
@@ -536,8 +536,8 @@ func (rp *renderPass) render(m monitor) (*entry, []byte, *recorder) {
 	return e, b.Bytes(), rec
 }
 
-// finish records the verdict of loading a rendering in its entry.
-func (rp *renderPass) finish(e *entry, r rendered, loadErr error) {
+// loaded records in e the verdict of loading its rendering r.
+func (e *entry) loaded(r rendered, loadErr error) {
 	if loadErr != nil {
 		// The loader quotes values it refuses, and a discovery's client library may
 		// quote a Secret's (scaleway: "invalid secret key format '...'"): messages go to
