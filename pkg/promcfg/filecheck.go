@@ -25,6 +25,14 @@ import (
 //     section, once per rendering (a changed global section re-renders every monitor);
 //   - the job names, unique across the file.
 //
+// A relabel rule's regex weighs on the loader's verdict in two ways only: it compiles or
+// not, and it is set or left to the default (Config.Validate compares it with the default
+// and nothing else). Compiling the same few expressions for every monitor was a fifth of
+// a cold start's CPU, so a batch of monitors is first loaded with each regex value the
+// loader has already seen compile replaced by the empty expression, which compiles too
+// (elideKnownRegexes). Only an acceptance is taken from that load: when it refuses, each
+// monitor is loaded again as written, for its own verdict and message.
+//
 // Prometheus's Config.UnmarshalYAML checks each scrape config against the global section
 // alone (ScrapeConfig.Validate) and the job names for duplicates across scrape configs;
 // every other check concerns the header. Each monitor's piece must be list items of
@@ -50,10 +58,16 @@ type fileCheck struct {
 	// which every monitor's rendering records as what its jobs were loaded with.
 	global    []byte
 	globalSum [32]byte
+	// elide is set when no value the reloader substitutes can change the lines of a text
+	// (see elideKnownRegexes).
+	elide bool
 }
 
 func newFileCheck(l *loader, env map[string]string, legacy bool, globalOnly []byte) *fileCheck {
-	c := &fileCheck{loader: l, env: env, legacy: legacy}
+	c := &fileCheck{loader: l, env: env, legacy: legacy, elide: true}
+	for _, v := range env {
+		c.elide = c.elide && lineSafe(v)
+	}
 	c.global = c.prepare(globalOnly)
 	c.globalSum = sha256.Sum256(c.global)
 	return c
@@ -152,8 +166,9 @@ func alertmanagerV1ToV2(text []byte) []byte {
 
 // jobs loads the jobs of one or more monitors, each text as written under scrape_configs
 // and the texts one after the other, with the global section, and checks that they are
-// exactly the jobs names (names[i] for texts[i]).
-func (c *fileCheck) jobs(texts [][]byte, names [][]string) error {
+// exactly the jobs names (names[i] for texts[i]). With elide, the regex values known to
+// compile are replaced first (elideKnownRegexes): only a nil error is then a verdict.
+func (c *fileCheck) jobs(texts [][]byte, names [][]string, elide bool) error {
 	size := len(c.global) + 32
 	for _, t := range texts {
 		size += len(t)
@@ -171,6 +186,9 @@ func (c *fileCheck) jobs(texts [][]byte, names [][]string) error {
 		for _, n := range names[i] {
 			want = append(want, string(expandAsReloader([]byte(n), c.env)))
 		}
+	}
+	if elide && c.elide {
+		doc = c.elideKnownRegexes(doc)
 	}
 	cfg, err := c.loader.config(doc)
 	if err != nil {
@@ -203,4 +221,68 @@ func listItemsOnly(text []byte) bool {
 		text = text[bytes.IndexByte(text, '\n')+1:]
 	}
 	return true
+}
+
+// lineSafe reports whether a value the reloader substitutes is made of characters that
+// cannot change the lines of YAML text it lands in: no line breaks, quotes, escapes, or
+// indicators that open a block or flow collection spanning lines.
+func lineSafe(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// Keys under which a job lists its relabel rules, as written at a job's indent (jobs are
+// items of the top-level list, their keys at column 2) with nothing after the colon.
+var relabelListKeys = [][]byte{[]byte("  relabel_configs:"), []byte("  metric_relabel_configs:")}
+
+// elideKnownRegexes returns doc, monitors' jobs under scrape_configs as the generator
+// writes them, with the value of every relabel rule's regex that the loader has seen
+// compile replaced by "". The generator writes every scalar on one line, so the rules of
+// a job's relabel_configs and metric_relabel_configs are the items at column 2 below the
+// key, their keys at column 4: a regex key is "  - regex: " or "    regex: " there. doc
+// itself is left as it is.
+func (c *fileCheck) elideKnownRegexes(doc []byte) []byte {
+	var out []byte // nil until the first change
+	inRules := false
+	for start := 0; start < len(doc); {
+		end := len(doc)
+		if i := bytes.IndexByte(doc[start:], '\n'); i >= 0 {
+			end = start + i
+		}
+		line := doc[start:end]
+		var value []byte
+		switch {
+		case bytes.Equal(line, relabelListKeys[0]) || bytes.Equal(line, relabelListKeys[1]):
+			inRules = true
+		case !bytes.HasPrefix(line, []byte("  - ")) && !bytes.HasPrefix(line, []byte("    ")):
+			inRules = false
+		case inRules:
+			if v, ok := bytes.CutPrefix(line, []byte("  - regex: ")); ok {
+				value = v
+			} else if v, ok := bytes.CutPrefix(line, []byte("    regex: ")); ok {
+				value = v
+			}
+		}
+		if value != nil && string(value) != `""` && c.loader.regexCompiles(value) {
+			if out == nil {
+				out = append(make([]byte, 0, len(doc)), doc[:start]...)
+			}
+			out = append(append(out, line[:len(line)-len(value)]...), `""`...)
+		} else if out != nil {
+			out = append(out, line...)
+		}
+		if out != nil && end < len(doc) {
+			out = append(out, '\n')
+		}
+		start = end + 1
+	}
+	if out == nil {
+		return doc
+	}
+	return out
 }

@@ -1,10 +1,13 @@
 package promcfg
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/relabel"
 
 	"github.com/lookout-operator/lookout/pkg/reloader"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -54,7 +57,14 @@ func TestFileCheckJobs(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			err := newFileCheck(newLoader(), env, c.legacy, c.global).jobs([][]byte{c.text}, [][]string{c.names})
+			err := newFileCheck(newLoader(), env, c.legacy, c.global).jobs([][]byte{c.text}, [][]string{c.names}, false)
+			// With the known regexes elided, only the verdict counts, and it is the same.
+			check := newFileCheck(newLoader(), env, c.legacy, c.global)
+			for range 2 { // the second time, every regex that compiles is known
+				if elided := check.jobs([][]byte{c.text}, [][]string{c.names}, true); (elided == nil) != (err == nil) {
+					t.Errorf("with regexes elided: %v; as written: %v", elided, err)
+				}
+			}
 			switch {
 			case c.want == "" && err != nil:
 				t.Errorf("rejected: %v", err)
@@ -109,5 +119,124 @@ func TestReloaderContainerNames(t *testing.T) {
 	}
 	if _, ok := env[workload.ShardEnv]; !ok {
 		t.Errorf("%s is not allowed", workload.ShardEnv)
+	}
+}
+
+// TestElideKnownRegexes: the regex values of a job's relabel rules that compile are
+// replaced by "", whether the key opens the rule or not and in both rule lists; an
+// invalid one, a value already empty and keys named regex elsewhere stay as written.
+func TestElideKnownRegexes(t *testing.T) {
+	global := Encode(M{{"global", M{{"scrape_interval", "30s"}}}})
+	doc := []byte(`- job_name: a
+  params:
+    regex:
+    - "(x)"
+  static_configs:
+  - targets:
+    - a:80
+    labels:
+      regex: "(.*)"
+  relabel_configs:
+  - source_labels:
+    - job
+    regex: "(app);true"
+    action: keep
+  - regex: Node;(.*)
+    action: labeldrop
+  - source_labels:
+    - a
+    regex: "(unclosed"
+    action: keep
+  - regex: ""
+    action: labelkeep
+  metric_relabel_configs:
+  - source_labels:
+    - __name__
+    regex: go_.*
+    action: drop
+  scheme: http
+- job_name: b
+  relabel_configs:
+  - target_label: x
+    replacement: y
+  honor_labels: true
+  regex: "(y)"
+  tls_config:
+    regex: "(z)"
+`)
+	want := strings.NewReplacer(
+		`    regex: "(app);true"`, `    regex: ""`,
+		`  - regex: Node;(.*)`, `  - regex: ""`,
+		`    regex: go_.*`, `    regex: ""`,
+	).Replace(string(doc))
+	orig := string(doc)
+	c := newFileCheck(newLoader(), map[string]string{"SHARD": "0"}, false, global)
+	if got := string(c.elideKnownRegexes(doc)); got != want {
+		t.Errorf("elided:\n%s\nwant:\n%s", got, want)
+	}
+	if string(doc) != orig {
+		t.Error("the text given was changed")
+	}
+	if got := c.elideKnownRegexes([]byte("- job_name: c\n  scheme: http\n")); string(got) != "- job_name: c\n  scheme: http\n" {
+		t.Errorf("a text without rules came back as %q", got)
+	}
+}
+
+// TestElidedRegexStaysSet: a rule whose action allows no regex is refused with its
+// regex elided as it is as written, because "" is a regex set, not the default.
+func TestElidedRegexStaysSet(t *testing.T) {
+	global := Encode(M{{"global", M{{"scrape_interval", "30s"}}}})
+	text := EncodeListItem(M{{"job_name", "j"}, {"static_configs", []M{{{"targets", []string{"a:80"}}}}},
+		{"relabel_configs", []M{{{"source_labels", []string{"a"}}, {"target_label", "b"}, {"regex", "(.*)"}, {"action", "keepequal"}}}}})
+	c := newFileCheck(newLoader(), nil, false, global)
+	if !bytes.Contains(c.elideKnownRegexes(append(append([]byte(nil), global...), text...)), []byte(`regex: ""`)) {
+		t.Fatal("the regex was not elided")
+	}
+	if err := c.jobs([][]byte{text}, [][]string{{"j"}}, true); err == nil || !strings.Contains(err.Error(), "keepequal action requires only") {
+		t.Errorf("with the regex elided: %v, want keepequal's refusal", err)
+	}
+}
+
+// TestNoElisionBehindUnsafeValues: when a value the reloader substitutes could change the
+// lines of the text (a quote, a line break, a block indicator), nothing is elided.
+func TestNoElisionBehindUnsafeValues(t *testing.T) {
+	global := Encode(M{{"global", M{{"scrape_interval", "30s"}}}})
+	for v, safe := range map[string]bool{"0": true, "prometheus-k8s-0": true, "node_1.a": true,
+		`"`: false, "a\nb": false, "|": false, "[": false, "'": false, `\`: false, "a b": false, "#": false} {
+		c := newFileCheck(newLoader(), map[string]string{"SHARD": "0", "V": v}, false, global)
+		if c.elide != safe {
+			t.Errorf("value %q: elision %v, want %v", v, c.elide, safe)
+		}
+	}
+}
+
+// TestRelabelValidateReadsNoRegex guards ADR 25's premise against a new Prometheus
+// release: for every action, Config.Validate judges a rule with the regex "" as it
+// judges the same rule with another regex that compiles.
+func TestRelabelValidateReadsNoRegex(t *testing.T) {
+	actions := []relabel.Action{relabel.Replace, relabel.Keep, relabel.Drop, relabel.KeepEqual, relabel.DropEqual,
+		relabel.HashMod, relabel.LabelMap, relabel.LabelDrop, relabel.LabelKeep, relabel.Lowercase, relabel.Uppercase}
+	for _, act := range actions {
+		for _, target := range []string{"", "t", "${1}"} {
+			rule := func(re string) relabel.Config {
+				c := relabel.DefaultRelabelConfig
+				c.Action, c.TargetLabel = act, target
+				if act == relabel.HashMod {
+					c.Modulus = 2
+				}
+				if act != relabel.LabelDrop && act != relabel.LabelKeep && act != relabel.LabelMap {
+					c.SourceLabels = model.LabelNames{"a"}
+				}
+				c.Regex = relabel.MustNewRegexp(re)
+				return c
+			}
+			for _, re := range []string{"(.*)", "Node;(.*)", "(a|b);true", "x"} {
+				a, b := rule(""), rule(re)
+				ea, eb := a.Validate(model.UTF8Validation), b.Validate(model.UTF8Validation)
+				if (ea == nil) != (eb == nil) {
+					t.Errorf("%s, target %q: regex \"\": %v; regex %q: %v", act, target, ea, re, eb)
+				}
+			}
+		}
 	}
 }

@@ -469,9 +469,10 @@ type rendered struct {
 }
 
 // renderBatch renders the monitors mons[i], i in idx, into ents and loads the jobs of
-// those that rendered in one text. The text is a run of the very pieces the file is made
-// of, so it loads exactly when each piece does (see fileCheck). When it does not, each
-// piece is loaded alone, so that every monitor gets its own verdict and message.
+// those that rendered in one text, with the regex values known to compile elided. The
+// text is a run of the very pieces the file is made of, so it loads exactly when each
+// piece does (see fileCheck). When it does not, each piece is loaded alone and as
+// written, so that every monitor gets its own verdict and message.
 func (rp *renderPass) renderBatch(mons []monitor, idx []int, ents []*entry) {
 	pending := make([]rendered, 0, len(idx))
 	for _, i := range idx {
@@ -481,20 +482,21 @@ func (rp *renderPass) renderBatch(mons []monitor, idx []int, ents []*entry) {
 			pending = append(pending, rendered{i, text, rec})
 		}
 	}
-	if len(pending) > 1 {
-		texts, names := make([][]byte, len(pending)), make([][]string, len(pending))
-		for k, r := range pending {
-			texts[k], names[k] = r.text, ents[r.i].jobNames
+	if len(pending) == 0 {
+		return
+	}
+	texts, names := make([][]byte, len(pending)), make([][]string, len(pending))
+	for k, r := range pending {
+		texts[k], names[k] = r.text, ents[r.i].jobNames
+	}
+	if rp.check.jobs(texts, names, true) == nil {
+		for _, r := range pending {
+			ents[r.i].loaded(r, nil)
 		}
-		if rp.check.jobs(texts, names) == nil {
-			for _, r := range pending {
-				ents[r.i].loaded(r, nil)
-			}
-			return
-		}
+		return
 	}
 	for _, r := range pending {
-		ents[r.i].loaded(r, rp.check.jobs([][]byte{r.text}, [][]string{ents[r.i].jobNames}))
+		ents[r.i].loaded(r, rp.check.jobs([][]byte{r.text}, [][]string{ents[r.i].jobNames}, false))
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/prometheus/prometheus/config"
+	"github.com/prometheus/prometheus/model/relabel"
+	yaml "go.yaml.in/yaml/v2"
 )
 
 // loader runs Prometheus's configuration loader (see Validate) and counts the texts it
@@ -14,6 +16,9 @@ import (
 type loader struct {
 	mu       sync.Mutex
 	verdicts map[[32]byte]error
+	// regexes holds regex values, as written, that compile as relabel rules' (see
+	// regexCompiles).
+	regexes map[string]struct{}
 	// loads counts the texts actually handed to Prometheus's loader.
 	loads int
 }
@@ -21,7 +26,13 @@ type loader struct {
 // maxRememberedVerdicts bounds the memory a loader holds; it forgets everything when full.
 const maxRememberedVerdicts = 1024
 
-func newLoader() *loader { return &loader{verdicts: map[[32]byte]error{}} }
+// maxRememberedRegexes bounds the regex values a loader remembers; it forgets them all
+// when full. Their memory is their text's: about 2 MB when full.
+const maxRememberedRegexes = 1 << 16
+
+func newLoader() *loader {
+	return &loader{verdicts: map[[32]byte]error{}, regexes: map[string]struct{}{}}
+}
 
 // config loads text.
 func (l *loader) config(text []byte) (*config.Config, error) {
@@ -53,4 +64,32 @@ func (l *loader) verdict(text []byte, check func(*config.Config) error) error {
 	}
 	l.verdicts[key] = err
 	return err
+}
+
+// regexCompiles reports whether raw, a YAML scalar as written after "regex: ", compiles
+// as a relabel rule's regular expression, reading it as Prometheus's loader does. A value
+// that compiles is remembered, so each distinct value is compiled once per loader.
+func (l *loader) regexCompiles(raw []byte) bool {
+	l.mu.Lock()
+	_, ok := l.regexes[string(raw)]
+	l.mu.Unlock()
+	if ok {
+		return true
+	}
+	var v struct {
+		Regex string `yaml:"regex"`
+	}
+	if err := yaml.UnmarshalStrict(append([]byte("regex: "), raw...), &v); err != nil {
+		return false
+	}
+	if _, err := relabel.NewRegexp(v.Regex); err != nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.regexes) >= maxRememberedRegexes {
+		clear(l.regexes)
+	}
+	l.regexes[string(raw)] = struct{}{}
+	return true
 }

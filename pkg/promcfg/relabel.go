@@ -55,7 +55,7 @@ func strp(s string) *string { return &s }
 // matches as a regular expression, as prometheus-operator writes it: one that does not
 // compile makes Prometheus refuse the whole file.
 func checkPortRegex(field, port string) error {
-	if _, err := relabel.NewRegexp(port); err != nil {
+	if err := compileRelabelRegex(port); err != nil {
 		return fmt.Errorf("%s %q is matched as a regular expression, and it does not compile: %w", field, port, err)
 	}
 	return nil
@@ -119,11 +119,10 @@ func validateRelabel(r relabelRule, scheme model.ValidationScheme) error {
 		c.Separator = *r.Separator
 	}
 	if r.Regex != "" {
-		re, err := relabel.NewRegexp(r.Regex)
-		if err != nil {
+		if err := compileRelabelRegex(r.Regex); err != nil {
 			return fmt.Errorf("invalid regex %q: %w", r.Regex, err)
 		}
-		c.Regex = re
+		c.Regex = setRegex
 	}
 	c.Modulus = uint64(r.Modulus)
 	if r.TargetLabel != "" {
