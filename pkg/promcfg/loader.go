@@ -27,7 +27,7 @@ type loader struct {
 const maxRememberedVerdicts = 1024
 
 // maxRememberedRegexes bounds the regex values a loader remembers; it forgets them all
-// when full. Their memory is their text's: about 2 MB when full.
+// when full: a few MB at most.
 const maxRememberedRegexes = 1 << 16
 
 func newLoader() *loader {
