@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -452,5 +453,55 @@ func TestMetricsTotal(t *testing.T) {
 	m.CountWrite("StatefulSet", "update")
 	if got := m.Total(); got != 3 {
 		t.Fatalf("Total() = %v, want 3", got)
+	}
+}
+
+// readTypes records the Go type of every object Get reads into.
+type readTypes struct {
+	client.Client
+	types []string
+}
+
+func (r *readTypes) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	r.types = append(r.types, fmt.Sprintf("%T", obj))
+	return r.Client.Get(ctx, key, obj, opts...)
+}
+
+// TestCachedAs: with CachedAs, Ensure reads the live object as the typed object given,
+// not as metadata, and judges it the same way: it creates, skips an unchanged hash,
+// updates a changed one and refuses what it does not own.
+func TestCachedAs(t *testing.T) {
+	ctx := context.Background()
+	_, c, m, clk := newApplier(t, secret("foreign", "h0", "theirs", owner("b")))
+	rec := &readTypes{Client: c}
+	a := New(rec, m, clk)
+	typed := func() Option { return CachedAs(&corev1.Secret{}) }
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "one", owner("a")), typed()); err != nil || !wrote {
+		t.Fatalf("create: wrote=%v err=%v", wrote, err)
+	}
+	clk.Step(memoTTL + time.Second) // past the write memo: the hash comparison decides
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h1", "one", owner("a")), typed()); err != nil || wrote {
+		t.Fatalf("same hash: wrote=%v err=%v", wrote, err)
+	}
+	if wrote, err := a.Ensure(ctx, secretGVK, secret("s", "h2", "two", owner("a")), typed()); err != nil || !wrote {
+		t.Fatalf("new hash: wrote=%v err=%v", wrote, err)
+	}
+	if got := liveData(t, c, "s"); got != "two" {
+		t.Fatalf("live data %q, want two", got)
+	}
+	if _, err := a.Ensure(ctx, secretGVK, secret("foreign", "h1", "ours", owner("a")), typed()); !IsNotOwned(err) {
+		t.Fatalf("foreign: want a NotOwnedError, got %v", err)
+	}
+	for _, typ := range rec.types {
+		if typ != "*v1.Secret" {
+			t.Errorf("read as %s, want *v1.Secret", typ)
+		}
+	}
+	rec.types = nil
+	if _, err := a.Ensure(ctx, secretGVK, secret("s", "h2", "two", owner("a"))); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.types) == 0 || rec.types[0] != "*v1.PartialObjectMetadata" {
+		t.Errorf("without CachedAs, read as %v, want metadata first", rec.types)
 	}
 }

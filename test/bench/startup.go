@@ -24,6 +24,7 @@ func startupChanges(ctx context.Context, o options, cl *cluster, sc scenario, n 
 			continue
 		}
 		r.startupLatencies = append(r.startupLatencies, lat)
+		logf("  start-up change %d (%s): %s", c, k.describeChange(sc, i, o.changes+c), ms(lat))
 	}
 	r.startupChangesEnd = time.Now()
 	evs, err := tail.next()

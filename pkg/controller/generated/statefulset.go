@@ -28,7 +28,7 @@ func (w *Writer) EnsureStatefulSet(ctx context.Context, c client.Reader, desired
 	err = c.Get(ctx, client.ObjectKeyFromObject(desired), live)
 	switch {
 	case apierrors.IsNotFound(err):
-		return false, w.Ensure(ctx, statefulSetGVK, desired)
+		return false, w.Ensure(ctx, statefulSetGVK, desired, apply.CachedAs(&appsv1.StatefulSet{}))
 	case err != nil:
 		return false, outcome.ApplyFailed(fmt.Errorf("reading StatefulSet %s/%s: %w", desired.Namespace, desired.Name, err))
 	}
@@ -39,5 +39,5 @@ func (w *Writer) EnsureStatefulSet(ctx context.Context, c client.Reader, desired
 		return true, outcome.ApplyFailed(fmt.Errorf("StatefulSet %s/%s is being recreated (orphaning its pods) because %s changed; it is created again on the next reconcile", live.Namespace, live.Name, why))
 	}
 	drifted = drifted || ptr.Deref(live.Spec.Replicas, 1) != ptr.Deref(desired.Spec.Replicas, 1)
-	return false, w.Ensure(ctx, statefulSetGVK, desired, apply.Drifted(drifted))
+	return false, w.Ensure(ctx, statefulSetGVK, desired, apply.Drifted(drifted), apply.CachedAs(&appsv1.StatefulSet{}))
 }

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -38,7 +39,7 @@ func (r *Reconciler) applyDaemonSet(ctx context.Context, p *monitoringv1.Prometh
 		return invalid(err)
 	}
 	ds.OwnerReferences = []metav1.OwnerReference{ownerRef(p)}
-	return r.writer().Ensure(ctx, daemonSetGVK, ds)
+	return r.writer().Ensure(ctx, daemonSetGVK, ds, apply.CachedAs(&appsv1.DaemonSet{}))
 }
 
 // deleteDaemonSet removes the DaemonSet of an agent back in StatefulSet mode (only with
