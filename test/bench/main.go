@@ -69,7 +69,7 @@ func main() {
 	flag.IntVar(&o.secrets, "secrets", 10000, "unrelated Secrets created before the operator starts")
 	flag.IntVar(&o.secretSize, "secret-size", 10*1024, "bytes of data in each unrelated Secret")
 	flag.IntVar(&o.changes, "changes", 50, "single-object changes timed at each size")
-	flag.IntVar(&o.startupChanges, "startup-changes", 10, "single-object changes made right after the complete config, while the start-up writes still run (0: none)")
+	flag.IntVar(&o.startupChanges, "startup-changes", 10, "single-object changes made from the complete config on, -settle apart, while the start-up writes still run (0: none)")
 	flag.DurationVar(&o.restartWait, "restart-wait", 30*time.Second, "after the idle period, restart the operator with nothing changed and count its writes for this long (0: no restart)")
 	flag.IntVar(&o.ceiling, "ceiling", 2000, "servicemonitors: at the end, with the operator stopped, apply a binding to this many monitors' status with a bare client and report the API server's rate, the floor under any operator's start-up writes (0: skip)")
 	flag.DurationVar(&o.idle, "idle", 2*time.Minute, "idle period in which API writes are counted (must be zero)")

@@ -262,11 +262,11 @@ func (rep *report) markdown() string {
 		"the harness's watch on Secret `%s/%s` delivers a version whose `%s` %s. The start-up is over when the operator has made "+
 		"no API write for %s. Each change %s, and its writes are the operator user's create/update/patch/delete requests "+
 		"from just before the update to %s after the new config was seen. Percentiles are nearest-rank (with up to 100 changes, p99 is the "+
-		"worst). The changes during the start-up writes are made the same way, one after the other, as soon as the config is "+
-		"complete; they count only if the operator still wrote after the last of them. After the idle period the operator is "+
+		"worst). The changes during the start-up writes are made the same way, the first as soon as the config is "+
+		"complete, each %s after the previous one was seen; they count only if the operator still wrote after the last of them. After the idle period the operator is "+
 		"stopped (SIGTERM) and started again with nothing changed, and the new process's writes are counted for %s.%s RSS is "+
 		"sampled every %s; the peak is the kernel's VmHWM. The operator shares the CPUs with kube-apiserver, etcd "+
-		"and the harness.\n", promNamespace, o.configSecret, o.configKey, k.complete, o.quiet, k.changeText, o.settle, o.restartWait, ceilingText(o), o.sample)
+		"and the harness.\n", promNamespace, o.configSecret, o.configKey, k.complete, o.quiet, k.changeText, o.settle, o.settle, o.restartWait, ceilingText(o), o.sample)
 	fmt.Fprintln(&b, k.endMarker())
 	return b.String()
 }
