@@ -384,7 +384,7 @@ func DefaultOptions() Options {
 		},
 		MaxConcurrentReconciles: 2,
 		StatusQPS:               -1,
-		StatusWorkers:           8,
+		StatusWorkers:           2,
 		GracefulShutdown:        30 * time.Second,
 		Workload:                workload.DefaultOptions(),
 		WebhookPort:             0,

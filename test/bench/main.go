@@ -78,7 +78,7 @@ func main() {
 	flag.DurationVar(&o.settle, "settle", time.Second, "wait after each change is seen before counting its writes and making the next")
 	flag.DurationVar(&o.completeLimit, "complete-timeout", 10*time.Minute, "give up waiting for a complete config after this long")
 	flag.DurationVar(&o.changeLimit, "change-timeout", 30*time.Second, "a change not seen in the config after this long counts as failed")
-	flag.IntVar(&o.ceilingWorkers, "ceiling-workers", 8, "status writes the ceiling measurement makes in parallel (as many as the operator's default --status-workers)")
+	flag.IntVar(&o.ceilingWorkers, "ceiling-workers", 8, "status writes the ceiling measurement makes in parallel (8 keep the API server saturated; the operator writes 2 per kind by default)")
 	flag.IntVar(&o.workers, "workers", 32, "concurrent workers creating the objects")
 	flag.BoolVar(&o.fakePromAPI, "fake-prometheus-api", false, "servicemonitors: serve the Prometheus targets API for every monitor (2 targets up each) behind a ready Pod of the Prometheus, for operators polling target health (--target-health-interval)")
 	flag.StringVar(&o.out, "out", "", "Markdown file whose scale-benchmark section receives the results table (empty: print only)")
