@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/prometheus/prometheus/config"
-	"github.com/prometheus/prometheus/model/relabel"
 	yaml "go.yaml.in/yaml/v2"
 )
 
@@ -68,7 +67,8 @@ func (l *loader) verdict(text []byte, check func(*config.Config) error) error {
 
 // regexCompiles reports whether raw, a YAML scalar as written after "regex: ", compiles
 // as a relabel rule's regular expression, reading it as Prometheus's loader does. A value
-// that compiles is remembered, so each distinct value is compiled once per loader.
+// that compiles is remembered as written, so it is read once per loader; the compile
+// itself goes through compileRelabelRegex, which the render-time checks share.
 func (l *loader) regexCompiles(raw []byte) bool {
 	l.mu.Lock()
 	_, ok := l.regexes[string(raw)]
@@ -82,7 +82,7 @@ func (l *loader) regexCompiles(raw []byte) bool {
 	if err := yaml.UnmarshalStrict(append([]byte("regex: "), raw...), &v); err != nil {
 		return false
 	}
-	if _, err := relabel.NewRegexp(v.Regex); err != nil {
+	if compileRelabelRegex(v.Regex) != nil {
 		return false
 	}
 	l.mu.Lock()
