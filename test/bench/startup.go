@@ -5,13 +5,13 @@ import (
 	"time"
 )
 
-// startupChanges makes o.startupChanges single-object changes one after the other as soon
-// as the config is complete, while the operator still writes its start-up status, and
-// records their latencies in r. Like the timed changes, each waits o.settle after the
-// previous one was seen: made back to back, the changes kept the operator's gate closed
-// (ADR 14), so the status writes hardly ran while they were measured. Their change numbers follow the timed changes' (each
-// change sets a value of its own), and they touch other objects than the first timed
-// changes. It returns the operator's requests seen meanwhile.
+// startupChanges makes o.startupChanges single-object changes, the first as soon as the
+// config is complete, while the operator still writes its start-up status, and records
+// their latencies in r. Like the timed changes, each waits o.settle after the previous
+// one was seen: made back to back, the changes kept the operator's gate closed (ADR 14),
+// so the status writes hardly ran while they were measured. Their change numbers follow
+// the timed changes' (each change sets a value of its own), and they touch other objects
+// than the first timed changes. It returns the operator's requests seen meanwhile.
 func startupChanges(ctx context.Context, o options, cl *cluster, sc scenario, n int, events <-chan configEvent, tail *auditTail, r *result) ([]auditEvent, error) {
 	k := o.kind
 	for c := 0; c < o.startupChanges; c++ {
