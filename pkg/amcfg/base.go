@@ -17,6 +17,9 @@ type base struct {
 	doc       *obj
 	tlsAssets map[string][]byte
 	txt       *baseText
+	// creds are the credentials its global section lends to receivers that leave them
+	// out; tenants' receivers never borrow them (isolate).
+	creds globalCreds
 }
 
 // loadBase reads Base (or the default) after checking it with Alertmanager's loader.
@@ -24,14 +27,15 @@ func loadBase(raw []byte) (*base, error) {
 	if len(raw) == 0 || len(trimSpace(raw)) == 0 {
 		raw = []byte(defaultBase)
 	}
-	if _, err := config.Load(string(raw)); err != nil {
+	cfg, err := config.Load(string(raw))
+	if err != nil {
 		return nil, fmt.Errorf("the base configuration does not load: %w", err)
 	}
 	var ms yaml.MapSlice
 	if err := yaml.Unmarshal(raw, &ms); err != nil {
 		return nil, fmt.Errorf("the base configuration does not parse: %w", err)
 	}
-	b := &base{doc: &obj{ms: ms}, tlsAssets: map[string][]byte{}}
+	b := &base{doc: &obj{ms: ms}, tlsAssets: map[string][]byte{}, creds: credsOf(cfg.Global)}
 	if _, ok := b.doc.get("route"); !ok {
 		return nil, fmt.Errorf("the base configuration has no route")
 	}
@@ -78,14 +82,15 @@ func globalBase(in Input, o options) (*base, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := config.Load(string(b)); err != nil {
+	cfg, err := config.Load(string(b))
+	if err != nil {
 		return nil, fmt.Errorf("global AlertmanagerConfig %s/%s does not load: %w", amc.Namespace, amc.Name, err)
 	}
 	tls := pt.tlsAssets
 	for k, v := range c.tlsAssets {
 		tls[k] = v
 	}
-	return &base{doc: doc, tlsAssets: tls}, nil
+	return &base{doc: doc, tlsAssets: tls, creds: credsOf(cfg.Global)}, nil
 }
 
 var _ = monitoringv1alpha1.AlertmanagerConfig{}

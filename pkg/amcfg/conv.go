@@ -5,6 +5,8 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
 )
 
 // conv converts one AlertmanagerConfig. It resolves references through assets in the
@@ -123,7 +125,8 @@ func (c *conv) secretFile(field string, sel corev1.SecretKeySelector) (string, *
 	return TLSAssetsDir + "/" + n, nil
 }
 
-// assetName is the file name of one key, as prometheus-operator names TLS assets.
+// assetName is the file name of one key, as prometheus-operator names TLS assets, cut
+// to what a Secret key may be (layout.TLSAssetKey, shared with every kind).
 func assetName(kind, ns, name, key string) string {
-	return kind + "_" + ns + "_" + name + "_" + key
+	return layout.TLSAssetKey(kind, ns, name, key)
 }

@@ -126,6 +126,10 @@ func checkPart(amc *monitoringv1alpha1.AlertmanagerConfig, o options, assets Ass
 	if p != nil {
 		return nil, p
 	}
+	if p := checkEnvRefs(pt, "muteTimeIntervals"); p != nil {
+		return nil, p
+	}
+	isolate(pt.receivers, b.creds)
 	out, err := render(b, []*part{pt}, o)
 	if err == nil {
 		err = load(out)

@@ -170,13 +170,14 @@ func NewClusterAPI(cfg *rest.Config) (http.Handler, error) {
 	}, nil
 }
 
-// serve serves h on a loopback port until ctx ends; it returns the base URL.
-func serve(ctx context.Context, h http.Handler) (string, error) {
+// serve serves the handler handler(host) makes on a loopback port (host is the port's
+// address) until ctx ends; it returns the base URL.
+func serve(ctx context.Context, handler func(host string) http.Handler) (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
 	}
-	srv := &http.Server{Handler: h, BaseContext: func(net.Listener) context.Context { return ctx }}
+	srv := &http.Server{Handler: handler(l.Addr().String()), BaseContext: func(net.Listener) context.Context { return ctx }}
 	go func() {
 		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			_ = err

@@ -42,7 +42,11 @@ func discover(ctx context.Context, api http.Handler, sd *kubernetes.SDConfig, ti
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	obs := newObserver(api)
-	base, err := serve(ctx, obs)
+	token, err := newToken()
+	if err != nil {
+		return nil, err
+	}
+	base, err := serve(ctx, func(host string) http.Handler { return &gate{token: token, host: host, next: obs} })
 	if err != nil {
 		return nil, err
 	}
@@ -51,6 +55,7 @@ func discover(ctx context.Context, api http.Handler, sd *kubernetes.SDConfig, ti
 	conf.APIServer = promconfig.URL{URL: u}
 	conf.KubeConfig = ""
 	conf.HTTPClientConfig = promconfig.DefaultHTTPClientConfig
+	conf.HTTPClientConfig.BearerToken = promconfig.Secret(token)
 	conf.NamespaceDiscovery.IncludeOwnNamespace = false
 
 	reg := prometheus.NewRegistry()

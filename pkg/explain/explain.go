@@ -233,7 +233,7 @@ type explainer struct {
 	discovered map[string]discovered
 }
 
-// managed is the operator's check of p (generated.Managed), saying which part fails.
+// managed is the operator's check of p (write.Managed), saying which part fails.
 func (e *explainer) managed(p *monitoringv1.Prometheus) Step {
 	kind := kindOf(p)
 	switch {

@@ -9,6 +9,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -21,12 +22,14 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/apply"
 	amctrl "github.com/lookout-operator/lookout/pkg/controller/alertmanager"
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	trctrl "github.com/lookout-operator/lookout/pkg/controller/thanosruler"
 	"github.com/lookout-operator/lookout/pkg/crds"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/priority"
+	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/webhook"
 )
 
@@ -311,34 +314,15 @@ type shared struct {
 }
 
 func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind, upstream *opmetrics.Controller, sh shared) (*promctrl.Reconciler, error) {
-	metrics, err := promctrl.NewMetrics(opts.Registry, kind)
+	deps, err := sh.deps(mgr, opts, kind.Kind, upstream)
 	if err != nil {
 		return nil, err
 	}
-	r := promctrl.New(promctrl.Deps{
-		Client:         sh.client,
-		APIReader:      mgr.GetAPIReader(),
-		Informers:      mgr.GetCache(),
-		StorageClasses: storageClassReader(mgr, opts),
-		Applier:        sh.applier,
-		Recorder:       sh.recorder,
-		Statuses:       sh.store,
-		Gate:           sh.gate,
-		Metrics:        metrics,
-		Upstream:       upstream,
-	}, promctrl.Config{
+	r := promctrl.New(promctrl.Deps{Deps: deps, Informers: mgr.GetCache()}, promctrl.Config{
+		Config:                        sh.config(opts, opts.WatchScope(), opts.PrometheusInstanceSelector),
 		Kind:                          kind,
-		Workload:                      opts.Workload,
-		Scope:                         opts.WatchScope(),
-		InstanceSelector:              opts.PrometheusInstanceSelector,
-		ControllerID:                  opts.ControllerID,
-		Labels:                        opts.Labels,
-		Annotations:                   opts.Annotations,
 		DisableUnmanagedConfiguration: opts.DisableUnmanagedPrometheusConfiguration,
 		ShardRetention:                opts.FeatureGates.Enabled(GatePrometheusShardRetentionPolicy),
-		RepairPolicy:                  string(opts.RepairPolicy),
-		WatchGoverningServices:        opts.watchServices,
-		MaxConcurrentReconciles:       opts.MaxConcurrentReconciles,
 		AgentDaemonSet:                kind == promctrl.AgentKind && opts.agentDaemonSets,
 	})
 	if err := r.SetupWithManager(mgr); err != nil {
@@ -347,21 +331,14 @@ func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind,
 	return r, nil
 }
 
-// setupAlertmanager registers the Alertmanager controller unless its permissions are
-// missing (then it returns nil).
-func setupAlertmanager(mgr manager.Manager, opts Options, sh shared) (*amctrl.Reconciler, error) {
-	if opts.skipAlertmanagers {
-		return nil, nil
-	}
-	reg := opts.Registry
-	amUpstream, err := opmetrics.NewController(reg, "alertmanager")
+// deps are the collaborators of the controller of one instance kind, with its lookout_*
+// metrics registered.
+func (sh shared) deps(mgr manager.Manager, opts Options, kind string, upstream *opmetrics.Controller) (instance.Deps, error) {
+	metrics, err := instance.NewMetrics(opts.Registry, kind)
 	if err != nil {
-		return nil, err
+		return instance.Deps{}, err
 	}
-	if err := mgr.Add(readiness{mgr: mgr, metrics: amUpstream}); err != nil {
-		return nil, err
-	}
-	am := amctrl.New(amctrl.Deps{
+	return instance.Deps{
 		Client:         sh.client,
 		APIReader:      mgr.GetAPIReader(),
 		StorageClasses: storageClassReader(mgr, opts),
@@ -369,18 +346,47 @@ func setupAlertmanager(mgr manager.Manager, opts Options, sh shared) (*amctrl.Re
 		Recorder:       sh.recorder,
 		Statuses:       sh.store,
 		Gate:           sh.gate,
-		Generator:      opts.AlertmanagerConfigGenerator,
-		Upstream:       amUpstream,
-	}, amctrl.Config{
+		Metrics:        metrics,
+		Upstream:       upstream,
+	}, nil
+}
+
+// config is the configuration every instance controller shares, with the kind's scope
+// and instance selector.
+func (sh shared) config(opts Options, scope selection.Scope, instances labels.Selector) instance.Config {
+	return instance.Config{
 		Workload:                opts.Workload,
-		Scope:                   opts.AlertmanagerScope(),
-		ConfigScope:             opts.AlertmanagerConfigScope(),
-		InstanceSelector:        opts.AlertmanagerInstanceSelector,
+		Scope:                   scope,
+		InstanceSelector:        instances,
 		ControllerID:            opts.ControllerID,
 		Labels:                  opts.Labels,
 		Annotations:             opts.Annotations,
+		RepairPolicy:            string(opts.RepairPolicy),
 		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
 		WatchGoverningServices:  opts.watchServices,
+	}
+}
+
+// setupAlertmanager registers the Alertmanager controller unless its permissions are
+// missing (then it returns nil).
+func setupAlertmanager(mgr manager.Manager, opts Options, sh shared) (*amctrl.Reconciler, error) {
+	if opts.skipAlertmanagers {
+		return nil, nil
+	}
+	upstream, err := opmetrics.NewController(opts.Registry, "alertmanager")
+	if err != nil {
+		return nil, err
+	}
+	if err := mgr.Add(readiness{mgr: mgr, metrics: upstream}); err != nil {
+		return nil, err
+	}
+	deps, err := sh.deps(mgr, opts, monitoringv1.AlertmanagersKind, upstream)
+	if err != nil {
+		return nil, err
+	}
+	am := amctrl.New(amctrl.Deps{Deps: deps, Generator: opts.AlertmanagerConfigGenerator}, amctrl.Config{
+		Config:      sh.config(opts, opts.AlertmanagerScope(), opts.AlertmanagerInstanceSelector),
+		ConfigScope: opts.AlertmanagerConfigScope(),
 	})
 	if err := am.SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the Alertmanager controller: %w", err)
@@ -402,26 +408,13 @@ func setupThanosRuler(mgr manager.Manager, opts Options, sh shared) (*trctrl.Rec
 	if err := mgr.Add(readiness{mgr: mgr, metrics: upstream}); err != nil {
 		return nil, err
 	}
-	r := trctrl.New(trctrl.Deps{
-		Client:         sh.client,
-		APIReader:      mgr.GetAPIReader(),
-		StorageClasses: storageClassReader(mgr, opts),
-		Applier:        sh.applier,
-		Recorder:       sh.recorder,
-		Statuses:       sh.store,
-		Gate:           sh.gate,
-		Upstream:       upstream,
-	}, trctrl.Config{
-		Workload:                opts.Workload,
-		Scope:                   opts.ThanosRulerScope(),
-		RuleScope:               opts.MonitorScope(),
-		InstanceSelector:        opts.ThanosRulerInstanceSelector,
-		RepairPolicy:            string(opts.RepairPolicy),
-		ControllerID:            opts.ControllerID,
-		Labels:                  opts.Labels,
-		Annotations:             opts.Annotations,
-		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
-		WatchGoverningServices:  opts.watchServices,
+	deps, err := sh.deps(mgr, opts, monitoringv1.ThanosRulerKind, upstream)
+	if err != nil {
+		return nil, err
+	}
+	r := trctrl.New(deps, trctrl.Config{
+		Config:    sh.config(opts, opts.ThanosRulerScope(), opts.ThanosRulerInstanceSelector),
+		RuleScope: opts.MonitorScope(),
 	})
 	if err := r.SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the ThanosRuler controller: %w", err)

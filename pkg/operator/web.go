@@ -20,38 +20,28 @@ import (
 )
 
 // webServer builds the options of the metrics listener, which plays the part of
-// prometheus-operator's web server: /metrics, /healthz and the admission webhook paths,
-// over TLS with --web.enable-tls. The runnables (certificate watchers) must be added to
-// the manager.
+// prometheus-operator's web server: /metrics, /healthz and, when it serves TLS
+// (--web.enable-tls with a certificate), the admission and conversion webhook paths. The
+// API server calls webhooks over HTTPS only, so on a plain-HTTP listener those paths
+// would serve nobody but other processes of the network (ADR 27). The runnables
+// (certificate watchers) must be added to the manager.
 func webServer(o Options, log logr.Logger) (metricsserver.Options, []manager.Runnable, error) {
 	mo := metricsserver.Options{BindAddress: o.MetricsAddr}
 	if o.MetricsAddr == "0" {
 		return mo, nil, nil
 	}
-	validator, err := webhook.NewValidator(webhook.Options{})
-	if err != nil {
-		return mo, nil, err
-	}
-	convert, err := webhook.NewConversionHandler()
-	if err != nil {
-		return mo, nil, err
-	}
-	// The AlertmanagerConfig webhook runs the Alertmanager controller's own check
-	// (amcfg.Check); it reads no Secret, so a reference it cannot resolve is not held
-	// against the object (the controller reports it).
 	mo.ExtraHandlers = map[string]http.Handler{
-		"/healthz":                             http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }),
-		webhook.ValidatePath:                   &admission.Webhook{Handler: validator},
-		webhook.MutatePath:                     &admission.Webhook{Handler: webhook.Mutator{}},
-		webhook.AlertmanagerConfigValidatePath: &admission.Webhook{Handler: &webhook.AlertmanagerConfigValidator{}},
-		webhook.ConvertPath:                    convert,
+		"/healthz": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }),
 	}
 	if !o.Web.TLS {
 		return mo, nil, nil
 	}
 	if o.Web.CertFile == "" && o.Web.KeyFile == "" {
-		log.Info("--web.enable-tls without a certificate and key: serving plain HTTP, as prometheus-operator does")
+		log.Info("--web.enable-tls without a certificate and key: serving plain HTTP, as prometheus-operator does (without the webhook paths)")
 		return mo, nil, nil
+	}
+	if err := addWebhooks(mo.ExtraHandlers); err != nil {
+		return mo, nil, err
 	}
 	cw, err := certwatcher.New(o.Web.CertFile, o.Web.KeyFile)
 	if err != nil {
@@ -167,3 +157,24 @@ func (c *caFile) Start(ctx context.Context) error {
 
 // NeedLeaderElection: every replica serves its listener.
 func (c *caFile) NeedLeaderElection() bool { return false }
+
+// addWebhooks adds the admission and conversion webhook paths prometheus-operator serves
+// on its web listener, each with its body bounded (webhook.Limit).
+func addWebhooks(h map[string]http.Handler) error {
+	validator, err := webhook.NewValidator(webhook.Options{})
+	if err != nil {
+		return err
+	}
+	convert, err := webhook.NewConversionHandler()
+	if err != nil {
+		return err
+	}
+	// The AlertmanagerConfig webhook runs the Alertmanager controller's own check
+	// (amcfg.Check); it reads no Secret, so a reference it cannot resolve is not held
+	// against the object (the controller reports it).
+	h[webhook.ValidatePath] = webhook.Limit(&admission.Webhook{Handler: validator})
+	h[webhook.MutatePath] = webhook.Limit(&admission.Webhook{Handler: webhook.Mutator{}})
+	h[webhook.AlertmanagerConfigValidatePath] = webhook.Limit(&admission.Webhook{Handler: &webhook.AlertmanagerConfigValidator{}})
+	h[webhook.ConvertPath] = webhook.Limit(convert)
+	return nil
+}

@@ -78,7 +78,23 @@ func TestWebPlainHTTP(t *testing.T) {
 		}
 	}
 
-	// The admission paths prometheus-operator serves on this listener.
+	// The webhook paths are not served in plain HTTP: the API server would not call them.
+	for _, path := range []string{webhook.ValidatePath, webhook.MutatePath, webhook.AlertmanagerConfigValidatePath, webhook.ConvertPath} {
+		resp, err := http.Post("http://"+addr+path, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("%s in plain HTTP: %d, want 404", path, resp.StatusCode)
+		}
+	}
+}
+
+// checkWebhooks checks the admission paths prometheus-operator serves on its web listener,
+// and that a request body over webhook.MaxRequestBytes is refused with 413.
+func checkWebhooks(t *testing.T, c *http.Client, base string) {
+	t.Helper()
 	review := func(path, kind string, object string) *admissionv1.AdmissionResponse {
 		version := "v1"
 		if kind == "AlertmanagerConfig" {
@@ -93,7 +109,7 @@ func TestWebPlainHTTP(t *testing.T) {
 				Object: runtime.RawExtension{Raw: []byte(object)},
 			},
 		})
-		resp, err := http.Post("http://"+addr+path, "application/json", bytes.NewReader(body))
+		resp, err := c.Post(base+path, "application/json", bytes.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,6 +135,28 @@ func TestWebPlainHTTP(t *testing.T) {
 	if r := review(webhook.AlertmanagerConfigValidatePath, "AlertmanagerConfig", badAMC); r.Allowed {
 		t.Error("an AlertmanagerConfig routing to an unknown receiver was allowed")
 	}
+	// 64 MiB, streamed without a length: refused once the limit is passed.
+	for _, path := range []string{webhook.ConvertPath, webhook.ValidatePath} {
+		body := io.LimitReader(zeros{}, 64<<20)
+		resp, err := c.Post(base+path, "application/json", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("%s with a 64 MiB body: %d, want 413", path, resp.StatusCode)
+		}
+	}
+}
+
+// zeros is an endless body.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
 }
 
 func TestWebTLS(t *testing.T) {
@@ -143,6 +181,7 @@ func TestWebTLS(t *testing.T) {
 	if code, err := get(t, client(&tls.Config{}), "https://"+addr+"/healthz"); err != nil || code != http.StatusOK {
 		t.Fatalf("/healthz over TLS: %d %v", code, err)
 	}
+	checkWebhooks(t, client(&tls.Config{}), "https://"+addr)
 	resp, err := client(&tls.Config{}).Get("https://" + addr + "/metrics")
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,6 @@
 package promcfg
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -10,8 +8,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/lookout-operator/lookout/pkg/layout"
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
 )
 
 // AssetKind is Secret or ConfigMap.
@@ -167,22 +166,11 @@ func (r *recorder) tlsKey(ns string, sel *corev1.SecretKeySelector) (string, []b
 	return r.addTLSAsset(ref, data), data, nil
 }
 
-// TLSAssetFileName is the file name of a referenced key in the tls-assets Secrets:
-// "<secret|configmap>_<namespace>_<name>_<key>", as prometheus-operator names them. A
-// name longer than a Secret key may be (253 characters; a namespace, a name and a key
-// together can reach 580) is cut, and ends in a hash of the whole name instead: the
-// tls-assets Secret holding it would be refused, and no object of the Prometheus written.
+// TLSAssetFileName is the file name of a referenced key in the tls-assets Secrets
+// (layout.TLSAssetKey, shared with the other kinds).
 func TLSAssetFileName(ref AssetRef) string {
-	name := fmt.Sprintf("%s_%s_%s_%s", strings.ToLower(string(ref.Kind)), ref.Namespace, ref.Name, ref.Key)
-	if len(name) <= maxSecretKey {
-		return name
-	}
-	sum := sha256.Sum256([]byte(name))
-	return name[:maxSecretKey-17] + "_" + hex.EncodeToString(sum[:8])
+	return layout.TLSAssetKey(string(ref.Kind), ref.Namespace, ref.Name, ref.Key)
 }
-
-// maxSecretKey is the longest key a Secret may have.
-const maxSecretKey = 253
 
 // checkTLSAssetSize rejects a TLS file over MaxTLSAssetBytes.
 func checkTLSAssetSize(ref AssetRef, data []byte) error {

@@ -40,9 +40,9 @@ type promSettings struct {
 	// RetainShards: spec.shardRetentionPolicy keeps the StatefulSets of shards scaled
 	// away running, so every job drops the targets of shards at or above Shards.
 	RetainShards bool
-	// ReloaderEnv are the variables the config-reloader expands that monitors may refer
-	// to, with the values checks substitute (see envrefs.go).
-	ReloaderEnv map[string]*string
+	// ReloaderEnv are the variables the config-reloader expands, with the values checks
+	// substitute; TenantEnv those of them monitors may refer to (see envrefs.go).
+	ReloaderEnv, TenantEnv map[string]*string
 	// NodeLocal: a PrometheusAgent in DaemonSet mode discovers only the pods of its own
 	// node, unsharded.
 	NodeLocal bool
@@ -57,6 +57,7 @@ type enforcedLimits struct {
 // newPromSettings copies and validates what monitor rendering needs from p.
 func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, error) {
 	spec := &p.Spec
+	env := reloaderEnv(p)
 	s := &promSettings{
 		Version:                  v,
 		Namespace:                p.Namespace,
@@ -73,7 +74,8 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 		EnforcedNamespaceLabel:   spec.EnforcedNamespaceLabel,
 		ExcludedFromEnforcement:  spec.ExcludedFromEnforcement,
 		PodTargetLabels:          spec.PodTargetLabels,
-		ReloaderEnv:              reloaderEnv(p),
+		ReloaderEnv:              env,
+		TenantEnv:                tenantEnv(p, env),
 		Enforced: enforcedLimits{
 			SampleLimit: spec.EnforcedSampleLimit, TargetLimit: spec.EnforcedTargetLimit, LabelLimit: spec.EnforcedLabelLimit,
 			LabelNameLengthLimit: spec.EnforcedLabelNameLengthLimit, LabelValueLengthLimit: spec.EnforcedLabelValueLengthLimit,

@@ -16,7 +16,8 @@ import (
 // before Prometheus reads it (pkg/reloader). The Prometheus-level sections are written by
 // the Prometheus's owner, who may use any variable. In what monitors contribute, tenants
 // write the text, so only the variables the operator places there ($(POD_NAME),
-// $(SHARD)) and the ones the owner declares for the reloader containers may appear:
+// $(SHARD)) and the ones the owner declares for the reloader containers and shares
+// (ShareableEnvAnnotation) may appear:
 // anything else could copy the reloader's environment (a proxy URL with credentials, say)
 // into a tenant's scrape request.
 
@@ -45,8 +46,15 @@ const (
 	reloaderInitContainerName = "init-config-reloader"
 )
 
-// reloaderEnv returns the variables monitors may refer to, each with the value the checks
-// substitute for it (nil when it is not known in advance, as for a value from a Secret).
+// ShareableEnvAnnotation, on a Prometheus or PrometheusAgent, names the variables of its
+// config-reloader containers (comma-separated) that the owner shares with the monitors'
+// authors, beyond $(POD_NAME), $(SHARD) and $(NODE_NAME), which the operator sets.
+const ShareableEnvAnnotation = "lookout.dev/shareable-reloader-env"
+
+// reloaderEnv returns the variables the config-reloader expands, each with the value the
+// checks substitute for it (nil when it is not known in advance, as for a value from a
+// Secret): those the operator sets and those the owner declares for the reloader
+// containers.
 func reloaderEnv(p *monitoringv1.Prometheus) map[string]*string {
 	env := map[string]*string{
 		"POD_NAME": strp(podPrefix(p) + p.Name + "-0"),
@@ -72,6 +80,27 @@ func reloaderEnv(p *monitoringv1.Prometheus) map[string]*string {
 	declare(p.Spec.Containers, reloaderContainerName)
 	declare(p.Spec.InitContainers, reloaderInitContainerName)
 	return env
+}
+
+// tenantEnv returns the variables of env monitors may refer to: those the operator sets
+// ($(POD_NAME), $(SHARD), $(NODE_NAME)) and those the owner shares
+// (ShareableEnvAnnotation). A variable the owner declares for the reloader without
+// sharing it (a proxy URL with credentials, a token from a Secret) stays the owner's
+// (issue 32, item 6).
+func tenantEnv(p *monitoringv1.Prometheus, env map[string]*string) map[string]*string {
+	shared := map[string]bool{"POD_NAME": true, "SHARD": true, "NODE_NAME": true}
+	for _, n := range strings.Split(p.Annotations[ShareableEnvAnnotation], ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			shared[n] = true
+		}
+	}
+	out := map[string]*string{}
+	for k, v := range env {
+		if shared[k] {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // knownValues returns the variables of env whose value is known.
@@ -103,8 +132,8 @@ func checkEnvRefs(text []byte, jobs []M, allowed map[string]*string, secrets map
 		names = append(names, "$("+n+")")
 	}
 	sort.Strings(names)
-	why := fmt.Sprintf("the config-reloader would replace it with a value from its own environment; monitors may refer only to %s (more with env entries of the %s container in the Prometheus's spec.containers)",
-		strings.Join(names, ", "), reloaderContainerName)
+	why := fmt.Sprintf("the config-reloader would replace it with a value from its own environment; monitors may refer only to %s (the owner shares more of the %s container's env entries with the %s annotation)",
+		strings.Join(names, ", "), reloaderContainerName, ShareableEnvAnnotation)
 	for _, j := range jobs {
 		jobName, _ := j.Get("job_name")
 		if f := findEnvRef(j, "", allowed); f != nil {

@@ -63,9 +63,21 @@ func TestTenantEnvRefs(t *testing.T) {
 		{name: "pod name and shard", prom: prom(func(p *P) { p.Spec.Shards = ptr(int32(2)) }), in: goldenCase{sms: []*SM{sm("bad", ep(func(e *EP) {
 			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "scraper", "$(POD_NAME)/$(SHARD)")}
 		}))}}},
-		{name: "variables the owner declares", prom: prom(declared), in: goldenCase{sms: []*SM{sm("bad", ep(func(e *EP) {
+		{name: "variables the owner shares", prom: prom(declared, func(p *P) {
+			p.Annotations = map[string]string{promcfg.ShareableEnvAnnotation: "CLUSTER, REGION"}
+		}), in: goldenCase{sms: []*SM{sm("bad", ep(func(e *EP) {
 			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "cluster", "$(CLUSTER)-$(REGION)")}
 		}))}}},
+		// Declared for the reloader (a proxy URL, a token from a Secret) but not shared: the
+		// owner's alone (issue 32, item 6).
+		{name: "variables the owner declares without sharing them", prom: prom(declared), in: goldenCase{sms: []*SM{sm("bad", ep(func(e *EP) {
+			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "cluster", "$(CLUSTER)-$(REGION)")}
+		}))}}, want: "refers to $(CLUSTER): the config-reloader would replace it with a value from its own environment; monitors may refer only to $(POD_NAME), $(SHARD) (the owner shares more of the config-reloader container's env entries with the lookout.dev/shareable-reloader-env annotation)"},
+		{name: "a shared name the reloader does not have", prom: prom(func(p *P) {
+			p.Annotations = map[string]string{promcfg.ShareableEnvAnnotation: "HTTPS_PROXY"}
+		}), in: goldenCase{sms: []*SM{sm("bad", ep(func(e *EP) {
+			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "p", "$(HTTPS_PROXY)")}
+		}))}}, want: "refers to $(HTTPS_PROXY)"},
 		{name: "Prometheus's own syntaxes", in: goldenCase{sms: []*SM{sm("bad", ep(func(e *EP) {
 			e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", []string{"a"}, "(.*)", "b", "$1 ${1} $HOME ${HOME}")}
 		}))}}},

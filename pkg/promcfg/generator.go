@@ -530,7 +530,7 @@ func (rp *renderPass) render(m monitor) (*entry, []byte, *recorder) {
 		e.jobNames = nil
 		return e, nil, rec
 	}
-	if err := checkEnvRefs(b.Bytes(), jobs, rp.settings.ReloaderEnv, rec.secretValues); err != nil {
+	if err := checkEnvRefs(b.Bytes(), jobs, rp.settings.TenantEnv, rec.secretValues); err != nil {
 		e.err = err
 		e.jobNames = nil
 		return e, nil, rec

@@ -127,6 +127,6 @@ func RegisterAlertmanagerConfig(srv ctrlwebhook.Server, v *AlertmanagerConfigVal
 		return fmt.Errorf("setting up the AlertmanagerConfig conversion webhook: %w", err)
 	}
 	srv.Register(AlertmanagerConfigValidatePath, &admission.Webhook{Handler: v})
-	srv.Register(ConvertPath, h)
+	srv.Register(ConvertPath, Limit(h))
 	return nil
 }

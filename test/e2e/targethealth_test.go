@@ -9,9 +9,11 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 )
 
 // TestTargetHealth: a real Prometheus scrapes a healthy app of two instances and an app
@@ -102,9 +104,16 @@ func createPodObject(ctx context.Context, p *pod) error {
 		containers = append(containers, corev1.Container{Name: c.Name, Image: c.Image, Ports: c.Ports})
 	}
 	p.mu.Unlock()
+	// Owned by its StatefulSet, as the StatefulSet controller makes it: the poller asks
+	// only pods of the operator's own StatefulSets.
+	sts := &appsv1.StatefulSet{}
+	if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: p.namespace, Name: p.statefulSet}, sts); err != nil {
+		return fmt.Errorf("reading StatefulSet %s/%s: %w", p.namespace, p.statefulSet, err)
+	}
 	obj := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: p.namespace, Name: p.name, Labels: meta.Labels},
-		Spec:       corev1.PodSpec{Containers: containers},
+		ObjectMeta: metav1.ObjectMeta{Namespace: p.namespace, Name: p.name, Labels: meta.Labels,
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: sts.Name, UID: sts.UID, Controller: ptr.To(true)}}},
+		Spec: corev1.PodSpec{Containers: containers},
 	}
 	if err := s.k8s.Create(ctx, obj); err != nil {
 		return fmt.Errorf("creating Pod %s/%s: %w", p.namespace, p.name, err)

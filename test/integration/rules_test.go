@@ -242,3 +242,41 @@ func ruleConfigMaps(ns, prom string, want int) error {
 	}
 	return nil
 }
+
+// TestRuleLastKnownGoodFollowsSettings: a rule accepted with a dotted label name is no
+// longer served, in any version, once its Prometheus switches to the Legacy name
+// validation scheme (Prometheus would refuse the rule file and exit on a restart); the
+// binding says why (issue 32, item 4; the message of the first reconcile is checked in
+// TestLastKnownGoodFollowsCurrentSettings).
+func TestRuleLastKnownGoodFollowsSettings(t *testing.T) {
+	t.Parallel()
+	ns := newNamespace(t, nil)
+	g := alertGroup("dotted.rules", "Dotted", `up == 0`)
+	g.Rules[0].Labels["my.label"] = "x"
+	r := newRule(ns, "dotted", g)
+	p := newPrometheus(ns, "scheme")
+	create(t, p, r)
+	eventually(t, 20*time.Second, "accepted under the UTF-8 scheme", func() error {
+		_, err := ruleFile(ns, "scheme", r)
+		return err
+	})
+	update(t, p, func() {
+		legacy := monitoringv1.LegacyNameValidationScheme
+		p.Spec.NameValidationScheme = &legacy
+	})
+	eventually(t, 20*time.Second, "not served under the Legacy scheme", func() error {
+		c, _, err := ruleBinding(ns, "dotted")
+		if err != nil {
+			return err
+		}
+		// The reconcile that stops serving it says "its last accepted version (generation 1)
+		// is not served either: ..."; later ones find nothing served and give the problem.
+		if c.Status != monitoringv1.ConditionFalse || strings.Contains(c.Message, "still serving") || !strings.Contains(c.Message, "invalid label name: my.label") {
+			return fmt.Errorf("condition %+v", c)
+		}
+		if f, err := ruleFile(ns, "scheme", r); err == nil {
+			return fmt.Errorf("still served:\n%s", f)
+		}
+		return nil
+	})
+}

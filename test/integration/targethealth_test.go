@@ -15,11 +15,13 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/client_golang/prometheus"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/operator"
@@ -104,8 +106,15 @@ func runningPrometheusPod(t *testing.T, p *monitoringv1.Prometheus, addr string)
 	l[layout.ShardLabel] = "0"
 	host, portStr, _ := net.SplitHostPort(addr)
 	port, _ := strconv.Atoi(portStr)
+	// Owned by the operator's StatefulSet, as the StatefulSet controller makes it: the
+	// poller asks only such pods.
+	sts := &appsv1.StatefulSet{}
+	eventually(t, 20*time.Second, "the StatefulSet", func() error {
+		return k8s.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: "prometheus-" + p.Name}, sts)
+	})
 	pod := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: "prometheus-" + p.Name + "-0", Labels: l},
+		ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: "prometheus-" + p.Name + "-0", Labels: l,
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: sts.Name, UID: sts.UID, Controller: ptr.To(true)}}},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "prometheus", Image: "prometheus",
 			Ports: []corev1.ContainerPort{{Name: "web", ContainerPort: int32(port)}}}}},
 	}

@@ -88,7 +88,7 @@ prometheus_operator_managed_resources{controller="alertmanager",resource="Alertm
 	if len(verdicts) != 2 {
 		t.Errorf("verdicts %v", verdicts)
 	}
-	if users := f.r.refs.Users("Secret", "mon", "hook-url"); len(users) != 1 || users[0] != (types.NamespacedName{Namespace: "mon", Name: "main"}) {
+	if users := f.r.Refs.Users("Secret", "mon", "hook-url"); len(users) != 1 || users[0] != (types.NamespacedName{Namespace: "mon", Name: "main"}) {
 		t.Errorf("the referenced Secret maps to %v", users)
 	}
 }

@@ -2,28 +2,26 @@ package alertmanager
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
-	"sort"
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 var (
-	secretGVK  = corev1.SchemeGroupVersion.WithKind("Secret")
-	serviceGVK = corev1.SchemeGroupVersion.WithKind("Service")
+	secretGVK = corev1.SchemeGroupVersion.WithKind("Secret")
 )
 
 // ownerRef makes a the controlling owner of what it generates.
@@ -51,7 +49,7 @@ func objectMeta(a *monitoringv1.Alertmanager, name, hash string) metav1.ObjectMe
 // applyConfig writes the generated config Secret alertmanager-<name>-generated: the
 // gzipped configuration under alertmanager.yaml.gz and the config Secret's other keys.
 func (r *Reconciler) applyConfig(ctx context.Context, a *monitoringv1.Alertmanager, st *amState, config []byte, extra map[string][]byte) error {
-	hash, err := generated.HashJSON(config)
+	hash, err := write.HashJSON(config)
 	if err != nil {
 		return outcome.ApplyFailed(err)
 	}
@@ -68,17 +66,24 @@ func (r *Reconciler) applyConfig(ctx context.Context, a *monitoringv1.Alertmanag
 	for k, v := range data {
 		size += len(k) + len(v)
 	}
-	if size > generated.MaxSecretData {
-		return outcome.Invalid(fmt.Errorf("the generated configuration Secret would hold %d bytes, more than the %d bytes a Secret can hold", size, generated.MaxSecretData))
+	if size > write.MaxSecretData {
+		return outcome.Invalid(fmt.Errorf("the generated configuration Secret would hold %d bytes, more than the %d bytes a Secret can hold", size, write.MaxSecretData))
 	}
-	sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerGeneratedSecretName(a.Name), generated.DataHash(data)), Data: data}
-	return r.writer().Ensure(ctx, secretGVK, sec)
+	sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerGeneratedSecretName(a.Name), write.DataHash(data)), Data: data}
+	if err := r.Writer().Ensure(ctx, secretGVK, sec); err != nil {
+		return err
+	}
+	r.Metrics.ConfigSize.WithLabelValues(a.Namespace, a.Name, "plain").Set(float64(len(config)))
+	r.Metrics.ConfigSize.WithLabelValues(a.Namespace, a.Name, "gzip").Set(float64(len(gz)))
+	sum := sha256.Sum256(config)
+	r.Metrics.SetConfigInfo(a.Namespace, a.Name, hex.EncodeToString(sum[:]))
+	return nil
 }
 
 // applyTLSAssets writes the TLS files into as many Secrets as needed (at least one, so
 // that alertmanager-<name>-tls-assets-0 always exists) and returns how many.
 func (r *Reconciler) applyTLSAssets(ctx context.Context, a *monitoringv1.Alertmanager, files map[string][]byte) (int, error) {
-	parts, err := promcfg.SplitTLSAssets(files, generated.MaxSecretData)
+	parts, err := promcfg.SplitTLSAssets(files, write.MaxSecretData)
 	if err != nil {
 		return 0, outcome.Invalid(err)
 	}
@@ -86,8 +91,8 @@ func (r *Reconciler) applyTLSAssets(ctx context.Context, a *monitoringv1.Alertma
 		parts = []map[string][]byte{{}}
 	}
 	for i, data := range parts {
-		sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerTLSAssetsSecretName(a.Name, i), generated.DataHash(data)), Data: data}
-		if err := r.writer().Ensure(ctx, secretGVK, sec); err != nil {
+		sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerTLSAssetsSecretName(a.Name, i), write.DataHash(data)), Data: data}
+		if err := r.Writer().Ensure(ctx, secretGVK, sec); err != nil {
 			return 0, err
 		}
 	}
@@ -101,8 +106,8 @@ func (r *Reconciler) applyWebConfig(ctx context.Context, a *monitoringv1.Alertma
 		return outcome.Invalid(err)
 	}
 	data := map[string][]byte{layout.WebConfigFile: cfg}
-	sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerWebConfigSecretName(a.Name), generated.DataHash(data)), Data: data}
-	return r.writer().Ensure(ctx, secretGVK, sec)
+	sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerWebConfigSecretName(a.Name), write.DataHash(data)), Data: data}
+	return r.Writer().Ensure(ctx, secretGVK, sec)
 }
 
 // applyClusterTLSConfig writes alertmanager-<name>-cluster-tls-config when
@@ -116,50 +121,8 @@ func (r *Reconciler) applyClusterTLSConfig(ctx context.Context, a *monitoringv1.
 		return nil
 	}
 	data := map[string][]byte{layout.AlertmanagerClusterTLSFile: cfg}
-	sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerClusterTLSSecretName(a.Name), generated.DataHash(data)), Data: data}
-	return r.writer().Ensure(ctx, secretGVK, sec)
-}
-
-// applyGoverningService writes alertmanager-operated, owned by every Alertmanager of the
-// namespace that uses it (whichever operator instance manages them), so it goes away with
-// the last and operators with disjoint selectors agree on it.
-func (r *Reconciler) applyGoverningService(ctx context.Context, a *monitoringv1.Alertmanager) error {
-	svc := workload.AlertmanagerGoverningService(a)
-	var list monitoringv1.AlertmanagerList
-	if err := r.Client.List(ctx, &list, client.InNamespace(a.Namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return outcome.ApplyFailed(fmt.Errorf("listing the Alertmanager objects of namespace %s: %w", a.Namespace, err))
-	}
-	var owners []metav1.OwnerReference
-	for i := range list.Items {
-		o := &list.Items[i]
-		if o.DeletionTimestamp == nil && workload.ManagesAlertmanagerService(o) {
-			ref := ownerRef(o)
-			ref.Controller = nil
-			owners = append(owners, ref)
-		}
-	}
-	sort.Slice(owners, func(i, j int) bool { return owners[i].Name < owners[j].Name })
-	svc.OwnerReferences = owners
-	return r.writer().EnsureHashed(ctx, serviceGVK, svc, []any{svc.Labels, svc.Spec, owners})
-}
-
-// checkGoverningService refuses an Alertmanager whose spec.serviceName names a Service
-// that does not exist or does not select its pods, as prometheus-operator does. The
-// Service is read from the API server (Services are not cached).
-func (r *Reconciler) checkGoverningService(ctx context.Context, a *monitoringv1.Alertmanager) error {
-	reader := r.APIReader
-	if reader == nil {
-		reader = r.Client
-	}
-	svc := &corev1.Service{}
-	err := reader.Get(ctx, types.NamespacedName{Namespace: a.Namespace, Name: workload.AlertmanagerServiceName(a)}, svc)
-	switch {
-	case apierrors.IsNotFound(err):
-		svc = nil
-	case err != nil:
-		return outcome.ApplyFailed(fmt.Errorf("reading the Service of spec.serviceName: %w", err))
-	}
-	return outcome.Invalid(workload.CheckAlertmanagerService(a, svc))
+	sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerClusterTLSSecretName(a.Name), write.DataHash(data)), Data: data}
+	return r.Writer().Ensure(ctx, secretGVK, sec)
 }
 
 // deleteSurplusTLSAssets removes the TLS assets Secrets of a beyond the count written.
@@ -189,4 +152,4 @@ func (r *Reconciler) deleteSurplusTLSAssets(ctx context.Context, a *monitoringv1
 	return nil
 }
 
-func ownedBy(o metav1.Object, a *monitoringv1.Alertmanager) bool { return generated.OwnedBy(o, a.UID) }
+func ownedBy(o metav1.Object, a *monitoringv1.Alertmanager) bool { return write.OwnedBy(o, a.UID) }

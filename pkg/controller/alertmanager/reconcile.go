@@ -11,71 +11,14 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
-	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
-
-// Reconcile brings one Alertmanager's objects in line with its spec and inputs, then
-// writes its status. A failure is returned (and retried with backoff) after the status
-// says why.
-func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	defer r.Gate.Enter()()
-	a := &monitoringv1.Alertmanager{}
-	if err := r.Client.Get(ctx, req.NamespacedName, a); err != nil {
-		if apierrors.IsNotFound(err) {
-			r.forget(req.NamespacedName)
-			return reconcile.Result{}, nil
-		}
-		return reconcile.Result{}, fmt.Errorf("reading Alertmanager %s: %w", req.NamespacedName, err)
-	}
-	if !r.managed(a) {
-		r.forget(req.NamespacedName)
-		return reconcile.Result{}, nil
-	}
-	if a.DeletionTimestamp != nil {
-		return reconcile.Result{}, nil
-	}
-	st := r.stateFor(req.NamespacedName)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-
-	start := r.Clock.Now()
-	var result error
-	if a.Spec.Paused {
-		result = &outcome.Note{Reason: outcome.ReasonPaused, Message: "spec.paused is set: the operator leaves the StatefulSet and configuration as they are"}
-	} else {
-		result = r.reconcileObjects(ctx, a, st)
-	}
-	if serr := r.updateStatus(ctx, a, result); serr != nil {
-		log.FromContext(ctx).Error(serr, "updating Alertmanager status")
-		if result == nil {
-			result = serr
-		}
-	}
-	ok := outcome.Succeeded(result)
-	r.Upstream.Reconciled(req.String(), r.Clock.Since(start), !ok)
-	if ok {
-		return reconcile.Result{}, nil
-	}
-	if r.Recorder != nil {
-		r.Recorder.Eventf(a, nil, corev1.EventTypeWarning, outcome.Reason(result), "Reconcile", "%s", resourcestatus.Truncate(result.Error(), resourcestatus.MaxEventNoteBytes))
-	}
-	return reconcile.Result{}, result
-}
-
-// managed reports whether this operator is responsible for a: in a watched namespace,
-// matching the instance selector, and carrying this instance's controller ID.
-func (r *Reconciler) managed(a *monitoringv1.Alertmanager) bool {
-	return generated.Managed(a, r.cfg.Scope, r.cfg.ControllerID, r.cfg.InstanceSelector)
-}
 
 // reconcileObjects generates and applies everything but the status. The returned error
 // is nil, an *outcome.Note or a failure.
@@ -86,7 +29,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	if _, err := workload.AlertmanagerStatefulSet(in, opts); err != nil {
 		return outcome.Invalid(err)
 	}
-	if err := generated.CheckStorageClass(ctx, r.StorageClasses, a.Spec.Storage); err != nil {
+	if err := write.CheckStorageClass(ctx, r.StorageClasses, a.Spec.Storage); err != nil {
 		return err
 	}
 	base, extra, found, err := r.readConfigSecret(ctx, a)
@@ -103,18 +46,18 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	}
 	rec := &recordingAssets{Assets: r.assets.For(ctx)}
 	res, err := r.Generator.Generate(ctx, GenInput{Alertmanager: a, Base: base, BaseFound: found, AlertmanagerConfigs: configs, Global: global, Assets: rec})
-	r.refs.Set(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}, rec.refs)
+	r.Refs.Set(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}, rec.refs)
 	if err != nil {
 		// The last generated Secret stays: the running Alertmanager keeps its config.
 		return outcome.Invalid(fmt.Errorf("generating the configuration: %w", err))
 	}
-	r.Statuses.Publish(owner(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}), monitoringv1alpha1.AlertmanagerConfigKind, res.Verdicts)
 	r.countResources(a, res.Verdicts)
-	if err := r.applyConfig(ctx, a, st, res.Config, extra); err != nil {
-		return err
-	}
+	// The assets first: a configuration is never written ahead of the files it names.
 	tlsCount, err := r.applyTLSAssets(ctx, a, res.TLSAssets)
 	if err != nil {
+		return err
+	}
+	if err := r.applyConfig(ctx, a, st, res.Config, extra); err != nil {
 		return err
 	}
 	if err := r.applyWebConfig(ctx, a); err != nil {
@@ -124,10 +67,10 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		return err
 	}
 	if workload.ManagesAlertmanagerService(a) {
-		if err := r.applyGoverningService(ctx, a); err != nil {
+		if err := r.ApplyGoverningService(ctx, workload.AlertmanagerGoverningService(a), workload.ManagesAlertmanagerService, nil); err != nil {
 			return err
 		}
-	} else if err := r.checkGoverningService(ctx, a); err != nil {
+	} else if err := r.CheckService(ctx, a.Namespace, workload.AlertmanagerServiceName(a), func(svc *corev1.Service) error { return workload.CheckAlertmanagerService(a, svc) }); err != nil {
 		return err
 	}
 	if err := r.applyReloaderRBAC(ctx, a, opts); err != nil {
@@ -139,7 +82,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		return outcome.Invalid(err)
 	}
 	sts.OwnerReferences = []metav1.OwnerReference{ownerRef(a)}
-	recreated, err := r.writer().EnsureStatefulSet(ctx, r.Client, sts, a.UID, false)
+	recreated, err := r.Writer().EnsureStatefulSet(ctx, r.Client, sts, a.UID, false)
 	if recreated {
 		r.Upstream.StatefulSetRecreated()
 	}
@@ -155,19 +98,14 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	return nil
 }
 
-// countResources sets prometheus_operator_managed_resources for a as prometheus-operator
-// does for Alertmanagers: "selected" counts the AlertmanagerConfigs used, "rejected" those
-// left out.
+// countResources publishes the verdicts on the AlertmanagerConfigs and counts them:
+// lookout_alertmanager_managed_resources, and prometheus_operator_managed_resources as
+// prometheus-operator sets it for Alertmanagers ("selected" counts the
+// AlertmanagerConfigs used, "rejected" those left out).
 func (r *Reconciler) countResources(a *monitoringv1.Alertmanager, verdicts []selection.Verdict) {
-	used, rejected := 0, 0
-	for _, v := range verdicts {
-		if v.Reason == selection.Accepted {
-			used++
-		} else {
-			rejected++
-		}
-	}
-	r.Upstream.SetResources(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}.String(), monitoringv1alpha1.AlertmanagerConfigKind, used, rejected)
+	nn := types.NamespacedName{Namespace: a.Namespace, Name: a.Name}
+	used, _ := r.Publish(nn, monitoringv1alpha1.AlertmanagerConfigKind, verdicts)
+	r.Upstream.SetResources(nn.String(), monitoringv1alpha1.AlertmanagerConfigKind, used, len(verdicts)-used)
 }
 
 // workloadOptions are the pod options for a. API-watch mode needs a's own service
@@ -189,10 +127,10 @@ func (r *Reconciler) workloadOptions(a *monitoringv1.Alertmanager) (workload.Opt
 // an operator makes, and may read, Roles).
 func (r *Reconciler) applyReloaderRBAC(ctx context.Context, a *monitoringv1.Alertmanager, opts workload.Options) error {
 	if opts.ReloaderWatchAPI {
-		return r.writer().EnsureReloaderRBAC(ctx, workload.AlertmanagerReloaderRole(a), workload.AlertmanagerReloaderRoleBinding(a), ownerRef(a))
+		return r.Writer().EnsureReloaderRBAC(ctx, workload.AlertmanagerReloaderRole(a), workload.AlertmanagerReloaderRoleBinding(a), ownerRef(a))
 	}
 	if r.cfg.Workload.ReloaderWatchAPI {
-		return r.writer().DeleteReloaderRBAC(ctx, r.Client, a.Namespace, workload.AlertmanagerReloaderRoleName(a), a.UID)
+		return r.Writer().DeleteReloaderRBAC(ctx, r.Client, a.Namespace, workload.AlertmanagerReloaderRoleName(a), a.UID)
 	}
 	return nil
 }

@@ -26,9 +26,11 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -43,6 +45,12 @@ type fixture struct {
 
 func newFixture(t *testing.T, cfg Config, gen ConfigGenerator, objs ...client.Object) *fixture {
 	t.Helper()
+	return newFixtureWith(t, cfg, gen, interceptor.Funcs{}, objs...)
+}
+
+// newFixtureWith is newFixture with a client whose calls go through funcs first.
+func newFixtureWith(t *testing.T, cfg Config, gen ConfigGenerator, funcs interceptor.Funcs, objs ...client.Object) *fixture {
+	t.Helper()
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, rbacv1.AddToScheme, storagev1.AddToScheme, monitoringv1.AddToScheme, monitoringv1alpha1.AddToScheme} {
 		if err := add(s); err != nil {
@@ -50,13 +58,13 @@ func newFixture(t *testing.T, cfg Config, gen ConfigGenerator, objs ...client.Ob
 		}
 	}
 	objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "mon"}})
-	c := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).WithStatusSubresource(&monitoringv1.Alertmanager{}).Build()
+	c := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).WithStatusSubresource(&monitoringv1.Alertmanager{}).WithInterceptorFuncs(funcs).Build()
 	wm, _ := apply.NewMetrics(nil)
 	clk := clocktesting.NewFakeClock(time.Unix(1_700_000_000, 0))
 	if cfg.Workload.AlertmanagerBaseImage == "" {
 		cfg.Workload = workload.DefaultOptions()
 	}
-	r := New(Deps{Client: c, APIReader: c, Applier: apply.New(c, wm, clk), Clock: clk, Generator: gen}, cfg)
+	r := New(Deps{Deps: instance.Deps{Client: c, APIReader: c, Applier: apply.New(c, wm, clk), Clock: clk}, Generator: gen}, cfg)
 	return &fixture{t: t, c: c, r: r, writes: wm}
 }
 
@@ -218,7 +226,7 @@ func TestGeneratorIsPluggable(t *testing.T) {
 }
 
 func TestPausedAndNotManaged(t *testing.T) {
-	f := newFixture(t, Config{InstanceSelector: labels.SelectorFromSet(labels.Set{"team": "a"})}, nil,
+	f := newFixture(t, Config{Config: instance.Config{InstanceSelector: labels.SelectorFromSet(labels.Set{"team": "a"})}}, nil,
 		alertmanager("paused", func(a *monitoringv1.Alertmanager) { a.Spec.Paused = true; a.Labels = map[string]string{"team": "a"} }),
 		alertmanager("other", func(a *monitoringv1.Alertmanager) { a.Labels = map[string]string{"team": "b"} }),
 		alertmanager("foreign", func(a *monitoringv1.Alertmanager) {
@@ -309,7 +317,7 @@ func TestCustomServiceIsChecked(t *testing.T) {
 func TestReloaderWatchAPI(t *testing.T) {
 	opts := workload.DefaultOptions()
 	opts.ReloaderWatchAPI = true
-	f := newFixture(t, Config{Workload: opts}, nil, alertmanager("main", func(a *monitoringv1.Alertmanager) { a.Spec.ServiceAccountName = "am" }))
+	f := newFixture(t, Config{Config: instance.Config{Workload: opts}}, nil, alertmanager("main", func(a *monitoringv1.Alertmanager) { a.Spec.ServiceAccountName = "am" }))
 	if err := f.reconcile("main"); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
@@ -120,7 +121,7 @@ func TestAgentGeneratesThenWritesNothing(t *testing.T) {
 		t.Fatalf("condition %+v", c)
 	}
 	vs, _ := f.store.Verdicts(monitoringv1.ServiceMonitorsKind, types.NamespacedName{Namespace: "app", Name: "web"})
-	owner := f.r.owner(types.NamespacedName{Namespace: "mon", Name: "x"})
+	owner := f.r.Owner(types.NamespacedName{Namespace: "mon", Name: "x"})
 	if owner.Resource != "prometheusagents" {
 		t.Fatalf("owner %+v, want resource prometheusagents", owner)
 	}
@@ -189,7 +190,7 @@ func TestAgentAndPrometheusOfOneName(t *testing.T) {
 	fp := &fixture{t: t, c: fa.c, writes: fa.writes, store: fa.store, recorder: fa.recorder}
 	d := fa.r.Deps
 	d.Metrics = nil
-	fp.r = New(d, Config{Workload: fa.r.cfg.Workload})
+	fp.r = New(Deps{Deps: d}, Config{Config: instance.Config{Workload: fa.r.cfg.Workload}})
 	if err := fa.reconcile("mon", "x"); err != nil {
 		t.Fatal(err)
 	}

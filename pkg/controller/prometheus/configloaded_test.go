@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"testing"
+
+	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
@@ -14,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -172,7 +174,7 @@ func updateEvent(old, cur *corev1.Pod) event.UpdateEvent {
 func TestReconcileConfigLoaded(t *testing.T) {
 	opts := workload.DefaultOptions()
 	opts.ReloaderReportConfig = true
-	f := newFixture(t, Config{Workload: opts}, prom("p", func(p *monitoringv1.Prometheus) {
+	f := newFixture(t, Config{Config: instance.Config{Workload: opts}}, prom("p", func(p *monitoringv1.Prometheus) {
 		p.Spec.ServiceAccountName = "prom"
 		p.Spec.Replicas = ptr.To[int32](2)
 	}))

@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lookout-operator/lookout/pkg/controller/generated"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -104,7 +104,7 @@ func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConf
 		st.partBufs = plain // n parts of its own, not the config itself (a config without jobs)
 	}
 	if len(st.partGz) < len(plain) {
-		st.partGz = append(st.partGz, make([]generated.Compressor, len(plain)-len(st.partGz))...)
+		st.partGz = append(st.partGz, make([]write.Compressor, len(plain)-len(st.partGz))...)
 	}
 	s := splitConfig{}
 	whole := sha256.New()

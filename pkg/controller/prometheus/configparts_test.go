@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
@@ -116,7 +117,7 @@ func TestConfigSpreadOverSecrets(t *testing.T) {
 		}
 	}
 	sum := sha256.Sum256(whole)
-	if got := testutil.ToFloat64(f.r.Metrics.configInfo.WithLabelValues("mon", "p", hex.EncodeToString(sum[:]))); got != 1 {
+	if got := testutil.ToFloat64(f.r.Metrics.ConfigInfo.WithLabelValues("mon", "p", hex.EncodeToString(sum[:]))); got != 1 {
 		t.Errorf("lookout_prometheus_config_info does not report the hash of the parts concatenated")
 	}
 	if got := partArgs(reloaderArgs(t, f)); len(got) != len(parts)-1 ||
@@ -158,7 +159,7 @@ func TestConfigSpreadOverSecrets(t *testing.T) {
 	}
 
 	// A restarted operator (new state, same cluster) writes nothing.
-	restarted := New(Deps{Client: f.c, APIReader: f.c, Applier: f.r.Applier, Recorder: f.recorder, Statuses: f.store, Clock: f.r.Clock}, f.r.cfg)
+	restarted := New(Deps{Deps: instance.Deps{Client: f.c, APIReader: f.c, Applier: f.r.Applier, Recorder: f.recorder, Statuses: f.store, Clock: f.r.Clock}}, f.r.cfg)
 	f.r = restarted
 	before = f.totalWrites()
 	if err := f.reconcile("mon", "p"); err != nil {

@@ -39,7 +39,7 @@ func (r *Reconciler) applyDaemonSet(ctx context.Context, p *monitoringv1.Prometh
 		return invalid(err)
 	}
 	ds.OwnerReferences = []metav1.OwnerReference{ownerRef(p)}
-	return r.writer().Ensure(ctx, daemonSetGVK, ds, apply.CachedAs(&appsv1.DaemonSet{}))
+	return r.Writer().Ensure(ctx, daemonSetGVK, ds, apply.CachedAs(&appsv1.DaemonSet{}))
 }
 
 // deleteDaemonSet removes the DaemonSet of an agent back in StatefulSet mode (only with

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -51,7 +52,7 @@ var PrometheusKind = &Kind{
 		if err := c.List(ctx, &list, append(opts, client.UnsafeDisableDeepCopy)...); err != nil {
 			return nil, err
 		}
-		return pointers(list.Items), nil
+		return instance.Pointers(list.Items), nil
 	},
 }
 

@@ -3,7 +3,6 @@ package prometheus
 import (
 	"context"
 	"fmt"
-	"sort"
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -17,19 +16,18 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
-	"github.com/lookout-operator/lookout/pkg/controller/generated"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // maxSecretData is what one Secret may hold.
-const maxSecretData = generated.MaxSecretData
+const maxSecretData = write.MaxSecretData
 
 var (
 	secretGVK    = corev1.SchemeGroupVersion.WithKind("Secret")
 	configMapGVK = corev1.SchemeGroupVersion.WithKind("ConfigMap")
-	serviceGVK   = corev1.SchemeGroupVersion.WithKind("Service")
 )
 
 func nnOf(o client.Object) types.NamespacedName {
@@ -65,24 +63,14 @@ func (r *Reconciler) objectMeta(p *monitoringv1.Prometheus, name, hash string) m
 	}
 }
 
-// writer is the shared write path with this operator's labels and annotations.
-func (r *Reconciler) writer() *generated.Writer {
-	return &generated.Writer{Applier: r.Applier, APIReader: r.APIReader, Labels: r.cfg.Labels, Annotations: r.cfg.Annotations}
-}
-
 // dataHash hashes Secret/ConfigMap data deterministically.
-func dataHash(data map[string][]byte) string { return generated.DataHash(data) }
+func dataHash(data map[string][]byte) string { return write.DataHash(data) }
 
 // ensure decorates obj, which carries its content hash, and hands it to the Applier,
 // which may read it through the APIReader to tell an edit of a Secret's or ConfigMap's
 // data (or a deletion its cache has not seen) from its cache's lag.
 func (r *Reconciler) ensure(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, opts ...apply.Option) error {
-	return r.writer().Ensure(ctx, gvk, obj, opts...)
-}
-
-// ensureHashed sets the hash of content on obj and ensures it.
-func (r *Reconciler) ensureHashed(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, content any, opts ...apply.Option) error {
-	return r.writer().EnsureHashed(ctx, gvk, obj, content, opts...)
+	return r.Writer().Ensure(ctx, gvk, obj, opts...)
 }
 
 // applyConfig writes the config Secret prometheus-<name> (key prometheus.yaml.gz) and,
@@ -106,8 +94,8 @@ func (r *Reconciler) applyConfig(ctx context.Context, p *monitoringv1.Prometheus
 	if err != nil {
 		return 0, "", invalid(err)
 	}
-	r.Metrics.configSize.WithLabelValues(p.Namespace, p.Name, "plain").Set(float64(res.Size))
-	r.Metrics.configSize.WithLabelValues(p.Namespace, p.Name, "gzip").Set(float64(s.compressedSize()))
+	r.Metrics.ConfigSize.WithLabelValues(p.Namespace, p.Name, "plain").Set(float64(res.Size))
+	r.Metrics.ConfigSize.WithLabelValues(p.Namespace, p.Name, "gzip").Set(float64(s.compressedSize()))
 	for n := len(s.gz) - 1; n >= 0; n-- {
 		// The parts first, the config Secret last: a reloader that sees the new config
 		// Secret finds the parts it goes with already written.
@@ -132,7 +120,7 @@ func (r *Reconciler) ensureUnmanagedConfig(ctx context.Context, p *monitoringv1.
 	if err == nil || !apierrors.IsNotFound(err) {
 		return applyFailed(err)
 	}
-	var c generated.Compressor
+	var c write.Compressor
 	gz, err := c.Compress("", nil)
 	if err != nil {
 		return applyFailed(err)
@@ -229,10 +217,10 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 	if workload.DaemonSetMode(p) {
 		// No StatefulSet, so no governing Service: the agents are reached per pod.
 	} else if workload.ManagesGoverningService(p) {
-		if err := r.applyGoverningService(ctx, p); err != nil {
+		if err := r.ApplyGoverningService(ctx, workload.GoverningService(p), workload.ManagesGoverningService, addThanosPort); err != nil {
 			return err
 		}
-	} else if err := r.checkGoverningService(ctx, p); err != nil {
+	} else if err := r.CheckService(ctx, p.Namespace, workload.ServiceName(p), func(svc *corev1.Service) error { return workload.CheckGoverningService(p, svc) }); err != nil {
 		return err
 	}
 	role, err := workload.ReloaderRoleFor(in, opts)
@@ -243,11 +231,11 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 		// Only an operator in API-watch or report mode makes (and may read) Roles: one
 		// that falls back for this Prometheus removes what it made before.
 		if r.cfg.Workload.ReloaderWatchAPI || r.cfg.Workload.ReloaderReportConfig {
-			if err := r.writer().DeleteReloaderRBAC(ctx, r.Client, p.Namespace, workload.ReloaderRoleName(p), p.UID); err != nil {
+			if err := r.Writer().DeleteReloaderRBAC(ctx, r.Client, p.Namespace, workload.ReloaderRoleName(p), p.UID); err != nil {
 				return err
 			}
 		}
-	} else if err := r.writer().EnsureReloaderRBAC(ctx, role, workload.ReloaderRoleBinding(p), ownerRef(p)); err != nil {
+	} else if err := r.Writer().EnsureReloaderRBAC(ctx, role, workload.ReloaderRoleBinding(p), ownerRef(p)); err != nil {
 		return err
 	}
 	if workload.DaemonSetMode(p) {
@@ -262,24 +250,6 @@ func (r *Reconciler) applyWorkload(ctx context.Context, p *monitoringv1.Promethe
 	return r.deleteDaemonSet(ctx, p)
 }
 
-// checkGoverningService refuses a Prometheus whose spec.serviceName names a Service that
-// does not exist or does not select its pods, as prometheus-operator does. The Service is
-// read from the API server: the operator's RBAC (upstream's too) does not list Services.
-func (r *Reconciler) checkGoverningService(ctx context.Context, p *monitoringv1.Prometheus) error {
-	svc := &corev1.Service{}
-	err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.ServiceName(p)}, svc)
-	switch {
-	case apierrors.IsNotFound(err):
-		svc = nil
-	case err != nil:
-		return applyFailed(fmt.Errorf("reading the Service of spec.serviceName: %w", err))
-	}
-	if err := workload.CheckGoverningService(p, svc); err != nil {
-		return invalid(err)
-	}
-	return nil
-}
-
 // applyStatefulSet ensures one StatefulSet. A change to a field the API server refuses to
 // update makes it delete the live one with propagation Orphan (pods and claims stay and
 // are adopted) and create it on the next reconcile; a replica count changed by hand is
@@ -289,38 +259,11 @@ func (r *Reconciler) applyStatefulSet(ctx context.Context, p *monitoringv1.Prome
 	// rewriting it drops the annotation even when its hash is current.
 	live := &appsv1.StatefulSet{}
 	reactivated := r.Client.Get(ctx, nnOf(desired), live) == nil && workload.ShardReactivated(live)
-	recreated, err := r.writer().EnsureStatefulSet(ctx, r.Client, desired, p.UID, reactivated)
+	recreated, err := r.Writer().EnsureStatefulSet(ctx, r.Client, desired, p.UID, reactivated)
 	if recreated {
 		r.Upstream.StatefulSetRecreated()
 	}
 	return err
-}
-
-// applyGoverningService writes the headless Service shared by the Prometheus objects of a
-// namespace (or by its PrometheusAgents); every one of them owns it, so it goes away with
-// the last. The owners are all objects of the kind in the namespace that use it, whichever
-// operator instance manages them, so operators with disjoint instance selectors agree and
-// never rewrite it in turn.
-func (r *Reconciler) applyGoverningService(ctx context.Context, p *monitoringv1.Prometheus) error {
-	svc := workload.GoverningService(p)
-	list, err := r.kind.list(ctx, r.Client, client.InNamespace(p.Namespace))
-	if err != nil {
-		return applyFailed(fmt.Errorf("listing the %s objects of namespace %s: %w", r.kind.Kind, p.Namespace, err))
-	}
-	var owners []metav1.OwnerReference
-	for _, o := range list {
-		if o.DeletionTimestamp == nil && workload.ManagesGoverningService(o) {
-			ref := ownerRef(o)
-			ref.Controller = nil
-			owners = append(owners, ref)
-			if o.Spec.Thanos != nil {
-				workload.AddThanosGRPCPort(svc)
-			}
-		}
-	}
-	sort.Slice(owners, func(i, j int) bool { return owners[i].Name < owners[j].Name })
-	svc.OwnerReferences = owners
-	return r.ensureHashed(ctx, serviceGVK, svc, []any{svc.Labels, svc.Spec, owners})
 }
 
 // deleteSurplus removes generated objects of p that are no longer needed: StatefulSets of
@@ -435,4 +378,12 @@ func isNumbered(name string, gen func(int) string) bool {
 	return true
 }
 
-func ownedBy(o metav1.Object, p *monitoringv1.Prometheus) bool { return generated.OwnedBy(o, p.UID) }
+func ownedBy(o metav1.Object, p *monitoringv1.Prometheus) bool { return write.OwnedBy(o, p.UID) }
+
+// addThanosPort adds the Thanos gRPC port to the governing Service when an owner runs the
+// Thanos sidecar.
+func addThanosPort(p *monitoringv1.Prometheus, svc *corev1.Service) {
+	if p.Spec.Thanos != nil {
+		workload.AddThanosGRPCPort(svc)
+	}
+}

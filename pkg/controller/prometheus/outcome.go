@@ -26,8 +26,5 @@ func invalid(err error) error { return outcome.Invalid(err) }
 // conflict with an object the operator does not own.
 func applyFailed(err error) error { return outcome.ApplyFailed(err) }
 
-// reasonOf returns the Reconciled reason of an outcome.
-func reasonOf(err error) string { return outcome.Reason(err) }
-
 // note is a successful outcome that still says something in the Reconciled condition.
 type note = outcome.Note

@@ -8,97 +8,18 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
-	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
-
-// Reconcile brings one Prometheus's (or PrometheusAgent's) objects in line with its spec
-// and inputs, then writes its status. A failure is returned (and retried with backoff)
-// after the status says why.
-func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	defer r.Gate.Enter()()
-	p, obj, err := r.kind.get(ctx, r.Client, req.NamespacedName)
-	if err != nil {
-		if apierrors.IsNotFound(err) {
-			r.forget(req.NamespacedName)
-			return reconcile.Result{}, nil
-		}
-		return reconcile.Result{}, fmt.Errorf("reading %s %s: %w", r.kind.Kind, req.NamespacedName, err)
-	}
-	if !r.managed(p) {
-		r.forget(req.NamespacedName)
-		return reconcile.Result{}, nil
-	}
-	if p.DeletionTimestamp != nil {
-		return reconcile.Result{}, nil
-	}
-	if !r.cfg.ShardRetention && p.Spec.ShardRetentionPolicy != nil {
-		p = p.DeepCopy()
-		p.Spec.ShardRetentionPolicy = nil
-	}
-	st := r.stateFor(req.NamespacedName)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.recheckAfter = 0
-
-	start := r.Clock.Now()
-	var outcome error
-	if p.Spec.Paused {
-		outcome = &note{Reason: ReasonPaused, Message: "spec.paused is set: the operator leaves the StatefulSets and configuration as they are"}
-	} else {
-		outcome = r.reconcileObjects(ctx, p, st)
-	}
-	if serr := r.updateStatus(ctx, p, st, outcome); serr != nil {
-		log.FromContext(ctx).Error(serr, "updating Prometheus status")
-		if outcome == nil {
-			outcome = serr
-		}
-	}
-	var n *note
-	if outcome == nil || errors.As(outcome, &n) {
-		r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(1)
-		r.Upstream.Reconciled(req.String(), r.Clock.Since(start), false)
-		return reconcile.Result{RequeueAfter: st.recheckAfter}, nil
-	}
-	r.Upstream.Reconciled(req.String(), r.Clock.Since(start), true)
-	reason := reasonOf(outcome)
-	r.Metrics.reconciled.WithLabelValues(p.Namespace, p.Name).Set(0)
-	r.Metrics.reconcileFailures.WithLabelValues(p.Namespace, p.Name, reason).Inc()
-	if r.Recorder != nil {
-		r.Recorder.Eventf(obj, nil, corev1.EventTypeWarning, reason, "Reconcile", "%s", resourcestatus.Truncate(outcome.Error(), resourcestatus.MaxEventNoteBytes))
-	}
-	return reconcile.Result{}, outcome
-}
-
-// managed reports whether this operator is responsible for p: in a watched namespace,
-// matching the instance selector, and carrying this instance's controller ID.
-func (r *Reconciler) managed(p *monitoringv1.Prometheus) bool {
-	return generated.Managed(p, r.cfg.Scope, r.cfg.ControllerID, r.cfg.InstanceSelector)
-}
-
-// OwnerState tells the status controllers how a Prometheus named in a status binding
-// relates to this operator.
-func (r *Reconciler) OwnerState(ctx context.Context, o resourcestatus.Owner) (resourcestatus.OwnerState, error) {
-	return resourcestatus.StateOf(o, r.kind.Resource, func(nn types.NamespacedName) (bool, error) {
-		p, _, err := r.kind.get(ctx, r.Client, nn)
-		return err == nil && r.managed(p), err
-	})
-}
 
 // unmanagedConfiguration reports whether p's config Secret is left to its user: p selects
 // no ServiceMonitors, PodMonitors, Probes or ScrapeConfigs at all, as prometheus-operator
@@ -162,7 +83,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if err != nil {
 		return invalid(err)
 	}
-	if err := generated.CheckStorageClass(ctx, r.StorageClasses, p.Spec.Storage); err != nil {
+	if err := write.CheckStorageClass(ctx, r.StorageClasses, p.Spec.Storage); err != nil {
 		return err
 	}
 	nsLabels, err := r.namespaceLabels(ctx)
@@ -198,9 +119,14 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 		}
 		return invalid(err)
 	}
-	r.Metrics.generateSeconds.WithLabelValues(p.Namespace, p.Name).Observe(time.Since(start).Seconds())
+	r.Metrics.GenerateSeconds.WithLabelValues(p.Namespace, p.Name).Observe(time.Since(start).Seconds())
 	r.trackReferences(p, res)
 
+	// The assets first: a configuration is never written ahead of the files it names.
+	tlsCount, err := r.applyTLSAssets(ctx, p, res.TLSAssets)
+	if err != nil {
+		return err
+	}
 	var outcome error
 	configParts, configHash := 1, res.Hash
 	if r.unmanagedConfiguration(p) {
@@ -210,10 +136,6 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 		st.configHash = unmanagedHash
 		outcome = &note{Reason: ReasonConfigurationUnmanaged, Message: "the operator does not manage the configuration Secret because the Prometheus has no serviceMonitorSelector, podMonitorSelector, probeSelector or scrapeConfigSelector; unmanaged configuration is deprecated upstream: use additionalScrapeConfigs or ScrapeConfig objects"}
 	} else if configParts, configHash, err = r.applyConfig(ctx, p, st, res); err != nil {
-		return err
-	}
-	tlsCount, err := r.applyTLSAssets(ctx, p, res.TLSAssets)
-	if err != nil {
 		return err
 	}
 	if err := r.applyWebConfig(ctx, p); err != nil {
@@ -246,25 +168,13 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if !r.kind.agent() {
 		r.publish(p, monitoringv1.PrometheusRuleKind, rules.Verdicts)
 	}
-	r.Metrics.configInfo.DeletePartialMatch(map[string]string{"namespace": p.Namespace, "name": p.Name})
-	r.Metrics.configInfo.WithLabelValues(p.Namespace, p.Name, configHash).Set(1)
+	r.Metrics.SetConfigInfo(p.Namespace, p.Name, configHash)
 	return outcome
 }
 
 // publish hands one kind's verdicts to the status store and counts them.
 func (r *Reconciler) publish(p *monitoringv1.Prometheus, kind string, vs []selection.Verdict) {
-	r.Statuses.Publish(r.owner(nnOf(p)), kind, vs)
-	sel, rej := 0, 0
-	for _, v := range vs {
-		switch v.Reason {
-		case selection.Accepted:
-			sel++
-		case selection.InvalidConfiguration:
-			rej++
-		}
-	}
-	r.Metrics.managedResources.WithLabelValues(p.Namespace, p.Name, kind, "selected").Set(float64(sel))
-	r.Metrics.managedResources.WithLabelValues(p.Namespace, p.Name, kind, "rejected").Set(float64(rej))
+	sel, rej := r.Publish(nnOf(p), kind, vs)
 	// prometheus-operator counts the rejected among the selected.
 	r.Upstream.SetResources(nnOf(p).String(), kind, sel+rej, rej)
 }
@@ -280,13 +190,5 @@ func (r *Reconciler) trackReferences(p *monitoringv1.Prometheus, res *promcfg.Re
 	for _, d := range res.Dependencies {
 		keys[watch.RefKey(string(d.Kind), d.Namespace, d.Name)] = true
 	}
-	r.refs.Set(nnOf(p), keys)
-}
-
-func pointers[T any](items []T) []*T {
-	out := make([]*T, len(items))
-	for i := range items {
-		out[i] = &items[i]
-	}
-	return out
+	r.Refs.Set(nnOf(p), keys)
 }

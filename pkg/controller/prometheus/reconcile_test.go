@@ -25,9 +25,11 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/selection"
@@ -46,6 +48,12 @@ type fixture struct {
 
 func newFixture(t *testing.T, cfg Config, objs ...client.Object) *fixture {
 	t.Helper()
+	return newFixtureWith(t, cfg, interceptor.Funcs{}, objs...)
+}
+
+// newFixtureWith is newFixture with a client whose calls go through funcs first.
+func newFixtureWith(t *testing.T, cfg Config, funcs interceptor.Funcs, objs ...client.Object) *fixture {
+	t.Helper()
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, rbacv1.AddToScheme, storagev1.AddToScheme, monitoringv1.AddToScheme, monitoringv1alpha1.AddToScheme} {
 		if err := add(s); err != nil {
@@ -53,7 +61,7 @@ func newFixture(t *testing.T, cfg Config, objs ...client.Object) *fixture {
 		}
 	}
 	objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "mon"}}, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
-	c := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).WithStatusSubresource(&monitoringv1.Prometheus{}, &monitoringv1alpha1.PrometheusAgent{}).Build()
+	c := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).WithStatusSubresource(&monitoringv1.Prometheus{}, &monitoringv1alpha1.PrometheusAgent{}).WithInterceptorFuncs(funcs).Build()
 	wm, _ := apply.NewMetrics(nil)
 	clk := clocktesting.NewFakeClock(time.Unix(1_700_000_000, 0))
 	store := resourcestatus.NewStore()
@@ -61,7 +69,7 @@ func newFixture(t *testing.T, cfg Config, objs ...client.Object) *fixture {
 	if cfg.Workload.PrometheusBaseImage == "" {
 		cfg.Workload = workload.DefaultOptions()
 	}
-	r := New(Deps{Client: c, APIReader: c, Applier: apply.New(c, wm, clk), Recorder: rec, Statuses: store, Clock: clk}, cfg)
+	r := New(Deps{Deps: instance.Deps{Client: c, APIReader: c, Applier: apply.New(c, wm, clk), Recorder: rec, Statuses: store, Clock: clk}}, cfg)
 	return &fixture{t: t, c: c, r: r, writes: wm, store: store, recorder: rec}
 }
 
@@ -147,7 +155,7 @@ func TestReconcileGeneratesThenWritesNothing(t *testing.T) {
 		t.Fatalf("condition %+v", c)
 	}
 	vs, _ := f.store.Verdicts(monitoringv1.ServiceMonitorsKind, types.NamespacedName{Namespace: "app", Name: "web"})
-	if v := vs[f.r.owner(types.NamespacedName{Namespace: "mon", Name: "p"})]; v.Reason != selection.Accepted {
+	if v := vs[f.r.Owner(types.NamespacedName{Namespace: "mon", Name: "p"})]; v.Reason != selection.Accepted {
 		t.Fatalf("verdict %+v", v)
 	}
 	before := f.totalWrites()
@@ -320,8 +328,8 @@ func TestManaged(t *testing.T) {
 		want bool
 	}{
 		{"default", Config{}, prom("p"), true},
-		{"controller id wanted, none set", Config{ControllerID: "x"}, prom("p"), false},
-		{"controller id matches", Config{ControllerID: "x"}, prom("p", func(p *monitoringv1.Prometheus) {
+		{"controller id wanted, none set", Config{Config: instance.Config{ControllerID: "x"}}, prom("p"), false},
+		{"controller id matches", Config{Config: instance.Config{ControllerID: "x"}}, prom("p", func(p *monitoringv1.Prometheus) {
 			p.Annotations = map[string]string{layout.ControllerIDAnnotation: "x"}
 		}), true},
 		{"annotated for another instance", Config{}, prom("p", func(p *monitoringv1.Prometheus) {
@@ -330,12 +338,12 @@ func TestManaged(t *testing.T) {
 		{"empty annotation is unassigned", Config{}, prom("p", func(p *monitoringv1.Prometheus) {
 			p.Annotations = map[string]string{layout.ControllerIDAnnotation: ""}
 		}), true},
-		{"namespace not watched", Config{Scope: selection.NewScope([]string{"other"})}, prom("p"), false},
+		{"namespace not watched", Config{Config: instance.Config{Scope: selection.NewScope([]string{"other"})}}, prom("p"), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := New(Deps{}, c.cfg)
-			if got := r.managed(c.p); got != c.want {
+			if got := r.Managed(c.p); got != c.want {
 				t.Fatalf("managed = %v, want %v", got, c.want)
 			}
 		})
@@ -343,7 +351,7 @@ func TestManaged(t *testing.T) {
 }
 
 func TestOwnerState(t *testing.T) {
-	f := newFixture(t, Config{ControllerID: "me"},
+	f := newFixture(t, Config{Config: instance.Config{ControllerID: "me"}},
 		prom("mine", func(p *monitoringv1.Prometheus) {
 			p.Annotations = map[string]string{layout.ControllerIDAnnotation: "me"}
 		}),
@@ -386,7 +394,7 @@ func (e errString) Error() string { return string(e) }
 // account: without spec.serviceAccountName the reloader reads the volume, no Role is
 // made, and the condition says why; with one, the Role is bound to it.
 func TestAPIWatchNeedsOwnServiceAccount(t *testing.T) {
-	cfg := Config{Workload: workload.DefaultOptions()}
+	cfg := Config{Config: instance.Config{Workload: workload.DefaultOptions()}}
 	cfg.Workload.ReloaderWatchAPI = true
 	f := newFixture(t, cfg, prom("p"))
 	if err := f.reconcile("mon", "p"); err != nil {
@@ -444,7 +452,7 @@ func TestAPIWatchNeedsOwnServiceAccount(t *testing.T) {
 // The operator-wide labels and annotations reach every generated object, never replace
 // the operator's own, and a change of them rewrites the objects.
 func TestOperatorWideLabels(t *testing.T) {
-	cfg := Config{Labels: map[string]string{"team": "platform", "app.kubernetes.io/managed-by": "someone"}, Annotations: map[string]string{"note": "x"}}
+	cfg := Config{Config: instance.Config{Labels: map[string]string{"team": "platform", "app.kubernetes.io/managed-by": "someone"}, Annotations: map[string]string{"note": "x"}}}
 	f := newFixture(t, cfg, prom("p"))
 	if err := f.reconcile("mon", "p"); err != nil {
 		t.Fatal(err)

@@ -41,6 +41,6 @@ func (r *Reconciler) applyRuleConfigMaps(ctx context.Context, p *monitoringv1.Pr
 		}
 	}
 	st.rules.Written(res.ConfigMaps)
-	r.Metrics.ruleConfigMaps.WithLabelValues(p.Namespace, p.Name).Set(float64(len(res.ConfigMaps)))
+	r.Metrics.RuleConfigMaps.WithLabelValues(p.Namespace, p.Name).Set(float64(len(res.ConfigMaps)))
 	return nil
 }

@@ -42,7 +42,7 @@ func (f *fixture) ruleFiles(p string) map[string]string {
 
 func (f *fixture) ruleVerdict(p string) selection.Verdict {
 	vs, _ := f.store.Verdicts(monitoringv1.PrometheusRuleKind, types.NamespacedName{Namespace: "app", Name: "r"})
-	return vs[f.r.owner(types.NamespacedName{Namespace: "mon", Name: p})]
+	return vs[f.r.Owner(types.NamespacedName{Namespace: "mon", Name: p})]
 }
 
 // An invalid new version of a rule keeps its last accepted version served, unless that
@@ -153,5 +153,64 @@ func TestLastKnownGoodNoteSurvivesLongProblems(t *testing.T) {
 	}
 	if files := f.ruleFiles("p"); len(files) != 1 {
 		t.Errorf("rule files %v", files)
+	}
+}
+
+// A last accepted version is served only while the Prometheus's current settings accept
+// it: a changed name validation scheme, a feature flag taken away or an older version
+// would make Prometheus refuse the rule file (and exit on a restart), so the rule is then
+// served in no version and its binding says why (issue 32, item 4).
+func TestLastKnownGoodFollowsCurrentSettings(t *testing.T) {
+	legacy := monitoringv1.LegacyNameValidationScheme
+	cases := []struct {
+		name   string
+		rule   func(*monitoringv1.RuleGroup)
+		before func(*monitoringv1.Prometheus)
+		change func(*monitoringv1.Prometheus)
+		want   string
+	}{
+		{"name validation scheme", func(g *monitoringv1.RuleGroup) { g.Rules[0].Labels = map[string]string{"my.label": "x"} },
+			nil, func(p *monitoringv1.Prometheus) { p.Spec.NameValidationScheme = &legacy }, "invalid label name: my.label"},
+		{"experimental feature removed", func(g *monitoringv1.RuleGroup) { g.Rules[0].Expr = intstr.FromString("sort_by_label(up, \"job\")") },
+			func(p *monitoringv1.Prometheus) {
+				p.Spec.EnableFeatures = []monitoringv1.EnableFeature{"promql-experimental-functions"}
+			},
+			func(p *monitoringv1.Prometheus) { p.Spec.EnableFeatures = nil }, "sort_by_label"},
+		{"older version", func(g *monitoringv1.RuleGroup) { g.QueryOffset = ptrTo(monitoringv1.Duration("1m")) },
+			nil, func(p *monitoringv1.Prometheus) { p.Spec.Version = "v2.50.0" }, "query_offset"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rule := prometheusRule("up == 0", 1)
+			c.rule(&rule.Spec.Groups[0])
+			f := newFixture(t, Config{}, prom("p", func(p *monitoringv1.Prometheus) {
+				if c.before != nil {
+					c.before(p)
+				}
+			}), rule)
+			if err := f.reconcile("mon", "p"); err != nil {
+				t.Fatal(err)
+			}
+			if v := f.ruleVerdict("p"); v.Reason != selection.Accepted || len(f.ruleFiles("p")) != 1 {
+				t.Fatalf("before the change: %+v, files %v", v, f.ruleFiles("p"))
+			}
+			p := &monitoringv1.Prometheus{}
+			f.get(p, "mon", "p")
+			c.change(p)
+			p.Generation++
+			if err := f.c.Update(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.reconcile("mon", "p"); err != nil {
+				t.Fatal(err)
+			}
+			v := f.ruleVerdict("p")
+			if files := f.ruleFiles("p"); len(files) != 0 {
+				t.Fatalf("a version the current settings refuse is still served: %v (verdict %+v)", files, v)
+			}
+			if v.Reason != selection.InvalidConfiguration || !strings.Contains(v.Message, "its last accepted version (generation 1) is not served either: the current version, features or name validation scheme refuse it") || !strings.Contains(v.Message, c.want) {
+				t.Fatalf("verdict %+v", v)
+			}
+		})
 	}
 }

@@ -8,29 +8,26 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
-	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
-// updateStatus computes the status from the live StatefulSets and the reconcile outcome
-// and applies it (server-side apply, Lookout's field manager) only when it changed.
-func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheus, st *promState, outcome error) error {
+// status computes the status from the live StatefulSets (or DaemonSet) and the reconcile
+// outcome, repairing stuck rollouts on the way (--repair-policy-for-statefulsets).
+func (r *Reconciler) status(ctx context.Context, p *monitoringv1.Prometheus, st *promState, outcome error) (monitoringv1.PrometheusStatus, error) {
 	now := metav1.NewTime(r.Clock.Now())
 	var status monitoringv1.PrometheusStatus
 	if workload.DaemonSetMode(p) && r.cfg.AgentDaemonSet {
 		var err error
 		if status, err = r.daemonSetStatus(ctx, p, now); err != nil {
-			return err
+			return status, err
 		}
 	} else {
 		var sets appsv1.StatefulSetList
 		if err := r.Client.List(ctx, &sets, client.InNamespace(p.Namespace), client.UnsafeDisableDeepCopy); err != nil {
-			return fmt.Errorf("listing StatefulSets: %w", err)
+			return status, fmt.Errorf("listing StatefulSets: %w", err)
 		}
 		var mine []appsv1.StatefulSet
 		for i := range sets.Items {
@@ -38,33 +35,21 @@ func (r *Reconciler) updateStatus(ctx context.Context, p *monitoringv1.Prometheu
 				mine = append(mine, sets.Items[i])
 			}
 		}
-		r.repairStuck(ctx, p, mine)
+		r.RepairStuck(ctx, mine)
 		status = workload.Status(p, mine, nil, now)
 	}
 	status.Conditions = append(status.Conditions, reconciledCondition(p, outcome, now))
 	if r.cfg.Workload.ReloaderReportConfig {
 		c, err := r.configLoaded(ctx, p, st)
 		if err != nil {
-			return err
+			return status, err
 		}
 		status.Conditions = append(status.Conditions, withTransition(p.Status.Conditions, c, now))
 	}
 	for i := range status.Conditions {
 		status.Conditions[i].ObservedGeneration = p.Generation
 	}
-	nn := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
-	if r.written.Unchanged(nn, status, p.Status) {
-		return nil
-	}
-	applied, err := resourcestatus.ApplyStatus(ctx, r.Client, r.kind.APIVersion, r.kind.Kind, p.Namespace, p.Name, status)
-	r.Upstream.StatusUpdated(err)
-	if err != nil || !applied {
-		return err
-	}
-	r.written.Remember(nn, status)
-	r.Applier.CountWrite(r.kind.Kind, "apply-status")
-	log.FromContext(ctx).Info(r.kind.Kind+" status written", "changed", statusChange(p.Status, status))
-	return nil
+	return status, nil
 }
 
 // statusChange says briefly what differs between two statuses, for the log line of a

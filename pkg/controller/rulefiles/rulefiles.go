@@ -143,7 +143,8 @@ func (s *State) Reconcile(ctx context.Context, cache, api client.Reader, in Inpu
 func nsName(o metav1.Object) string { return o.GetNamespace() + "/" + o.GetName() }
 
 // lastKnownGood puts the last accepted version of an invalid rule into files, when the
-// live rule ConfigMaps hold one that satisfies the current namespace enforcement, and
+// live rule ConfigMaps hold one that satisfies the current namespace enforcement and
+// passes the current validator (version, features, name validation scheme), and
 // returns the rejection message saying what is served. A version rendered before
 // enforcement was turned on is never served: the tenant would escape enforcement for as
 // long as the new version stays invalid.
@@ -160,6 +161,10 @@ func (s *State) lastKnownGood(ctx context.Context, rule *monitoringv1.Prometheus
 	}
 	if !enforced {
 		return fmt.Sprintf("%s; its last accepted version (generation %d) is not served either: it does not carry the namespace label enforcement now in place", problem, h.Generation)
+	}
+	if p := rules.CheckServed(s.validator, served); p != "" {
+		return fmt.Sprintf("%s; its last accepted version (generation %d) is not served either: the current version, features or name validation scheme refuse it: %s",
+			problem, h.Generation, resourcestatus.Truncate(p, 512))
 	}
 	files[key] = served
 	return fmt.Sprintf("%s; still serving generation %d, the last accepted version", problem, h.Generation)

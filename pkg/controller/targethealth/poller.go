@@ -17,9 +17,12 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -108,6 +111,8 @@ func New(d Deps, cfg Config) *Poller {
 func NewHTTPClient(timeout time.Duration) *http.Client {
 	return &http.Client{
 		Timeout: timeout,
+		// A redirect is not followed: a pod could send the poller anywhere.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		Transport: &http.Transport{
 			Proxy:                 nil, // pod addresses are never reached through a proxy
 			DialContext:           (&net.Dialer{Timeout: timeout}).DialContext,
@@ -236,7 +241,11 @@ func (p *Poller) poll(ctx context.Context, prom *monitoringv1.Prometheus) (*targ
 	if err := p.Pods.List(ctx, &pods, client.InNamespace(prom.Namespace), client.MatchingLabelsSelector{Selector: sel}); err != nil {
 		return nil, unreachable{"listing pods: " + targethealth.Classify(err.Error())}
 	}
-	chosen := choosePods(pods.Items, shards)
+	owned, err := p.ownedStatefulSets(ctx, prom)
+	if err != nil {
+		return nil, unreachable{"reading the StatefulSets: " + targethealth.Classify(err.Error())}
+	}
+	chosen := choosePods(pods.Items, shards, owned)
 	snap := targethealth.NewSnapshot()
 	for shard := int32(0); shard < shards; shard++ {
 		pod := chosen[shard]
@@ -301,13 +310,16 @@ func (p *Poller) get(ctx context.Context, base url.URL, urlPath, query string, r
 }
 
 // choosePods picks, for each shard, the first ready pod (by name) with an address.
-func choosePods(pods []corev1.Pod, shards int32) map[int32]*corev1.Pod {
+func choosePods(pods []corev1.Pod, shards int32, owned map[types.UID]bool) map[int32]*corev1.Pod {
 	out := map[int32]*corev1.Pod{}
 	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
 	for i := range pods {
 		pod := &pods[i]
 		if pod.DeletionTimestamp != nil || pod.Status.PodIP == "" || !ready(pod) {
 			continue
+		}
+		if ref := metav1.GetControllerOf(pod); ref == nil || ref.Kind != "StatefulSet" || !owned[ref.UID] {
+			continue // a look-alike: not a pod of the operator's StatefulSets
 		}
 		shard := int32(0)
 		if s, ok := pod.Labels[layout.ShardLabel]; ok {
@@ -323,6 +335,30 @@ func choosePods(pods []corev1.Pod, shards int32) map[int32]*corev1.Pod {
 		out[shard] = pod
 	}
 	return out
+}
+
+// ownedStatefulSets returns the UIDs of prom's StatefulSets: those of its shards' names
+// that prom controls. Only their pods are polled: any pod carrying prom's labels would
+// otherwise be asked, and its answer would feed the status.
+func (p *Poller) ownedStatefulSets(ctx context.Context, prom *monitoringv1.Prometheus) (map[types.UID]bool, error) {
+	names, err := workload.StatefulSetNames(prom)
+	if err != nil {
+		return nil, err
+	}
+	out := map[types.UID]bool{}
+	for _, n := range names {
+		sts := &appsv1.StatefulSet{}
+		switch err := p.Pods.Get(ctx, types.NamespacedName{Namespace: prom.Namespace, Name: n}, sts); {
+		case apierrors.IsNotFound(err):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		if ref := metav1.GetControllerOf(sts); ref != nil && ref.UID == prom.UID {
+			out[sts.UID] = true
+		}
+	}
+	return out, nil
 }
 
 func ready(pod *corev1.Pod) bool {

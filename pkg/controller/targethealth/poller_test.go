@@ -7,16 +7,19 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -74,12 +77,34 @@ func pod(t *testing.T, prom *monitoringv1.Prometheus, name string, shard int, ad
 	if isReady {
 		status = corev1.ConditionTrue
 	}
+	names, err := workload.StatefulSetNames(prom)
+	if err != nil || shard >= len(names) {
+		t.Fatalf("statefulset of shard %d: %v", shard, err)
+	}
+	owner := metav1.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: names[shard], UID: stsUID(names[shard]), Controller: ptr.To(true)}
 	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: prom.Namespace, Name: name, Labels: l},
+		ObjectMeta: metav1.ObjectMeta{Namespace: prom.Namespace, Name: name, Labels: l, OwnerReferences: []metav1.OwnerReference{owner}},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "prometheus",
 			Ports: []corev1.ContainerPort{{Name: "web", ContainerPort: int32(port)}}}}},
 		Status: corev1.PodStatus{PodIP: host, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: status}}},
 	}
+}
+
+func stsUID(name string) types.UID { return types.UID("uid-" + name) }
+
+// statefulSets are prom's StatefulSets, controlled by it, as the operator makes them.
+func statefulSets(t *testing.T, prom *monitoringv1.Prometheus) []client.Object {
+	t.Helper()
+	names, err := workload.StatefulSetNames(prom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []client.Object
+	for _, n := range names {
+		out = append(out, &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Namespace: prom.Namespace, Name: n, UID: stsUID(n),
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "monitoring.coreos.com/v1", Kind: "Prometheus", Name: prom.Name, UID: prom.UID, Controller: ptr.To(true)}}}})
+	}
+	return out
 }
 
 func setup(t *testing.T, prom *monitoringv1.Prometheus, pods ...client.Object) (*Poller, *resourcestatus.Store) {
@@ -88,6 +113,13 @@ func setup(t *testing.T, prom *monitoringv1.Prometheus, pods ...client.Object) (
 	if err := corev1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
+	if err := appsv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if prom.UID == "" {
+		prom.UID = "uid-prom"
+	}
+	pods = append(pods, statefulSets(t, prom)...)
 	store := resourcestatus.NewStore()
 	store.EnableHealth()
 	var vs []selection.Verdict
@@ -235,4 +267,47 @@ func TestPollHTTPS(t *testing.T) {
 	if got := messages(t, store)["healthy"]; got != "Unknown PrometheusUnreachable Prometheus could not be asked for its targets: shard 0 (pod prometheus-p-0): server returned HTTP status 400" {
 		t.Fatalf("over HTTP: %q", got)
 	}
+}
+
+// TestPollOnlyOwnPods: the poller asks only pods of the Prometheus's own StatefulSets and
+// follows no redirect: a look-alike pod carrying the Prometheus's labels, and a pod that
+// redirects elsewhere, send it nowhere (issue 32, item 9).
+func TestPollOnlyOwnPods(t *testing.T) {
+	var elsewhere atomic.Int32
+	away := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	defer away.Close()
+	lookalike := &fakeProm{targets: target("serviceMonitor/app/healthy/0", "up", ""), pools: `"serviceMonitor/app/healthy/0"`}
+	srv := httptest.NewServer(lookalike)
+	defer srv.Close()
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, away.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer redirect.Close()
+
+	t.Run("look-alike pod", func(t *testing.T) {
+		prom := &monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: "p"}}
+		fake := pod(t, prom, "prometheus-p-0", 0, srv.Listener.Addr().String(), true)
+		fake.OwnerReferences = nil
+		p, store := setup(t, prom, fake)
+		p.PollOnce(context.Background())
+		p.PollOnce(context.Background())
+		if n := lookalike.requests.Load(); n != 0 {
+			t.Errorf("the look-alike pod was asked %d times", n)
+		}
+		if got := messages(t, store)["healthy"]; !strings.Contains(got, "shard 0: no ready pod") {
+			t.Errorf("healthy: %q", got)
+		}
+	})
+	t.Run("redirect", func(t *testing.T) {
+		prom := &monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: "p"}}
+		p, store := setup(t, prom, pod(t, prom, "prometheus-p-0", 0, redirect.Listener.Addr().String(), true))
+		p.PollOnce(context.Background())
+		p.PollOnce(context.Background())
+		if n := elsewhere.Load(); n != 0 {
+			t.Errorf("the redirect was followed %d times", n)
+		}
+		if got := messages(t, store)["healthy"]; !strings.Contains(got, "302") {
+			t.Errorf("healthy: %q", got)
+		}
+	})
 }

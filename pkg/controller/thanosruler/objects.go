@@ -3,21 +3,18 @@ package thanosruler
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -26,7 +23,6 @@ import (
 var (
 	secretGVK    = corev1.SchemeGroupVersion.WithKind("Secret")
 	configMapGVK = corev1.SchemeGroupVersion.WithKind("ConfigMap")
-	serviceGVK   = corev1.SchemeGroupVersion.WithKind("Service")
 )
 
 // ownerRef makes t an owner of what it generates (the controller when controller is set).
@@ -70,13 +66,14 @@ func (r *Reconciler) applyRuleConfigMaps(ctx context.Context, t *monitoringv1.Th
 		for k, v := range data {
 			bin[k] = []byte(v)
 		}
-		meta := objectMeta(t, layout.ThanosRuler(t.Name).RuleConfigMap(i), generated.DataHash(bin))
+		meta := objectMeta(t, layout.ThanosRuler(t.Name).RuleConfigMap(i), write.DataHash(bin))
 		meta.Labels[layout.ThanosRulerRuleConfigMapLabel] = t.Name
-		if err := r.writer().Ensure(ctx, configMapGVK, &corev1.ConfigMap{ObjectMeta: meta, Data: data}); err != nil {
+		if err := r.Writer().Ensure(ctx, configMapGVK, &corev1.ConfigMap{ObjectMeta: meta, Data: data}); err != nil {
 			return err
 		}
 	}
 	st.rules.Written(res.ConfigMaps)
+	r.Metrics.RuleConfigMaps.WithLabelValues(t.Namespace, t.Name).Set(float64(len(res.ConfigMaps)))
 	return nil
 }
 
@@ -85,20 +82,20 @@ func (r *Reconciler) applyRuleConfigMaps(ctx context.Context, t *monitoringv1.Th
 // prometheus-operator writes it.
 func (r *Reconciler) applyConfigSecret(ctx context.Context, t *monitoringv1.ThanosRuler, remoteWrite []byte) error {
 	data := map[string][]byte{layout.ThanosRulerRemoteWriteKey: remoteWrite}
-	sec := &corev1.Secret{ObjectMeta: objectMeta(t, layout.ThanosRuler(t.Name).ConfigSecret(), generated.DataHash(data)), Data: data}
-	return r.writer().Ensure(ctx, secretGVK, sec)
+	sec := &corev1.Secret{ObjectMeta: objectMeta(t, layout.ThanosRuler(t.Name).ConfigSecret(), write.DataHash(data)), Data: data}
+	return r.Writer().Ensure(ctx, secretGVK, sec)
 }
 
 // applyTLSAssets writes the TLS files of the remote-write configuration into as many
 // Secrets as needed and returns how many.
 func (r *Reconciler) applyTLSAssets(ctx context.Context, t *monitoringv1.ThanosRuler, files map[string][]byte) (int, error) {
-	parts, err := promcfg.SplitTLSAssets(files, generated.MaxSecretData)
+	parts, err := promcfg.SplitTLSAssets(files, write.MaxSecretData)
 	if err != nil {
 		return 0, outcome.Invalid(err)
 	}
 	for i, data := range parts {
-		sec := &corev1.Secret{ObjectMeta: objectMeta(t, layout.ThanosRuler(t.Name).TLSAssetsSecret(i), generated.DataHash(data)), Data: data}
-		if err := r.writer().Ensure(ctx, secretGVK, sec); err != nil {
+		sec := &corev1.Secret{ObjectMeta: objectMeta(t, layout.ThanosRuler(t.Name).TLSAssetsSecret(i), write.DataHash(data)), Data: data}
+		if err := r.Writer().Ensure(ctx, secretGVK, sec); err != nil {
 			return 0, err
 		}
 	}
@@ -112,44 +109,8 @@ func (r *Reconciler) applyWebConfig(ctx context.Context, t *monitoringv1.ThanosR
 		return outcome.Invalid(err)
 	}
 	data := map[string][]byte{layout.WebConfigFile: cfg}
-	sec := &corev1.Secret{ObjectMeta: objectMeta(t, layout.ThanosRuler(t.Name).WebConfigSecret(), generated.DataHash(data)), Data: data}
-	return r.writer().Ensure(ctx, secretGVK, sec)
-}
-
-// applyGoverningService writes thanos-ruler-operated, owned by every ThanosRuler of the
-// namespace that uses it (whichever operator instance manages them), so it goes away with
-// the last and operators with disjoint selectors agree on it.
-func (r *Reconciler) applyGoverningService(ctx context.Context, t *monitoringv1.ThanosRuler) error {
-	svc := workload.ThanosRulerGoverningService(t)
-	var list monitoringv1.ThanosRulerList
-	if err := r.Client.List(ctx, &list, client.InNamespace(t.Namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return outcome.ApplyFailed(fmt.Errorf("listing the ThanosRuler objects of namespace %s: %w", t.Namespace, err))
-	}
-	var owners []metav1.OwnerReference
-	for i := range list.Items {
-		o := &list.Items[i]
-		if o.DeletionTimestamp == nil && workload.ManagesThanosRulerService(o) {
-			owners = append(owners, ownerRef(o, false))
-		}
-	}
-	sort.Slice(owners, func(i, j int) bool { return owners[i].Name < owners[j].Name })
-	svc.OwnerReferences = owners
-	return r.writer().EnsureHashed(ctx, serviceGVK, svc, []any{svc.Labels, svc.Spec, owners})
-}
-
-// checkGoverningService refuses a ThanosRuler whose spec.serviceName names a Service that
-// does not exist or does not select its pods, as prometheus-operator does. The Service is
-// read from the API server (Services are not cached).
-func (r *Reconciler) checkGoverningService(ctx context.Context, t *monitoringv1.ThanosRuler) error {
-	svc := &corev1.Service{}
-	err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: t.Namespace, Name: workload.ThanosRulerServiceName(t)}, svc)
-	switch {
-	case apierrors.IsNotFound(err):
-		svc = nil
-	case err != nil:
-		return outcome.ApplyFailed(fmt.Errorf("reading the Service of spec.serviceName: %w", err))
-	}
-	return outcome.Invalid(workload.CheckThanosRulerService(t, svc))
+	sec := &corev1.Secret{ObjectMeta: objectMeta(t, layout.ThanosRuler(t.Name).WebConfigSecret(), write.DataHash(data)), Data: data}
+	return r.Writer().Ensure(ctx, secretGVK, sec)
 }
 
 // deleteSurplus removes the rule ConfigMaps and TLS assets Secrets of t beyond the counts
@@ -173,7 +134,7 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, t *monitoringv1.ThanosRu
 		for i := range list.Items {
 			o := &list.Items[i]
 			n, ok := strings.CutPrefix(o.Name, prefix)
-			if !ok || !generated.OwnedBy(o, t.UID) {
+			if !ok || !write.OwnedBy(o, t.UID) {
 				continue
 			}
 			var idx int

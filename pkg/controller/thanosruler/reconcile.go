@@ -7,17 +7,14 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/lookout-operator/lookout/pkg/controller/generated"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
-	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/rules"
@@ -28,59 +25,6 @@ import (
 // ReasonNoSelectedRules is the reason of a Reconciled condition that is True although the
 // ThanosRuler selects no PrometheusRule (prometheus-operator's NoSelectedResources).
 const ReasonNoSelectedRules = "NoSelectedResources"
-
-// Reconcile brings one ThanosRuler's objects in line with its spec and inputs, then writes
-// its status. A failure is returned (and retried with backoff) after the status says why.
-func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	defer r.Gate.Enter()()
-	t := &monitoringv1.ThanosRuler{}
-	if err := r.Client.Get(ctx, req.NamespacedName, t); err != nil {
-		if apierrors.IsNotFound(err) {
-			r.forget(req.NamespacedName)
-			return reconcile.Result{}, nil
-		}
-		return reconcile.Result{}, fmt.Errorf("reading ThanosRuler %s: %w", req.NamespacedName, err)
-	}
-	if !r.managed(t) {
-		r.forget(req.NamespacedName)
-		return reconcile.Result{}, nil
-	}
-	if t.DeletionTimestamp != nil {
-		return reconcile.Result{}, nil
-	}
-	st := r.stateFor(req.NamespacedName)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-
-	start := r.Clock.Now()
-	var result error
-	if t.Spec.Paused {
-		result = &outcome.Note{Reason: outcome.ReasonPaused, Message: "spec.paused is set: the operator leaves the StatefulSet and rule ConfigMaps as they are"}
-	} else {
-		result = r.reconcileObjects(ctx, t, st)
-	}
-	if serr := r.updateStatus(ctx, t, result); serr != nil {
-		log.FromContext(ctx).Error(serr, "updating ThanosRuler status")
-		if result == nil {
-			result = serr
-		}
-	}
-	ok := outcome.Succeeded(result)
-	r.Upstream.Reconciled(req.String(), r.Clock.Since(start), !ok)
-	if ok {
-		return reconcile.Result{}, nil
-	}
-	if r.Recorder != nil {
-		r.Recorder.Eventf(t, nil, corev1.EventTypeWarning, outcome.Reason(result), "Reconcile", "%s", resourcestatus.Truncate(result.Error(), resourcestatus.MaxEventNoteBytes))
-	}
-	return reconcile.Result{}, result
-}
-
-// managed reports whether this operator is responsible for t: in a watched namespace,
-// matching the instance selector, and carrying this instance's controller ID.
-func (r *Reconciler) managed(t *monitoringv1.ThanosRuler) bool {
-	return generated.Managed(t, r.cfg.Scope, r.cfg.ControllerID, r.cfg.InstanceSelector)
-}
 
 // input is the workload input of t with the given counts.
 func (r *Reconciler) input(t *monitoringv1.ThanosRuler, ruleCMs, tlsSecrets int) workload.ThanosRulerInput {
@@ -99,7 +43,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 	if err != nil {
 		return outcome.Invalid(err)
 	}
-	if err := generated.CheckStorageClass(ctx, r.StorageClasses, t.Spec.Storage); err != nil {
+	if err := write.CheckStorageClass(ctx, r.StorageClasses, t.Spec.Storage); err != nil {
 		return err
 	}
 	thanosVersion, err := rules.ParseThanosVersion(workload.ThanosRulerVersion(t))
@@ -113,7 +57,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 	for _, k := range workload.ThanosRulerSecretKeys(t) {
 		refs[watch.RefKey(string(promcfg.SecretAsset), t.Namespace, k.Selector.Name)] = true
 		if _, err := a.Get(promcfg.AssetRef{Kind: promcfg.SecretAsset, Namespace: t.Namespace, Name: k.Selector.Name, Key: k.Selector.Key}); err != nil {
-			r.refs.Set(nn, refs)
+			r.Refs.Set(nn, refs)
 			if errors.Is(err, promcfg.ErrUnavailable) {
 				return outcome.ApplyFailed(fmt.Errorf("%s: %w", k.Field, err))
 			}
@@ -129,7 +73,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 			refs[watch.RefKey(string(d.Kind), d.Namespace, d.Name)] = true
 		}
 	}
-	r.refs.Set(nn, refs)
+	r.Refs.Set(nn, refs)
 	if err != nil {
 		if errors.Is(err, promcfg.ErrUnavailable) {
 			return outcome.ApplyFailed(err)
@@ -159,21 +103,22 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 	if err := r.applyRuleConfigMaps(ctx, t, st, res); err != nil {
 		return err
 	}
-	if err := r.applyConfigSecret(ctx, t, rw.Config); err != nil {
-		return err
-	}
+	// The assets first: a configuration is never written ahead of the files it names.
 	tlsCount, err := r.applyTLSAssets(ctx, t, rw.TLSAssets)
 	if err != nil {
+		return err
+	}
+	if err := r.applyConfigSecret(ctx, t, rw.Config); err != nil {
 		return err
 	}
 	if err := r.applyWebConfig(ctx, t); err != nil {
 		return err
 	}
 	if workload.ManagesThanosRulerService(t) {
-		if err := r.applyGoverningService(ctx, t); err != nil {
+		if err := r.ApplyGoverningService(ctx, workload.ThanosRulerGoverningService(t), workload.ManagesThanosRulerService, nil); err != nil {
 			return err
 		}
-	} else if err := r.checkGoverningService(ctx, t); err != nil {
+	} else if err := r.CheckService(ctx, t.Namespace, workload.ThanosRulerServiceName(t), func(svc *corev1.Service) error { return workload.CheckThanosRulerService(t, svc) }); err != nil {
 		return err
 	}
 	sts, err := workload.ThanosRulerStatefulSet(r.input(t, len(res.ConfigMaps), tlsCount), r.cfg.Workload)
@@ -181,7 +126,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 		return outcome.Invalid(err)
 	}
 	sts.OwnerReferences = ownerRefs(t)
-	recreated, err := r.writer().EnsureStatefulSet(ctx, r.Client, sts, t.UID, false)
+	recreated, err := r.Writer().EnsureStatefulSet(ctx, r.Client, sts, t.UID, false)
 	if recreated {
 		r.Upstream.StatefulSetRecreated()
 	}
@@ -213,12 +158,6 @@ func selected(vs []selection.Verdict) int {
 // prometheus-operator does (the rejected among the selected).
 func (r *Reconciler) publish(t *monitoringv1.ThanosRuler, vs []selection.Verdict) {
 	nn := types.NamespacedName{Namespace: t.Namespace, Name: t.Name}
-	r.Statuses.Publish(owner(nn), monitoringv1.PrometheusRuleKind, vs)
-	rejected := 0
-	for _, v := range vs {
-		if v.Reason == selection.InvalidConfiguration {
-			rejected++
-		}
-	}
+	_, rejected := r.Publish(nn, monitoringv1.PrometheusRuleKind, vs)
 	r.Upstream.SetResources(nn.String(), monitoringv1.PrometheusRuleKind, selected(vs), rejected)
 }

@@ -2,14 +2,6 @@ package thanosruler
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"fmt"
-	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +9,6 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -31,7 +22,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
-	"github.com/lookout-operator/lookout/pkg/controller/generated"
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
+	"github.com/lookout-operator/lookout/pkg/controller/instance/instancetest"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
@@ -424,7 +416,7 @@ func TestOldThanosVersion(t *testing.T) {
 // upstream handles it.
 func TestInstanceSelectorAndNoRules(t *testing.T) {
 	sel, _ := labels.Parse("ruler=mine")
-	f := newFixture(t, Config{InstanceSelector: sel}, thanosRuler())
+	f := newFixture(t, Config{Config: instance.Config{InstanceSelector: sel}}, thanosRuler())
 	if err := f.reconcile(); err != nil {
 		t.Fatal(err)
 	}
@@ -459,58 +451,24 @@ func TestSurplusRuleConfigMapsDeleted(t *testing.T) {
 }
 
 // testCA is a self-signed CA certificate, PEM-encoded.
-var testCA = func() string {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		panic(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test-ca"}, IsCA: true, BasicConstraintsValid: true,
-		NotBefore: time.Unix(1_600_000_000, 0), NotAfter: time.Unix(2_000_000_000, 0), KeyUsage: x509.KeyUsageCertSign}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		panic(err)
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
-}()
+var testCA = instancetest.CA()
 
 // --repair-policy-for-statefulsets applies to the ThanosRuler StatefulSet: the pod stuck
 // not ready on a revision that is neither current nor the update one goes.
 func TestRepairPolicy(t *testing.T) {
-	for _, policy := range []string{generated.RepairNone, generated.RepairDelete, generated.RepairEvict} {
+	for _, policy := range instancetest.Policies {
 		t.Run(policy, func(t *testing.T) {
-			f := newFixture(t, Config{RepairPolicy: policy}, thanosRuler(func(t *monitoringv1.ThanosRuler) { t.Spec.Replicas = ptr.To(int32(2)) }))
+			f := newFixture(t, Config{Config: instance.Config{RepairPolicy: policy}}, thanosRuler(func(t *monitoringv1.ThanosRuler) { t.Spec.Replicas = ptr.To(int32(2)) }))
 			if err := f.reconcile(); err != nil {
 				t.Fatal(err)
 			}
 			sts := &appsv1.StatefulSet{}
 			f.get(sts, "mon", "thanos-ruler-tr")
-			sts.Status = appsv1.StatefulSetStatus{ObservedGeneration: sts.Generation, Replicas: 2, ReadyReplicas: 1, CurrentRevision: "old", UpdateRevision: "new"}
-			if err := f.c.Status().Update(context.Background(), sts); err != nil {
-				t.Fatal(err)
-			}
-			for i, rev := range []string{"new", "broken"} {
-				pod := &corev1.Pod{
-					ObjectMeta: metav1.ObjectMeta{Namespace: "mon", Name: fmt.Sprintf("thanos-ruler-tr-%d", i), UID: types.UID("pod-" + rev),
-						Labels: map[string]string{appsv1.ControllerRevisionHashLabelKey: rev}},
-					Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: map[bool]corev1.ConditionStatus{true: corev1.ConditionTrue, false: corev1.ConditionFalse}[rev == "new"]}}},
-				}
-				for k, v := range sts.Spec.Selector.MatchLabels {
-					pod.Labels[k] = v
-				}
-				if err := f.c.Create(context.Background(), pod); err != nil {
-					t.Fatal(err)
-				}
-			}
+			instancetest.StuckRollout(t, f.c, sts)
 			if err := f.reconcile(); err != nil {
 				t.Fatal(err)
 			}
-			err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "thanos-ruler-tr-1"}, &corev1.Pod{})
-			if gone := apierrors.IsNotFound(err); gone != (policy != generated.RepairNone) {
-				t.Fatalf("policy %s: stuck pod gone %v (%v)", policy, gone, err)
-			}
-			if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "thanos-ruler-tr-0"}, &corev1.Pod{}); err != nil {
-				t.Fatalf("the ready pod was touched: %v", err)
-			}
+			instancetest.CheckRepaired(t, f.c, sts, policy)
 		})
 	}
 }

@@ -2,7 +2,7 @@ package watch
 
 import (
 	"context"
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -45,14 +45,8 @@ func OwnEcho(wrote Wrote, kind string, o client.Object, deleted bool) bool {
 	return !deleted && wrote != nil && wrote(schema.GroupKind{Kind: kind}, o)
 }
 
-// EnqueueOwners adds to q the owners of o of kind (a monitoring.coreos.com/v1 kind, such
-// as "Prometheus"), in o's namespace.
-func EnqueueOwners(o client.Object, kind string, q Queue) {
-	EnqueueOwnersOf(o, monitoringv1.SchemeGroupVersion.String(), kind, q)
-}
-
-// EnqueueOwnersOf is EnqueueOwners for a kind of another API version (for example
-// monitoring.coreos.com/v1alpha1 PrometheusAgent).
+// EnqueueOwnersOf adds to q the owners of o of kind in apiVersion (for example
+// monitoring.coreos.com/v1 Prometheus), in o's namespace.
 func EnqueueOwnersOf(o client.Object, apiVersion, kind string, q Queue) {
 	for _, ref := range o.GetOwnerReferences() {
 		if ref.Kind == kind && ref.APIVersion == apiVersion {
