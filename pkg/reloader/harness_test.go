@@ -64,6 +64,7 @@ type harness struct {
 	reg      *prometheus.Registry
 	results  chan reloader.Result
 	env      map[string]string
+	partDirs []string
 }
 
 type harnessOptions struct {
@@ -75,6 +76,9 @@ type harnessOptions struct {
 	prom reloadertest.Options
 	// trigger builds the trigger from the running Prometheus; nil means HTTP.
 	trigger func(*reloadertest.Prometheus) reloader.Trigger
+	// parts are further config parts the pod reads after the config (ADR 20), each
+	// written kubelet-style to its own directory.
+	parts []string
 }
 
 func newHarness(t testing.TB, o harnessOptions) *harness {
@@ -94,6 +98,10 @@ func newHarness(t testing.TB, o harnessOptions) *harness {
 		o.initial = configYAML("v1", h.rulesDir)
 	}
 	h.writeConfig(gzipBytes(t, o.initial, gzip.DefaultCompression))
+	for k, part := range o.parts {
+		h.partDirs = append(h.partDirs, filepath.Join(dir, "config-parts", fmt.Sprintf("part-%d", k+1)))
+		h.writePart(k+1, part)
+	}
 	if err := atomicwriter.Write(h.rulesDir, map[string][]byte{}); err != nil {
 		t.Fatal(err)
 	}
@@ -106,15 +114,20 @@ func newHarness(t testing.TB, o harnessOptions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var partFiles []string
+	for _, d := range h.partDirs {
+		partFiles = append(partFiles, filepath.Join(d, "prometheus.yaml.gz"))
+	}
 	opts := reloader.Options{
-		ConfigFile:    h.cfgFile,
-		ConfigOutFile: h.outFile,
-		WatchedDirs:   []string{h.rulesDir},
-		DelayInterval: 10 * time.Millisecond,
-		RetryInterval: 50 * time.Millisecond,
-		ReloadTimeout: 10 * time.Second,
-		Metrics:       m,
-		LookupEnv:     func(k string) (string, bool) { v, ok := h.env[k]; return v, ok },
+		ConfigFile:      h.cfgFile,
+		ConfigPartFiles: partFiles,
+		ConfigOutFile:   h.outFile,
+		WatchedDirs:     []string{h.rulesDir},
+		DelayInterval:   10 * time.Millisecond,
+		RetryInterval:   50 * time.Millisecond,
+		ReloadTimeout:   10 * time.Second,
+		Metrics:         m,
+		LookupEnv:       func(k string) (string, bool) { v, ok := h.env[k]; return v, ok },
 		Observe: func(r reloader.Result) {
 			select {
 			case h.results <- r:
@@ -123,7 +136,7 @@ func newHarness(t testing.TB, o harnessOptions) *harness {
 			}
 		},
 	}
-	initRL, err := reloader.New(reloader.Options{ConfigFile: opts.ConfigFile, ConfigOutFile: opts.ConfigOutFile, LookupEnv: opts.LookupEnv})
+	initRL, err := reloader.New(reloader.Options{ConfigFile: opts.ConfigFile, ConfigPartFiles: partFiles, ConfigOutFile: opts.ConfigOutFile, LookupEnv: opts.LookupEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,6 +173,14 @@ func newHarness(t testing.TB, o harnessOptions) *harness {
 func (h *harness) writeConfig(raw []byte) {
 	h.t.Helper()
 	if err := atomicwriter.Write(h.cfgDir, map[string][]byte{"prometheus.yaml.gz": raw}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// writePart publishes part k (from 1) of the config, plain, kubelet-style.
+func (h *harness) writePart(k int, part string) {
+	h.t.Helper()
+	if err := atomicwriter.Write(h.partDirs[k-1], map[string][]byte{"prometheus.yaml.gz": gzipBytes(h.t, part, gzip.BestSpeed)}); err != nil {
 		h.t.Fatal(err)
 	}
 }

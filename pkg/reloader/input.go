@@ -25,6 +25,12 @@ var gzipMagic = []byte{0x1f, 0x8b}
 // ErrInputMissing reports that the config input file does not exist (yet).
 var ErrInputMissing = errors.New("config input does not exist")
 
+// ErrPartsMismatch reports a config in several parts that are not yet one complete set
+// (the kubelet has not synced them all, or this pod's template reads another number of
+// parts than the config has now). It is waited for like a missing input: the last
+// rendered config stays.
+var ErrPartsMismatch = fmt.Errorf("%w: config parts from different generations", ErrInputMissing)
+
 // configInput is the open config input: the config file and, when the operator spread
 // a large config over several Secrets, its further parts, read in order as one config.
 // The same open files are read by every pass of one check (hash, compare, write), so all

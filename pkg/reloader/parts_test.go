@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/partset"
 	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
 )
 
@@ -21,8 +22,8 @@ import (
 func TestConfigPartsReadInOrder(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	head := "global:\n  scrape_interval: 30s\nscrape_configs:\n- job_name: a\n"
 	part1, part2 := "- job_name: b\n", "- job_name: c\n"
+	head := withManifest("global:\n  scrape_interval: 30s\nscrape_configs:\n- job_name: a\n", part1, part2)
 	files := map[string][]byte{
 		"prometheus.yaml.gz": reloadertest.Gzip(t, head),
 		"part-1.gz":          reloadertest.Gzip(t, part1),
@@ -102,7 +103,9 @@ func TestConfigPartsLimitIsForTheWhole(t *testing.T) {
 }
 
 // The reloader renders the parts into one output and reloads once when one part
-// changes.
+// changes; it renders only a complete set of one generation: a part 0 that names other
+// parts than this pod reads (a part not synced yet, or a part count the pod's template
+// does not have yet) is waited for and the last output stays.
 func TestReloaderRendersParts(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -112,8 +115,10 @@ func TestReloaderRendersParts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(cfg, "scrape_configs:\n- job_name: a-$(SHARD)\n")
-	write(part, "- job_name: b-$(SHARD)\n")
+	const head = "scrape_configs:\n- job_name: a-$(SHARD)\n"
+	partV1, partV2 := "- job_name: b-$(SHARD)\n", "- job_name: b-$(SHARD)\n- job_name: c\n"
+	write(cfg, withManifest(head, partV1))
+	write(part, partV1)
 	trig := &countingTrigger{}
 	rl, err := New(Options{
 		ConfigFile: cfg, ConfigPartFiles: []string{part}, ConfigOutFile: out, Trigger: trig,
@@ -126,18 +131,51 @@ func TestReloaderRendersParts(t *testing.T) {
 	rl.retry = time.NewTimer(time.Hour)
 	rl.retry.Stop()
 	rl.check(context.Background(), CauseStart)
-	if got, _ := os.ReadFile(out); string(got) != "scrape_configs:\n- job_name: a-3\n- job_name: b-3\n" {
+	v1 := withManifest("scrape_configs:\n- job_name: a-3\n", partV1) + "- job_name: b-3\n"
+	if got, _ := os.ReadFile(out); string(got) != v1 {
 		t.Fatalf("output %q", got)
 	}
-	write(part, "- job_name: b-$(SHARD)\n- job_name: c\n")
+	expectOutput := func(want string, reloads int, when string) {
+		t.Helper()
+		if got, _ := os.ReadFile(out); string(got) != want {
+			t.Fatalf("%s: output %q, want %q", when, got, want)
+		}
+		if trig.n != reloads {
+			t.Fatalf("%s: %d reloads, want %d", when, trig.n, reloads)
+		}
+	}
+
+	// The part changes before part 0 names it: the old set is still complete and
+	// served; the new part alone is not one generation.
+	write(part, partV2)
+	rl.check(context.Background(), CauseEvent)
+	expectOutput(v1, 1, "new part, old part 0")
+	write(cfg, withManifest(head, partV2))
 	rl.check(context.Background(), CauseEvent)
 	rl.check(context.Background(), CauseEvent)
-	if got, _ := os.ReadFile(out); string(got) != "scrape_configs:\n- job_name: a-3\n- job_name: b-3\n- job_name: c\n" {
-		t.Fatalf("output after the part changed %q", got)
+	v2 := withManifest("scrape_configs:\n- job_name: a-3\n", partV2) + "- job_name: b-3\n- job_name: c\n"
+	expectOutput(v2, 2, "complete set")
+
+	// The config grows to three parts; this pod (reading two) keeps what it has.
+	write(cfg, withManifest(head, partV2, "- job_name: d\n"))
+	rl.check(context.Background(), CauseEvent)
+	expectOutput(v2, 2, "config grew past this pod's parts")
+
+	// The config shrinks to one part; this pod (still reading two) keeps what it has.
+	write(cfg, head+"- job_name: b-$(SHARD)\n")
+	rl.check(context.Background(), CauseEvent)
+	expectOutput(v2, 2, "config shrank below this pod's parts")
+}
+
+// withManifest returns part 0 of a config whose further parts are parts: head after the
+// manifest line that names them.
+func withManifest(head string, parts ...string) string {
+	var hashes []string
+	for _, p := range parts {
+		sum := sha256.Sum256([]byte(p))
+		hashes = append(hashes, hex.EncodeToString(sum[:]))
 	}
-	if trig.n != 2 {
-		t.Errorf("%d reloads, want 2 (start, one part changed)", trig.n)
-	}
+	return string(partset.Line(hashes)) + head
 }
 
 // gzipFast compresses s at the fastest level: other bytes than reloadertest.Gzip's.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/partset"
 	"github.com/lookout-operator/lookout/pkg/reloader"
 	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
 	"github.com/lookout-operator/lookout/test/atomicwriter"
@@ -347,4 +348,48 @@ func TestSignalMethod(t *testing.T) {
 		t.Fatalf("unexpected failure %v", r.Err)
 	}
 	h.requireMarker("v2")
+}
+
+// TestPartCountChangeKeepsCompleteSet: a config spread over parts grows from two parts to
+// three while this pod (its template older than the config) still reads two. Prometheus
+// keeps the last complete set instead of loading part 0 and 1 of the new three (which
+// would drop the jobs of part 2), and loads the next complete set the pod can read.
+func TestPartCountChangeKeepsCompleteSet(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rules := filepath.Join(dir, "rules")
+	head := func(marker string) string {
+		return configYAML(marker, rules) + "scrape_configs:\n- job_name: a\n"
+	}
+	manifest := func(parts ...string) string {
+		var hashes []string
+		for _, p := range parts {
+			hashes = append(hashes, sha(p))
+		}
+		return string(partset.Line(hashes))
+	}
+	b, c, d := "- job_name: b\n", "- job_name: c\n", "- job_name: d\n"
+	h := newHarness(t, harnessOptions{initial: manifest(b) + head("v1"), parts: []string{b}})
+	h.awaitAction(reloader.ActionReloaded)
+	h.requireMarker("v1")
+
+	// The operator writes the new parts, part 0 last; this pod has only two of three.
+	h.writePart(1, c)
+	h.writeConfig(gzipBytes(t, manifest(c, d)+head("v2"), gzip.BestSpeed))
+	r := h.awaitAction(reloader.ActionWaiting)
+	if r.Err != nil {
+		t.Fatalf("waiting with an error: %v", r.Err)
+	}
+	h.requireMarker("v1")
+	if loaded := h.loaded(); !strings.Contains(loaded, "job_name: b") {
+		t.Fatalf("the running config lost its jobs while waiting:\n%s", loaded)
+	}
+
+	// Back to a set this pod can read: it is loaded.
+	h.writeConfig(gzipBytes(t, manifest(c)+head("v3"), gzip.BestSpeed))
+	h.await("reload of the complete set", isReloaded)
+	h.requireMarker("v3")
+	if loaded := h.loaded(); !strings.Contains(loaded, "job_name: c") || strings.Contains(loaded, "job_name: b") {
+		t.Fatalf("loaded config is not the complete set v3:\n%s", loaded)
+	}
 }

@@ -45,7 +45,7 @@ func (r *Reloader) renderOnce(res *Result) (done bool, err error) {
 	snap, err := takeSnapshot(r.o.ConfigFile, r.o.ConfigPartFiles, nil)
 	if errors.Is(err, ErrInputMissing) {
 		if !r.waiting {
-			r.log.Info("waiting for the config file to appear", "file", r.o.ConfigFile)
+			r.log.Info("waiting for the config input to be complete", "file", r.o.ConfigFile, "reason", err.Error())
 		}
 		r.waiting = true
 		res.Action = ActionWaiting

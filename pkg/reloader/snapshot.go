@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/lookout-operator/lookout/pkg/partset"
 )
 
 // snapshot is the content the reloader compares between checks. It holds the config
@@ -57,7 +59,9 @@ func takeSnapshot(configFile string, partFiles, dirs []string) (s snapshot, err 
 				s.close()
 			}
 		}()
-		if s.configHash, err = hashConfig(s.input); err != nil {
+		if s.configHash, err = hashConfig(s.input); errors.Is(err, ErrPartsMismatch) {
+			return s, err
+		} else if err != nil {
 			return s, fmt.Errorf("decoding %s: %w", strings.Join(paths, ", "), err)
 		}
 		writeField(h, []byte("config"))
@@ -72,17 +76,54 @@ func takeSnapshot(configFile string, partFiles, dirs []string) (s snapshot, err 
 	return s, nil
 }
 
-// hashConfig returns the hex sha256 of the decompressed config.
+// hashConfig returns the hex sha256 of the decompressed config. A config in several
+// parts must be the complete set part 0 names (package partset): otherwise the error
+// wraps ErrPartsMismatch and nothing is rendered until the set is complete.
 func hashConfig(in *configInput) (string, error) {
-	r, err := in.config()
-	if err != nil {
+	whole := sha256.New()
+	buf := make([]byte, readBufferSize)
+	head := &headWriter{max: partset.MaxLineLen}
+	var parts []string
+	left := in.limit
+	for i, p := range in.parts {
+		r, err := p.reader()
+		if err != nil {
+			return "", err
+		}
+		lr := &limitedReader{r: r, left: left, limit: in.limit}
+		ph := sha256.New()
+		w := io.MultiWriter(whole, ph)
+		if i == 0 {
+			w = io.MultiWriter(whole, head)
+		}
+		if _, err := io.CopyBuffer(w, lr, buf); err != nil {
+			return "", err
+		}
+		left = lr.left
+		if i > 0 {
+			parts = append(parts, hex.EncodeToString(ph.Sum(nil)))
+		}
+	}
+	if err := partset.Check(head.b, parts); err != nil {
+		if errors.Is(err, partset.ErrMismatch) {
+			return "", fmt.Errorf("%w: %w", ErrPartsMismatch, err)
+		}
 		return "", err
 	}
-	h := sha256.New()
-	if _, err := io.CopyBuffer(h, r, make([]byte, readBufferSize)); err != nil {
-		return "", err
+	return hex.EncodeToString(whole.Sum(nil)), nil
+}
+
+// headWriter keeps the first max bytes written to it.
+type headWriter struct {
+	b   []byte
+	max int
+}
+
+func (h *headWriter) Write(p []byte) (int, error) {
+	if room := h.max - len(h.b); room > 0 {
+		h.b = append(h.b, p[:min(room, len(p))]...)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return len(p), nil
 }
 
 // hashDir adds the regular files directly in dir (following symlinks, so kubelet key

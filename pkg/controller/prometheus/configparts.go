@@ -1,6 +1,8 @@
 package prometheus
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,13 +14,14 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/controller/write"
+	"github.com/lookout-operator/lookout/pkg/partset"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // maxConfigParts bounds how many Secrets one configuration may be spread over (64 MiB
 // compressed, several hundred MiB of configuration).
-const maxConfigParts = 64
+const maxConfigParts = partset.MaxParts
 
 // splitConfig is a configuration as written: its parts gzipped, part 0 for the config
 // Secret, and the hash of the parts' plain text concatenated, which is what the
@@ -106,22 +109,59 @@ func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConf
 	if len(st.partGz) < len(plain) {
 		st.partGz = append(st.partGz, make([]write.Compressor, len(plain)-len(st.partGz))...)
 	}
-	s := splitConfig{}
-	whole := sha256.New()
+	// Parts 1 to n-1 first: part 0 starts with the manifest line that names their hashes
+	// (package partset), so that a reloader renders only a complete set of one generation.
+	s := splitConfig{gz: make([][]byte, len(plain)), plainHashes: make([]string, len(plain))}
 	fits := true
-	for i, part := range plain {
-		whole.Write(part)
+	var manifest []byte
+	for i := len(plain) - 1; i >= 0; i-- {
+		part := plain[i]
 		sum := sha256.Sum256(part)
 		h := hex.EncodeToString(sum[:])
 		gz, err := st.partGz[i].CompressFast(h, part)
 		if err != nil {
 			return s, false, err
 		}
+		if i == 0 {
+			// gzip members concatenate: the manifest is compressed on its own, in front of
+			// part 0's compression (reused while part 0 itself does not change).
+			manifest = partset.Line(s.plainHashes[1:])
+			if gz, err = prependGzipped(manifest, gz); err != nil {
+				return s, false, err
+			}
+			h = hashOf(manifest, part)
+		}
 		fits = fits && len(gz) <= limit
-		s.gz, s.plainHashes = append(s.gz, gz), append(s.plainHashes, h)
+		s.gz[i], s.plainHashes[i] = gz, h
 	}
-	s.hash = hex.EncodeToString(whole.Sum(nil))
+	s.hash = hashOf(append([][]byte{manifest}, plain...)...)
 	return s, fits, nil
+}
+
+// prependGzipped returns gz with plain gzipped in front of it, as its first member.
+func prependGzipped(plain, gz []byte) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(len(gz) + len(plain) + 64)
+	zw, err := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(plain); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return append(b.Bytes(), gz...), nil
+}
+
+// hashOf is the hex sha256 of the pieces concatenated.
+func hashOf(pieces ...[]byte) string {
+	h := sha256.New()
+	for _, p := range pieces {
+		h.Write(p)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // liveConfigParts counts the config part Secrets of p in the cache: 1 plus the part
