@@ -189,6 +189,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", o.MaxConcurrentReconciles, "objects reconciled in parallel per controller")
 	fs.Float64Var(&f.statusQPS, "status-api-qps", f.statusQPS, "queries per second of the status writes (bindings on monitors and rules), a budget of their own; negative: no client-side limit, the API server's priority and fairness paces them")
 	fs.IntVar(&o.StatusWorkers, "status-workers", o.StatusWorkers, "status bindings written in parallel per kind")
+	fs.IntVar(&o.MaxNamespaceConfigBytes, "max-namespace-config-bytes", o.MaxNamespaceConfigBytes, "bytes of scrape configuration the monitors of one namespace may add to one Prometheus together; the monitors past the bound (in the order they are written) are refused with a condition that says so (0: no bound)")
 	fs.BoolVar(&o.ResourceStatus, "resource-status", o.ResourceStatus, "write status.bindings (an Accepted condition per Prometheus) on ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules")
 	fs.DurationVar(&o.TargetHealthInterval, "target-health-interval", o.TargetHealthInterval, "how often the TargetsHealthy condition of each monitor's status binding is refreshed from the targets API of one pod per shard of its Prometheus (0: off)")
 	fs.DurationVar(&o.GracefulShutdown, "graceful-shutdown-timeout", o.GracefulShutdown, "how long controllers get to stop on SIGTERM")

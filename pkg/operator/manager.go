@@ -324,6 +324,7 @@ func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind,
 		DisableUnmanagedConfiguration: opts.DisableUnmanagedPrometheusConfiguration,
 		ShardRetention:                opts.FeatureGates.Enabled(GatePrometheusShardRetentionPolicy),
 		AgentDaemonSet:                kind == promctrl.AgentKind && opts.agentDaemonSets,
+		MaxNamespaceConfigBytes:       opts.MaxNamespaceConfigBytes,
 	})
 	if err := r.SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the %s controller: %w", kind.Kind, err)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	amctrl "github.com/lookout-operator/lookout/pkg/controller/alertmanager"
+	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -151,6 +152,9 @@ type Options struct {
 	// StatusWorkers is the number of status bindings written in parallel per kind
 	// (--status-workers).
 	StatusWorkers int
+	// MaxNamespaceConfigBytes bounds the scrape configuration the monitors of one
+	// namespace add to one Prometheus (--max-namespace-config-bytes; 0: no bound).
+	MaxNamespaceConfigBytes int
 
 	// Workload holds the images and defaults used for the generated pods
 	// (--prometheus-default-base-image, --prometheus-config-reloader, the
@@ -385,6 +389,7 @@ func DefaultOptions() Options {
 		MaxConcurrentReconciles: 2,
 		StatusQPS:               -1,
 		StatusWorkers:           2,
+		MaxNamespaceConfigBytes: promcfg.DefaultMaxNamespaceBytes,
 		GracefulShutdown:        30 * time.Second,
 		Workload:                workload.DefaultOptions(),
 		WebhookPort:             0,

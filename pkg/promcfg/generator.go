@@ -77,6 +77,11 @@ type Generator struct {
 	loader *loader
 	// Workers is the number of goroutines rendering monitors (default GOMAXPROCS).
 	Workers int
+	// MaxNamespaceBytes bounds the configuration the monitors of one namespace may add
+	// together (NewGenerator: DefaultMaxNamespaceBytes; 0: no bound). Monitors are counted
+	// in the order they are written; one that would take its namespace past the bound is
+	// left out with an InvalidConfiguration verdict that says so, and the others stay.
+	MaxNamespaceBytes int
 	// Pieces hands the configuration out as Result.Pieces, the header and every
 	// monitor's cached jobs in order, instead of copying them into one Config buffer: at
 	// 20,000 monitors that buffer was 29 MB, a copy per change and as much memory held.
@@ -151,7 +156,7 @@ type entry struct {
 
 // NewGenerator returns an empty generator.
 func NewGenerator() *Generator {
-	return &Generator{entries: map[monitorKey]*entry{}, loader: newLoader()}
+	return &Generator{entries: map[monitorKey]*entry{}, loader: newLoader(), MaxNamespaceBytes: DefaultMaxNamespaceBytes}
 }
 
 // monitor is a ServiceMonitor, PodMonitor, Probe or ScrapeConfig.
@@ -354,12 +359,23 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	// One verdict per monitor: sized once, not grown (at 20,000 monitors the growing was
 	// 8% of a one-monitor change's CPU).
 	res.Verdicts = make([]selection.Verdict, 0, len(mons))
+	var nsBytes map[string]int
+	if g.MaxNamespaceBytes > 0 {
+		nsBytes = map[string]int{}
+	}
 	for i, m := range mons {
 		e := ents[i]
 		ns, name, _, gen := m.meta()
 		verdict := selection.Verdict{Kind: m.kind, Namespace: ns, Name: name, Generation: gen, Reason: selection.Accepted}
 		if err := taken[i]; err != nil && e.err == nil {
 			e = &entry{err: err}
+		}
+		if nsBytes != nil && e.err == nil {
+			if used := nsBytes[ns]; used+len(e.jobs) > g.MaxNamespaceBytes {
+				e = &entry{err: errNamespaceBound(ns, used, len(e.jobs), g.MaxNamespaceBytes)}
+			} else {
+				nsBytes[ns] = used + len(e.jobs)
+			}
 		}
 		if e.err != nil {
 			verdict.Reason = selection.InvalidConfiguration
@@ -485,6 +501,20 @@ func (rp *renderPass) renderBatch(mons []monitor, idx []int, ents []*entry) {
 	if len(pending) == 0 {
 		return
 	}
+	// Loads of at most maxLoadBytes of text each (a larger monitor alone).
+	for start := 0; start < len(pending); {
+		end, size := start+1, len(pending[start].text)
+		for end < len(pending) && size+len(pending[end].text) <= maxLoadBytes {
+			size += len(pending[end].text)
+			end++
+		}
+		rp.load(pending[start:end], ents)
+		start = end
+	}
+}
+
+// load loads the renderings pending in one text and records each one's verdict in ents.
+func (rp *renderPass) load(pending []rendered, ents []*entry) {
 	texts, names := make([][]byte, len(pending)), make([][]string, len(pending))
 	for k, r := range pending {
 		texts[k], names[k] = r.text, ents[r.i].jobNames

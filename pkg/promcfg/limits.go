@@ -26,7 +26,23 @@ const (
 	// Secret or ConfigMap may have: the tls-assets Secret that holds it (with others)
 	// must fit what a Secret holds. A bundle of all public CAs is about 220 KB.
 	MaxTLSAssetBytes = 512 << 10
+	// DefaultMaxNamespaceBytes is the default of Generator.MaxNamespaceBytes (the
+	// operator's --max-namespace-config-bytes): what the monitors of one namespace may add
+	// together. Per object the bounds above hold, but thirty objects within them make a
+	// 42 MB configuration; 8 MiB is about 5,000 ordinary jobs in one namespace.
+	DefaultMaxNamespaceBytes = 8 << 20
+	// maxLoadBytes bounds the text of the jobs one load of Prometheus's loader checks at
+	// once (several monitors are loaded together, ADR 23): the loader's memory grows with
+	// the text, so a batch of large monitors loads one by one.
+	maxLoadBytes = 256 << 10
 )
+
+// errNamespaceBound is the verdict of a monitor whose jobs would take its namespace past
+// limit: used bytes are taken by the monitors of the namespace written before it.
+func errNamespaceBound(ns string, used, own, limit int) error {
+	return fmt.Errorf("the jobs render to %d bytes, and the monitors of namespace %s written before this one already add %d: together more than the %d bytes of configuration one namespace may add (the operator's --max-namespace-config-bytes)",
+		own, ns, used, limit)
+}
 
 // checkJobCount rejects more endpoints than MaxJobsPerObject in field.
 func checkJobCount(field string, n int) error {

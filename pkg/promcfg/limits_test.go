@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
@@ -170,4 +171,118 @@ func gzipLen(t *testing.T, b []byte) int {
 		t.Fatal(err)
 	}
 	return buf.Len()
+}
+
+// TestNamespaceBound: the monitors of one namespace cannot add more than
+// MaxNamespaceBytes together; the ones written after the bound is reached are refused
+// with a message that says so, a smaller one that still fits and other namespaces' are
+// kept, and a refused one comes back when room is made.
+func TestNamespaceBound(t *testing.T) {
+	t.Parallel()
+	big := func(name string) *SM {
+		return sm(name, func(s *SM) { s.Namespace = "team-a"; s.Spec.Endpoints = endpoints(300) })
+	}
+	small := sm("a4", func(s *SM) { s.Namespace = "team-a" })
+	other := sm("b1", func(s *SM) { s.Namespace = "team-b"; s.Spec.Endpoints = endpoints(300) })
+	g := promcfg.NewGenerator()
+	if g.MaxNamespaceBytes != promcfg.DefaultMaxNamespaceBytes {
+		t.Fatalf("default bound %d", g.MaxNamespaceBytes)
+	}
+	one, err := g.Generate(promcfg.Input{Prometheus: prom(), ServiceMonitors: []*SM{big("a1")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: prom()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	each := one.Size - empty.Size
+	g.MaxNamespaceBytes = 2*each + each/2 // two big ones and the small one fit, not three big
+	res, err := g.Generate(promcfg.Input{Prometheus: prom(), ServiceMonitors: []*SM{big("a1"), big("a2"), big("a3"), small, other}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]string{}
+	for _, v := range res.Verdicts {
+		used[v.Name] = v.Message
+		if !v.Used() && v.Name != "a3" {
+			t.Errorf("%s refused: %s", v.Name, v.Message)
+		}
+	}
+	// each counts the "scrape_configs:" key too, which is no monitor's.
+	jobs := each - len("scrape_configs:\n")
+	want := fmt.Sprintf("the jobs render to %d bytes, and the monitors of namespace team-a written before this one already add %d: together more than the %d bytes of configuration one namespace may add (the operator's --max-namespace-config-bytes)", jobs, 2*jobs, g.MaxNamespaceBytes)
+	if used["a3"] != want {
+		t.Errorf("a3's verdict %q, want it to say %q", used["a3"], want)
+	}
+	if bytes.Contains(res.Bytes(), []byte("serviceMonitor/team-a/a3/")) {
+		t.Error("the refused monitor's jobs are in the configuration")
+	}
+	for _, name := range []string{"team-a/a1/", "team-a/a4/", "team-b/b1/"} {
+		if !bytes.Contains(res.Bytes(), []byte("serviceMonitor/"+name)) {
+			t.Errorf("%s is missing from the configuration", name)
+		}
+	}
+
+	// a1 goes: a3 fits.
+	res, err = g.Generate(promcfg.Input{Prometheus: prom(), ServiceMonitors: []*SM{big("a2"), big("a3"), small, other}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range res.Verdicts {
+		if !v.Used() {
+			t.Errorf("%s refused after room was made: %s", v.Name, v.Message)
+		}
+	}
+}
+
+// BenchmarkHostileNamespace is the review's attack: 30 ServiceMonitors of 999 endpoints
+// in one namespace (42 MB of jobs without a bound). It reports the configuration's size
+// and the peak heap of one cold generation, sampled every millisecond.
+func BenchmarkHostileNamespace(b *testing.B) {
+	var sms []*SM
+	for i := range 30 {
+		sms = append(sms, sm(fmt.Sprintf("m%02d", i), func(s *SM) { s.Namespace = "tenant"; s.Spec.Endpoints = endpoints(999) }))
+	}
+	for _, bound := range []int{0, promcfg.DefaultMaxNamespaceBytes} {
+		b.Run(fmt.Sprintf("bound=%d", bound), func(b *testing.B) {
+			var peak uint64
+			var size int
+			for range b.N {
+				runtime.GC()
+				stop := sampleHeap(&peak)
+				g := promcfg.NewGenerator()
+				g.MaxNamespaceBytes = bound
+				res, err := g.Generate(promcfg.Input{Prometheus: prom(), ServiceMonitors: sms})
+				stop()
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = res.Size
+			}
+			b.ReportMetric(float64(size)/(1<<20), "config-MiB")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		})
+	}
+}
+
+// sampleHeap records the largest heap in use into peak until stop is called.
+func sampleHeap(peak *uint64) (stop func()) {
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		var ms runtime.MemStats
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			*peak = max(*peak, ms.HeapInuse)
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }

@@ -114,6 +114,7 @@ var flagValues = map[string]flagValue{
 	"resource-status":                            {map[string]any{"resourceStatus": false}, "false"},
 	"status-api-qps":                             {map[string]any{"statusAPIQPS": 500}, "500"},
 	"status-workers":                             {map[string]any{"statusWorkers": 16}, "16"},
+	"max-namespace-config-bytes":                 {map[string]any{"maxNamespaceConfigBytes": 1048576}, "1048576"},
 	"target-health-interval":                     {map[string]any{"targetHealthInterval": "30s"}, "30s"},
 	"graceful-shutdown-timeout":                  {map[string]any{"gracefulShutdownTimeout": "45s"}, "45s"},
 	"webhook-port":                               {map[string]any{"admissionWebhooks.enabled": true, "admissionWebhooks.port": 9444}, "9444"},

@@ -172,6 +172,9 @@ list is joined with commas, a map written key=value,... in key order. Call with
 {{- include "lookout.flag" (list "resource-status" $v.resourceStatus) }}
 {{- include "lookout.flag" (list "status-api-qps" $v.statusAPIQPS) }}
 {{- include "lookout.flag" (list "status-workers" $v.statusWorkers) }}
+{{- if not (kindIs "invalid" $v.maxNamespaceConfigBytes) }}
+{{- include "lookout.flag" (list "max-namespace-config-bytes" (int64 $v.maxNamespaceConfigBytes)) }}
+{{- end }}
 {{- include "lookout.flag" (list "target-health-interval" $v.targetHealthInterval) }}
 {{- include "lookout.flag" (list "graceful-shutdown-timeout" $v.gracefulShutdownTimeout) }}
 {{- include "lookout.flag" (list "install-crds" (ternary true nil $v.crds.upgrade)) }}

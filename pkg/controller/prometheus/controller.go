@@ -34,6 +34,9 @@ type Config struct {
 	// AgentDaemonSet allows PrometheusAgents with spec.mode DaemonSet (prometheus-operator's
 	// PrometheusAgentDaemonSet feature gate) and watches the DaemonSets they own.
 	AgentDaemonSet bool
+	// MaxNamespaceConfigBytes bounds the scrape configuration the monitors of one
+	// namespace may add (promcfg.Generator.MaxNamespaceBytes; 0: no bound).
+	MaxNamespaceConfigBytes int
 }
 
 // Deps are the collaborators a Reconciler works with; tests give fakes.
@@ -99,9 +102,11 @@ type promState struct {
 	recheckAfter time.Duration
 }
 
-// newState is the state of a newly seen Prometheus.
-func newState() *promState {
+// newState is the state of a newly seen Prometheus whose namespaces may add
+// namespaceBytes of configuration each (0: no bound).
+func newState(namespaceBytes int) *promState {
 	gen := promcfg.NewGenerator()
+	gen.MaxNamespaceBytes = namespaceBytes
 	// The configuration as pieces (ADR 21); only a configuration spread over several
 	// Secrets is joined into one buffer, to be cut.
 	gen.Pieces = true

@@ -26,7 +26,9 @@ func (s steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName
 	return p, obj, nil
 }
 
-func (steps) NewState(types.NamespacedName) *promState { return newState() }
+func (s steps) NewState(types.NamespacedName) *promState {
+	return newState(s.r.cfg.MaxNamespaceConfigBytes)
+}
 
 func (steps) Paused(p *monitoringv1.Prometheus) bool { return p.Spec.Paused }
 
