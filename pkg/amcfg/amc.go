@@ -15,6 +15,8 @@ type part struct {
 	intervals []any
 	tlsAssets map[string][]byte
 	txt       *partText
+	// gzSize caches compressedSize.
+	gzSize int
 }
 
 // options are the settings of the Alertmanager the parts are generated for.

@@ -35,6 +35,10 @@ type Input struct {
 	// Configs are the selected AlertmanagerConfigs in any order.
 	Configs []*monitoringv1alpha1.AlertmanagerConfig
 	Assets  Assets
+	// MaxCompressedBytes is what the gzipped configuration may take (what its Secret
+	// holds besides the other keys; 0: no bound). AlertmanagerConfigs that would take it
+	// past are left out, in order, with a verdict that says so.
+	MaxCompressedBytes int
 }
 
 // Assets resolves Secret and ConfigMap keys. Implementations wrap ErrNotFound when the

@@ -65,6 +65,10 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		parts = append(parts, pt)
 	}
 
+	if parts, err = fitBudget(b, parts, o, in.MaxCompressedBytes, res.Verdicts); err != nil {
+		return nil, err
+	}
+
 	// Every part loads with the base on its own; the whole should too. If it does not,
 	// leave out parts from the end until it does, so a bad file is never returned.
 	for {
@@ -73,8 +77,20 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 			err = g.load(out)
 		}
 		if err == nil {
-			res.Config = out
-			break
+			var size int
+			if size, err = compressedSize(out, in.MaxCompressedBytes); err != nil {
+				return nil, err
+			}
+			if in.MaxCompressedBytes <= 0 || size <= in.MaxCompressedBytes || len(parts) == 0 {
+				res.Config = out
+				break
+			}
+			// The estimates of fitBudget missed (gzip's blocks vary): the last goes too.
+			last := len(parts) - 1
+			res.Verdicts[parts[last].key] = Verdict{Reason: ReasonInvalid, Field: "spec", Message: fmt.Sprintf(
+				"left out: with it the configuration compresses to %d bytes, more than the %d bytes its Secret can hold", size, in.MaxCompressedBytes)}
+			parts = parts[:last]
+			continue
 		}
 		if len(parts) == 0 {
 			return nil, fmt.Errorf("the base configuration does not load: %w", err)
@@ -130,6 +146,10 @@ func checkPart(amc *monitoringv1alpha1.AlertmanagerConfig, o options, assets Ass
 		return nil, p
 	}
 	isolate(pt.receivers, b.creds)
+	// After isolate: the text is cached from here on.
+	if p := checkSize(pt); p != nil {
+		return nil, p
+	}
 	out, err := render(b, []*part{pt}, o)
 	if err == nil {
 		err = load(out)

@@ -49,7 +49,7 @@ func (g *Generated) Generate(_ context.Context, in GenInput) (GenResult, error) 
 	}
 	res, err := gen.Generate(amcfg.Input{
 		Alertmanager: a, Base: base, Global: in.Global, Configs: in.AlertmanagerConfigs,
-		Assets: amcfgAssets{in.Assets},
+		Assets: amcfgAssets{in.Assets}, MaxCompressedBytes: in.MaxCompressedBytes,
 	})
 	if err != nil {
 		return GenResult{}, err

@@ -37,6 +37,9 @@ type GenInput struct {
 	Global *monitoringv1alpha1.AlertmanagerConfig
 	// Assets reads the Secrets and ConfigMaps the AlertmanagerConfigs reference.
 	Assets promcfg.Assets
+	// MaxCompressedBytes is what the gzipped configuration may take in its Secret (0: no
+	// bound).
+	MaxCompressedBytes int
 }
 
 // GenResult is the generated configuration.

@@ -45,7 +45,13 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		return err
 	}
 	rec := &recordingAssets{Assets: r.assets.For(ctx)}
-	res, err := r.Generator.Generate(ctx, GenInput{Alertmanager: a, Base: base, BaseFound: found, AlertmanagerConfigs: configs, Global: global, Assets: rec})
+	// What the Secret holds besides the configuration is the room it does not have.
+	budget := write.MaxSecretData - len(layout.AlertmanagerConfigCompressedKey)
+	for k, v := range extra {
+		budget -= len(k) + len(v)
+	}
+	res, err := r.Generator.Generate(ctx, GenInput{Alertmanager: a, Base: base, BaseFound: found, AlertmanagerConfigs: configs, Global: global, Assets: rec,
+		MaxCompressedBytes: max(budget, 1)})
 	r.Refs.Set(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}, rec.refs)
 	if err != nil {
 		// The last generated Secret stays: the running Alertmanager keeps its config.
