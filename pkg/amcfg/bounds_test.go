@@ -51,7 +51,9 @@ func TestAlertmanagerConfigBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verdict := func(name string) amcfg.Verdict { return res.Verdicts[types.NamespacedName{Namespace: "ns1", Name: name}] }
+	verdict := func(name string) amcfg.Verdict {
+		return res.Verdicts[types.NamespacedName{Namespace: "ns1", Name: name}]
+	}
 	if v := verdict("a-huge"); v.Accepted || !strings.Contains(v.Message, fmt.Sprintf("more than the %d bytes one AlertmanagerConfig may add", amcfg.MaxObjectBytes)) {
 		t.Errorf("a-huge: %+v", v)
 	}
