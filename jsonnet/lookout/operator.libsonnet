@@ -14,6 +14,21 @@ local k = import 'k.libsonnet';
     // example/install/20-rbac.yaml, which explains each one).
     local monitoringResources = ['prometheuses', 'prometheusagents', 'servicemonitors', 'podmonitors', 'probes', 'scrapeconfigs', 'prometheusrules', 'alertmanagers', 'thanosrulers'],
     local read = ['get', 'list', 'watch'],
+    // The operator's arguments.
+    local args = [
+      'run',
+      '--metrics-bind-address=:%d' % v.metricsPort,
+      '--health-probe-bind-address=:%d' % v.probePort,
+      '--leader-elect=true',
+      '--config-reloader-image=' + v.configReloaderImage,
+      '--log-format=json',
+      '--log-level=' + v.logLevel,
+    ] + (if v.reloaderWatchAPI then ['--reloader-watch-api'] else [])
+    // The kubelet ServiceMonitor selects the Service this keeps.
+    + (if $.values.kubernetesControlPlane.kubelet then ['--kubelet-service=' + $.values.kubernetesControlPlane.kubeletService] else [])
+    + v.extraArgs,
+    // runs says whether the operator's arguments hold flag (with or without a value).
+    local runs(flag) = std.length([a for a in args if a == flag || (std.startsWith(a, flag + '=') && a != flag + '=false')]) > 0,
 
     serviceAccount: k.serviceAccount(v.name, v.namespace, labels),
 
@@ -29,26 +44,34 @@ local k = import 'k.libsonnet';
       k.rule([''], ['services'], read + ['create', 'update']),
       k.rule([''], ['namespaces'], read),
       k.rule(['', 'events.k8s.io'], ['events'], ['create', 'patch']),
-      // Only with --reloader-watch-api: the config-reloader's Role per Prometheus and
-      // Alertmanager (deleted when one falls back to the volume).
-      k.rule(['rbac.authorization.k8s.io'], ['roles', 'rolebindings'], read + ['create', 'update', 'delete']),
       // The StorageClass a volumeClaimTemplate names must exist (skipped without it).
       k.rule(['storage.k8s.io'], ['storageclasses'], ['get']),
-      // Only with --kubelet-service: nodes, and the kubelet Service's endpoints.
-      k.rule([''], ['nodes'], ['list', 'watch']),
-      k.rule([''], ['endpoints'], read + ['create', 'update']),
-      k.rule(['discovery.k8s.io'], ['endpointslices'], read + ['create', 'update', 'delete']),
-      k.rule([''], ['services/finalizers'], ['update']),
-      // Only with --repair-policy-for-statefulsets=evict|delete: the stuck pod of a rollout.
-      k.rule([''], ['pods'], ['list', 'delete']),
-      k.rule([''], ['pods/eviction'], ['create']),
-      // Only with --reloader-report-config: watch the Prometheus pods for the configuration
-      // their reloaders report, and grant each reloader patch on its own pods' status.
-      k.rule([''], ['pods'], ['list', 'watch']),
-      k.rule([''], ['pods/status'], ['patch']),
-      // Only with --install-crds.
-      k.rule(['apiextensions.k8s.io'], ['customresourcedefinitions'], ['get', 'create', 'patch']),
-    ]),
+      // Target health (--target-health-interval, on by default): the Prometheus pods whose
+      // targets API is read.
+      k.rule([''], ['pods'], ['list']),
+    ]
+    // The rules of the optional features the Deployment's arguments switch on (the files
+    // of example/rbac-optional/).
+    + (if runs('--reloader-watch-api') || runs('--reloader-report-config') then [
+         k.rule(['rbac.authorization.k8s.io'], ['roles', 'rolebindings'], read + ['create', 'update', 'delete']),
+       ] else [])
+    + (if runs('--kubelet-service') then [
+         k.rule([''], ['nodes'], ['list', 'watch']),
+         k.rule([''], ['endpoints'], read + ['create', 'update']),
+         k.rule(['discovery.k8s.io'], ['endpointslices'], read + ['create', 'update', 'delete']),
+         k.rule([''], ['services/finalizers'], ['update']),
+       ] else [])
+    + (if runs('--repair-policy-for-statefulsets=evict') || runs('--repair-policy-for-statefulsets=delete') then [
+         k.rule([''], ['pods'], ['list', 'delete']),
+         k.rule([''], ['pods/eviction'], ['create']),
+       ] else [])
+    + (if runs('--reloader-report-config') then [
+         k.rule([''], ['pods'], ['list', 'watch']),
+         k.rule([''], ['pods/status'], ['patch']),
+       ] else [])
+    + (if runs('--install-crds') then [
+         k.rule(['apiextensions.k8s.io'], ['customresourcedefinitions'], ['get', 'create', 'patch']),
+       ] else [])),
 
     clusterRoleBinding: k.binding('ClusterRoleBinding', v.name, null, labels, 'ClusterRole', v.name, v.name, v.namespace),
 
@@ -76,18 +99,7 @@ local k = import 'k.libsonnet';
             containers: [{
               name: v.name,
               image: v.image,
-              args: [
-                'run',
-                '--metrics-bind-address=:%d' % v.metricsPort,
-                '--health-probe-bind-address=:%d' % v.probePort,
-                '--leader-elect=true',
-                '--config-reloader-image=' + v.configReloaderImage,
-                '--log-format=json',
-                '--log-level=' + v.logLevel,
-              ] + (if v.reloaderWatchAPI then ['--reloader-watch-api'] else [])
-              // The kubelet ServiceMonitor selects the Service this keeps.
-              + (if $.values.kubernetesControlPlane.kubelet then ['--kubelet-service=' + $.values.kubernetesControlPlane.kubeletService] else [])
-              + v.extraArgs,
+              args: args,
               env: [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
               ports: [
                 { name: 'http-metrics', containerPort: v.metricsPort },

@@ -8,6 +8,7 @@ import (
 	"encoding/pem"
 	"flag"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -564,8 +565,22 @@ func TestChartCRDsInSync(t *testing.T) {
 	}
 }
 
-// optionalPermissions are the rules of example/install that only an optional feature
-// needs; the chart grants them only when the feature is on.
+// defaultPermissions are the rules a feature on by default needs beyond the objects the
+// operator reconciles: target health (--target-health-interval) lists the pods of a
+// Prometheus's StatefulSets (pkg/controller/targethealth).
+var defaultPermissions = map[string]bool{"/pods:list": true}
+
+// optionalFiles are the files of example/rbac-optional, per chart value.
+var optionalFiles = map[string]string{
+	"prometheusConfigReloader.watchAPI":     "reloader-watch-api.yaml",
+	"prometheusConfigReloader.reportConfig": "reloader-report-config.yaml",
+	"kubeletService.enabled":                "kubelet-service.yaml",
+	"repairPolicyForStatefulSets":           "repair-pods.yaml",
+	"crds.upgrade":                          "install-crds.yaml",
+}
+
+// optionalPermissions are the rules only an optional feature needs: example/install
+// leaves them to example/rbac-optional, the chart grants them only when the feature is on.
 var optionalPermissions = map[string][]string{
 	"prometheusConfigReloader.watchAPI": permList("rbac.authorization.k8s.io", []string{"roles", "rolebindings"}, "get", "list", "watch", "create", "update", "delete"),
 	"prometheusConfigReloader.reportConfig": slices.Concat(
@@ -629,39 +644,52 @@ func sortedKeys(m map[string]bool) []string {
 // feature on the chart grants exactly example/install's rules. The leader election Role
 // is the same.
 func TestChartRBACMatchesInstall(t *testing.T) {
-	install, err := manifest.ReadPaths(filepath.Join(repoRoot(t), "example", "install"))
+	root := repoRoot(t)
+	install, err := manifest.ReadPaths(filepath.Join(root, "example", "install"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := permissions(t, install, "ClusterRole")
+	base := permissions(t, install, "ClusterRole")
 	wantRole := permissions(t, install, "Role")
-	optional := map[string]bool{}
-	for feature, perms := range optionalPermissions {
-		for _, p := range perms {
-			if !want[p] {
-				t.Errorf("%s: example/install does not grant %s", feature, p)
-			}
-			optional[p] = true
-		}
-	}
-	base := map[string]bool{}
-	for p := range want {
-		if !optional[p] {
-			base[p] = true
-		}
-	}
 	same := func(name string, got, want map[string]bool) {
 		t.Helper()
 		if g, w := sortedKeys(got), sortedKeys(want); !slices.Equal(g, w) {
-			t.Errorf("%s: chart grants\n%q\nwant\n%q", name, g, w)
+			t.Errorf("%s: grants\n%q\nwant\n%q", name, g, w)
+		}
+	}
+	// example/install runs no optional feature: it grants none of their rules but the
+	// ones the default features need too.
+	for feature, perms := range optionalPermissions {
+		for _, p := range perms {
+			if base[p] && !defaultPermissions[p] {
+				t.Errorf("example/install grants %s, which only %s needs", p, feature)
+			}
+		}
+	}
+	for p := range defaultPermissions {
+		if !base[p] {
+			t.Errorf("example/install does not grant %s, which a default feature needs", p)
 		}
 	}
 	defaults := template(t, nil)
-	same("defaults ClusterRole", permissions(t, defaults, "ClusterRole"), base)
-	same("defaults leader election Role", permissions(t, defaults, "Role"), wantRole)
+	same("chart defaults ClusterRole", permissions(t, defaults, "ClusterRole"), base)
+	same("chart defaults leader election Role", permissions(t, defaults, "Role"), wantRole)
 
 	all := map[string]any{}
+	wantAll := maps.Clone(base)
 	for feature := range optionalPermissions {
+		// The feature's file in example/rbac-optional grants exactly its rules.
+		objs, err := manifest.ReadPaths(filepath.Join(root, "example", "rbac-optional", optionalFiles[feature]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := permissions(t, objs, "ClusterRole")
+		wantFile := map[string]bool{}
+		for _, p := range optionalPermissions[feature] {
+			wantFile[p] = true
+		}
+		same("example/rbac-optional/"+optionalFiles[feature], file, wantFile)
+
 		one := map[string]any{}
 		var v any = true
 		if feature == "repairPolicyForStatefulSets" {
@@ -669,16 +697,20 @@ func TestChartRBACMatchesInstall(t *testing.T) {
 		}
 		setPath(one, feature, v)
 		setPath(all, feature, v)
-		wantOne := map[string]bool{}
-		for p := range base {
-			wantOne[p] = true
-		}
-		for _, p := range optionalPermissions[feature] {
-			wantOne[p] = true
-		}
-		same(feature, permissions(t, template(t, one), "ClusterRole"), wantOne)
+		wantOne := maps.Clone(base)
+		maps.Copy(wantOne, file)
+		maps.Copy(wantAll, file)
+		same("chart with "+feature, permissions(t, template(t, one), "ClusterRole"), wantOne)
 	}
-	same("every feature", permissions(t, template(t, all), "ClusterRole"), want)
+	same("chart with every feature", permissions(t, template(t, all), "ClusterRole"), wantAll)
+
+	// Without target health, no pod is listed.
+	off := map[string]any{"targetHealthInterval": "0s"}
+	for p := range permissions(t, template(t, off), "ClusterRole") {
+		if defaultPermissions[p] {
+			t.Errorf("targetHealthInterval 0s still grants %s", p)
+		}
+	}
 }
 
 // namespacedValues: Roles in the watched namespaces instead of the ClusterRole.

@@ -35,6 +35,13 @@
   - apiGroups: ["", events.k8s.io]
     resources: [events]
     verbs: [create, patch]
+  {{- if not (has (toString .Values.targetHealthInterval) (list "0" "0s" "0m" "0h")) }}
+  # Target health (targetHealthInterval, on by default): the Prometheus pods whose targets
+  # API is read.
+  - apiGroups: [""]
+    resources: [pods]
+    verbs: [list]
+  {{- end }}
   {{- if or .Values.prometheusConfigReloader.watchAPI .Values.prometheusConfigReloader.reportConfig }}
   # prometheusConfigReloader.watchAPI: the Role and RoleBinding per Prometheus and
   # Alertmanager that let its reloader read its own generated Secret (and rule ConfigMaps);
