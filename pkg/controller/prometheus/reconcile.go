@@ -96,6 +96,9 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if err := r.checkDaemonSetMode(p); err != nil {
 		return err
 	}
+	if err := r.checkShardNames(ctx, p); err != nil {
+		return err
+	}
 	start := time.Now()
 
 	rules := &rulefiles.Result{}

@@ -249,36 +249,6 @@ func TestReconcileReportsNameConflict(t *testing.T) {
 	}
 }
 
-// Shard 1 of "a" and Prometheus "a-shard-1" want the same StatefulSet name: whoever
-// created it keeps it, the other reports the conflict, and scaling "a" down never deletes
-// the other's StatefulSet.
-func TestShardNameCollision(t *testing.T) {
-	a := prom("a", func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To(int32(2)) })
-	b := prom("a-shard-1")
-	f := newFixture(t, Config{}, b, a)
-	if err := f.reconcile("mon", "a-shard-1"); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.reconcile("mon", "a"); !apply.IsNotOwned(err) {
-		t.Fatalf("want a name conflict for shard 1 of a, got %v", err)
-	}
-	a1 := &monitoringv1.Prometheus{}
-	f.get(a1, "mon", "a")
-	a1.Spec.Shards = ptr.To(int32(1))
-	a1.Generation = 2
-	if err := f.c.Update(context.Background(), a1); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.reconcile("mon", "a"); err != nil {
-		t.Fatal(err)
-	}
-	ss := &appsv1.StatefulSet{}
-	f.get(ss, "mon", "prometheus-a-shard-1")
-	if !ownedBy(ss, b) {
-		t.Fatalf("prometheus-a-shard-1 changed hands: %+v", ss.OwnerReferences)
-	}
-}
-
 func TestUnmanagedConfiguration(t *testing.T) {
 	unmanaged := func(p *monitoringv1.Prometheus) {
 		p.Spec.ServiceMonitorSelector, p.Spec.ServiceMonitorNamespaceSelector = nil, nil

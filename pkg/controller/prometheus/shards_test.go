@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -163,6 +164,62 @@ func TestGoverningServiceOfServiceName(t *testing.T) {
 		}
 		if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prometheus-operated"}, &corev1.Service{}); !apierrors.IsNotFound(err) {
 			t.Fatalf("prometheus-operated written for a Prometheus with its own Service: %v", err)
+		}
+	})
+}
+
+// Prometheus "a" with two shards and Prometheus "a-shard-1" both name the StatefulSet
+// prometheus-a-shard-1. Created after "a", "a-shard-1" is refused with a condition that
+// names "a" (and creates nothing), and runs once "a" has one shard. Created before "a"
+// was scaled, it keeps its StatefulSet: "a" reports the name conflict, and scaling "a"
+// down never deletes the other's StatefulSet.
+func TestShardNameCollision(t *testing.T) {
+	t.Run("a first", func(t *testing.T) {
+		f := newFixture(t, Config{}, prom("a", func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To(int32(2)) }), prom("a-shard-1"))
+		if err := f.reconcile("mon", "a"); err != nil {
+			t.Fatal(err)
+		}
+		_ = f.reconcile("mon", "a-shard-1")
+		c := f.condition("a-shard-1")
+		want := "the StatefulSet prometheus-a-shard-1 of this Prometheus is also shard 1 of Prometheus a (spec.shards 2): their pods would have the same names; rename this object or give a fewer shards"
+		if c.Status != monitoringv1.ConditionFalse || c.Message != want {
+			t.Fatalf("a-shard-1: %+v, want False with %q", c, want)
+		}
+		ss, ok := f.statefulSet("prometheus-a-shard-1")
+		if !ok || len(ss.OwnerReferences) != 1 || ss.OwnerReferences[0].Name != "a" {
+			t.Fatalf("shard 1 of a is not a's: %v", ss)
+		}
+		f.scale("a", 1)
+		if err := f.reconcile("mon", "a"); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.reconcile("mon", "a-shard-1"); err != nil {
+			t.Fatal(err)
+		}
+		if c := f.condition("a-shard-1"); c.Status != monitoringv1.ConditionTrue {
+			t.Fatalf("a-shard-1 after a went to one shard: %+v", c)
+		}
+	})
+	t.Run("a-shard-1 first", func(t *testing.T) {
+		b := prom("a-shard-1")
+		f := newFixture(t, Config{}, b, prom("a"))
+		if err := f.reconcile("mon", "a-shard-1"); err != nil {
+			t.Fatal(err)
+		}
+		f.scale("a", 2)
+		if err := f.reconcile("mon", "a"); !apply.IsNotOwned(err) {
+			t.Fatalf("want a name conflict for shard 1 of a, got %v", err)
+		}
+		if err := f.reconcile("mon", "a-shard-1"); err != nil {
+			t.Fatalf("a-shard-1 lost its StatefulSet: %v", err)
+		}
+		f.scale("a", 1)
+		if err := f.reconcile("mon", "a"); err != nil {
+			t.Fatal(err)
+		}
+		ss, ok := f.statefulSet("prometheus-a-shard-1")
+		if !ok || !ownedBy(ss, b) {
+			t.Fatalf("prometheus-a-shard-1 changed hands: %v", ss)
 		}
 	})
 }
