@@ -18,9 +18,15 @@ type globalCreds struct {
 	// explicit http_config keeps: the proxy and the CAs trusted.
 	http  bool
 	proxy yaml.MapSlice
+	// proxyURL is the global http_config's proxy, which a tenant's explicit one may
+	// repeat without it counting as the tenant's own.
+	proxyURL string
 	// The integration keys and their files. (A tenant's Rocket.Chat receiver always
 	// names its own token and token ID: the API requires them.)
 	opsgenie, victorops, wechat, telegram, smtpPassword, smtpSecret bool
+	// slackURL: the global Slack webhook URL, itself a credential; slackApp: the global
+	// Slack App token.
+	slackURL, slackApp bool
 }
 
 // credsOf reads the credentials of a loaded global section.
@@ -33,7 +39,8 @@ func credsOf(g *config.GlobalConfig) globalCreds {
 		c.http = h.Authorization != nil || h.BasicAuth != nil || h.OAuth2 != nil || h.BearerToken != "" || h.BearerTokenFile != "" ||
 			h.TLSConfig.Cert != "" || h.TLSConfig.CertFile != "" || h.TLSConfig.Key != "" || h.TLSConfig.KeyFile != "" || h.TLSConfig.CertRef != "" || h.TLSConfig.KeyRef != ""
 		if h.ProxyURL.URL != nil {
-			c.proxy = append(c.proxy, yaml.MapItem{Key: "proxy_url", Value: h.ProxyURL.String()})
+			c.proxyURL = h.ProxyURL.String()
+			c.proxy = append(c.proxy, yaml.MapItem{Key: "proxy_url", Value: c.proxyURL})
 		}
 		if h.NoProxy != "" {
 			c.proxy = append(c.proxy, yaml.MapItem{Key: "no_proxy", Value: h.NoProxy})
@@ -61,6 +68,8 @@ func credsOf(g *config.GlobalConfig) globalCreds {
 	c.telegram = g.TelegramBotToken != "" || g.TelegramBotTokenFile != ""
 	c.smtpPassword = g.SMTPAuthPassword != "" || g.SMTPAuthPasswordFile != ""
 	c.smtpSecret = g.SMTPAuthSecret != "" || g.SMTPAuthSecretFile != ""
+	c.slackURL = g.SlackAPIURL != nil || g.SlackAPIURLFile != ""
+	c.slackApp = g.SlackAppToken != "" || g.SlackAppTokenFile != ""
 	return c
 }
 
@@ -74,7 +83,9 @@ var httpIntegrations = map[string]bool{
 }
 
 // lentKey is a credential of an integration that Alertmanager takes from the global
-// section when the integration leaves it out: key or file, when the tenant set endpoint.
+// section when the integration leaves it out: key or file, when the tenant set endpoint
+// (or a proxy of its own; endpoint "" when only a proxy sends the credential elsewhere,
+// as the global Slack webhook URL).
 type lentKey struct {
 	endpoint, key, file string
 	global              func(globalCreds) bool
@@ -85,7 +96,9 @@ var lentKeys = map[string][]lentKey{
 	"victorops_configs": {{"api_url", "api_key", "api_key_file", func(c globalCreds) bool { return c.victorops }}},
 	"wechat_configs":    {{"api_url", "api_secret", "api_secret_file", func(c globalCreds) bool { return c.wechat }}},
 	"telegram_configs":  {{"api_url", "bot_token", "bot_token_file", func(c globalCreds) bool { return c.telegram }}},
-	"email_configs":     {{"smarthost", "auth_password", "auth_password_file", func(c globalCreds) bool { return c.smtpPassword }}, {"smarthost", "auth_secret", "auth_secret_file", func(c globalCreds) bool { return c.smtpSecret }}},
+	"slack_configs": {{"", "api_url", "api_url_file", func(c globalCreds) bool { return c.slackURL }},
+		{"app_url", "app_token", "app_token_file", func(c globalCreds) bool { return c.slackApp }}},
+	"email_configs": {{"smarthost", "auth_password", "auth_password_file", func(c globalCreds) bool { return c.smtpPassword }}, {"smarthost", "auth_secret", "auth_secret_file", func(c globalCreds) bool { return c.smtpSecret }}},
 }
 
 // isolate makes the receivers of a tenant's AlertmanagerConfig send no credential of the
@@ -110,11 +123,12 @@ func isolate(receivers []any, c globalCreds) {
 				if !ok {
 					continue
 				}
+				proxied := ownProxy(ms, c)
 				if httpIntegrations[key] && c.http && !has(ms, "http_config") {
 					ms = append(ms, yaml.MapItem{Key: "http_config", Value: append(yaml.MapSlice{}, c.proxy...)})
 				}
 				for _, lk := range lentKeys[key] {
-					if lk.global(c) && has(ms, lk.endpoint) && !has(ms, lk.key) && !has(ms, lk.file) {
+					if lk.global(c) && ((lk.endpoint != "" && has(ms, lk.endpoint)) || proxied) && !has(ms, lk.key) && !has(ms, lk.file) {
 						ms = append(ms, yaml.MapItem{Key: lk.file, Value: NoCredentialFile})
 					}
 				}
@@ -122,6 +136,24 @@ func isolate(receivers []any, c globalCreds) {
 			}
 		}
 	}
+}
+
+// ownProxy says whether an integration's http_config names a proxy other than the global
+// one: the tenant's proxy sees (and, with TLS verification off, reads) what is sent.
+func ownProxy(ms yaml.MapSlice, c globalCreds) bool {
+	for _, it := range ms {
+		if k, _ := it.Key.(string); k != "http_config" {
+			continue
+		}
+		h, _ := it.Value.(yaml.MapSlice)
+		for _, hit := range h {
+			if k, _ := hit.Key.(string); k == "proxy_url" {
+				v, _ := hit.Value.(string)
+				return v != "" && v != c.proxyURL
+			}
+		}
+	}
+	return false
 }
 
 func has(ms yaml.MapSlice, key string) bool {
