@@ -5,7 +5,6 @@ import (
 
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"github.com/prometheus/alertmanager/config"
-	yaml "go.yaml.in/yaml/v2"
 )
 
 // defaultBase is the configuration used when the user gives none, as prometheus-operator:
@@ -31,8 +30,8 @@ func loadBase(raw []byte) (*base, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the base configuration does not load: %w", err)
 	}
-	var ms yaml.MapSlice
-	if err := yaml.Unmarshal(raw, &ms); err != nil {
+	ms, err := parseBase(raw)
+	if err != nil {
 		return nil, fmt.Errorf("the base configuration does not parse: %w", err)
 	}
 	b := &base{doc: &obj{ms: ms}, tlsAssets: map[string][]byte{}, creds: credsOf(cfg.Global)}

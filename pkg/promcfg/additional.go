@@ -56,25 +56,7 @@ func fromNode(n *yaml.Node) (any, error) {
 	case yaml.AliasNode:
 		return fromNode(n.Alias)
 	case yaml.MappingNode:
-		m := make(M, 0, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("line %d: mapping keys must be scalars", k.Line)
-			}
-			if strings.ContainsRune(k.Value, 0) {
-				return nil, fmt.Errorf("line %d: mapping keys must not contain NUL", k.Line)
-			}
-			if k.Tag == "!!merge" {
-				return nil, fmt.Errorf("line %d: YAML merge keys are not supported", k.Line)
-			}
-			v, err := fromNode(n.Content[i+1])
-			if err != nil {
-				return nil, err
-			}
-			m = append(m, KV{k.Value, v})
-		}
-		return m, nil
+		return fromMapping(n)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
@@ -176,4 +158,80 @@ func additionalHashmod(job M) bool {
 		}
 	}
 	return false
+}
+
+// fromMapping converts a mapping node, with YAML merge keys ("<<: *base" or
+// "<<: [*a, *b]") resolved as YAML 1.1 defines them and prometheus-operator accepts them:
+// the merged mappings' keys come in where "<<" stands, a key of the mapping itself wins
+// over a merged one, and of several merged mappings the first that has a key gives it.
+func fromMapping(n *yaml.Node) (M, error) {
+	explicit := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Tag != "!!merge" {
+			explicit[k.Value] = true
+		}
+	}
+	m := make(M, 0, len(n.Content)/2)
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("line %d: mapping keys must be scalars", k.Line)
+		}
+		if strings.ContainsRune(k.Value, 0) {
+			return nil, fmt.Errorf("line %d: mapping keys must not contain NUL", k.Line)
+		}
+		if k.Tag == "!!merge" {
+			merged, err := mergedMappings(n.Content[i+1])
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %w", k.Line, err)
+			}
+			for _, mm := range merged {
+				from, err := fromMapping(mm)
+				if err != nil {
+					return nil, err
+				}
+				for _, kv := range from {
+					if !explicit[kv.K] && !seen[kv.K] {
+						seen[kv.K] = true
+						m = append(m, kv)
+					}
+				}
+			}
+			continue
+		}
+		v, err := fromNode(n.Content[i+1])
+		if err != nil {
+			return nil, err
+		}
+		seen[k.Value] = true
+		m = append(m, KV{k.Value, v})
+	}
+	return m, nil
+}
+
+// mergedMappings are the mappings a merge key's value names: one mapping (or an alias of
+// one), or a sequence of them.
+func mergedMappings(v *yaml.Node) ([]*yaml.Node, error) {
+	deref := func(n *yaml.Node) *yaml.Node {
+		for n.Kind == yaml.AliasNode {
+			n = n.Alias
+		}
+		return n
+	}
+	v = deref(v)
+	switch v.Kind {
+	case yaml.MappingNode:
+		return []*yaml.Node{v}, nil
+	case yaml.SequenceNode:
+		out := make([]*yaml.Node, 0, len(v.Content))
+		for _, c := range v.Content {
+			if c = deref(c); c.Kind != yaml.MappingNode {
+				return nil, fmt.Errorf("a YAML merge key takes mappings, got %s", kindName(c))
+			}
+			out = append(out, c)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("a YAML merge key takes a mapping or a list of mappings, got %s", kindName(v))
 }
