@@ -35,6 +35,8 @@ local k = import 'k.libsonnet';
     clusterRole: k.clusterRole(v.name, labels, [
       k.rule(['monitoring.coreos.com'], monitoringResources, read),
       k.rule(['monitoring.coreos.com'], ['alertmanagerconfigs'], read),
+      // Release prometheus-operator's status-cleanup finalizer from objects taken over.
+      k.rule(['monitoring.coreos.com'], ['prometheuses', 'prometheusagents', 'alertmanagers', 'thanosrulers'], ['patch']),
       k.rule(['monitoring.coreos.com'], [r + '/status' for r in monitoringResources + ['alertmanagerconfigs']], ['get', 'update', 'patch']),
       // Owner references that block the deletion of their Prometheus, on clusters with
       // the OwnerReferencesPermissionEnforcement admission plugin.

@@ -4,6 +4,11 @@
   - apiGroups: [monitoring.coreos.com]
     resources: [prometheuses, prometheusagents, servicemonitors, podmonitors, probes, scrapeconfigs, prometheusrules, alertmanagers, thanosrulers]
     verbs: [get, list, watch]
+  # Release prometheus-operator's monitoring.coreos.com/status-cleanup finalizer from the
+  # objects taken over from it (their deletion never completes otherwise).
+  - apiGroups: [monitoring.coreos.com]
+    resources: [prometheuses, prometheusagents, alertmanagers, thanosrulers]
+    verbs: [patch]
   # AlertmanagerConfigs an Alertmanager selects.
   - apiGroups: [monitoring.coreos.com]
     resources: [alertmanagerconfigs]

@@ -124,7 +124,7 @@ func (r *Reconciler[O, S, St]) Reconcile(ctx context.Context, req reconcile.Requ
 		return reconcile.Result{}, nil
 	}
 	if obj.GetDeletionTimestamp() != nil {
-		return reconcile.Result{}, nil
+		return reconcile.Result{}, client.IgnoreNotFound(r.releaseUpstreamFinalizer(ctx, obj, req.NamespacedName))
 	}
 	sl := r.slotFor(req.NamespacedName)
 	sl.mu.Lock()
