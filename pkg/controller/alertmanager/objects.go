@@ -110,15 +110,13 @@ func (r *Reconciler) applyWebConfig(ctx context.Context, a *monitoringv1.Alertma
 	return r.Writer().Ensure(ctx, secretGVK, sec)
 }
 
-// applyClusterTLSConfig writes alertmanager-<name>-cluster-tls-config when
-// spec.clusterTLS is set.
+// applyClusterTLSConfig writes alertmanager-<name>-cluster-tls-config: the cluster TLS
+// configuration, empty without spec.clusterTLS (as prometheus-operator always writes
+// it; only a pod with spec.clusterTLS mounts it).
 func (r *Reconciler) applyClusterTLSConfig(ctx context.Context, a *monitoringv1.Alertmanager) error {
 	cfg, err := workload.AlertmanagerClusterTLSConfig(a)
 	if err != nil {
 		return outcome.Invalid(err)
-	}
-	if cfg == nil {
-		return nil
 	}
 	data := map[string][]byte{layout.AlertmanagerClusterTLSFile: cfg}
 	sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerClusterTLSSecretName(a.Name), write.DataHash(data)), Data: data}

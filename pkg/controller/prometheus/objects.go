@@ -132,13 +132,20 @@ func (r *Reconciler) ensureUnmanagedConfig(ctx context.Context, p *monitoringv1.
 	return r.ensure(ctx, secretGVK, sec)
 }
 
-// applyTLSAssets writes the TLS files into as many Secrets as needed and returns how many.
+// applyTLSAssets writes the TLS files into as many Secrets as needed and returns how many
+// hold files. prometheus-<name>-tls-assets-0 exists even without a file, as
+// prometheus-operator always creates it (scripts and policies name it); the pods mount
+// only Secrets that hold files.
 func (r *Reconciler) applyTLSAssets(ctx context.Context, p *monitoringv1.Prometheus, files map[string][]byte) (int, error) {
 	parts, err := promcfg.SplitTLSAssets(files, maxSecretData)
 	if err != nil {
 		return 0, invalid(err)
 	}
-	for i, data := range parts {
+	written := parts
+	if len(written) == 0 {
+		written = []map[string][]byte{{}}
+	}
+	for i, data := range written {
 		sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, workload.Instance(p).TLSAssetsSecret(i), dataHash(data)), Data: data}
 		if err := r.ensure(ctx, secretGVK, sec); err != nil {
 			return 0, err
@@ -159,31 +166,25 @@ func (r *Reconciler) applyWebConfig(ctx context.Context, p *monitoringv1.Prometh
 
 // applyThanosHTTPClient writes the Secret prometheus-<name>-thanos-prometheus-http-client-file
 // the Thanos sidecar reads as --prometheus.http-client-file (spec.thanos on Thanos v0.24.0
-// and later), owned like the web-config Secret. prometheus-operator writes it for every
-// Prometheus; Lookout writes it only when the pods mount it and deletes the one p owns
-// otherwise.
+// and later), owned like the web-config Secret. Like prometheus-operator, it is written
+// for every Prometheus, whether its pods mount it or not (scripts and policies name it);
+// a Secret of that name someone else owns is a conflict only when the pods mount it.
 func (r *Reconciler) applyThanosHTTPClient(ctx context.Context, p *monitoringv1.Prometheus) error {
 	name := workload.ThanosHTTPClientSecretName(p)
-	if workload.NeedsThanosHTTPClientSecret(p) {
-		data := map[string][]byte{workload.ThanosHTTPClientFile: workload.ThanosHTTPClientConfig()}
-		sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, name, dataHash(data)), Data: data}
-		return r.ensure(ctx, secretGVK, sec)
+	if !workload.NeedsThanosHTTPClientSecret(p) {
+		live := &metav1.PartialObjectMetadata{}
+		live.SetGroupVersionKind(secretGVK)
+		err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: name}, live)
+		if err == nil && !ownedBy(live, p) {
+			return nil
+		}
+		if err != nil && !apierrors.IsNotFound(err) {
+			return applyFailed(err)
+		}
 	}
-	live := &metav1.PartialObjectMetadata{}
-	live.SetGroupVersionKind(secretGVK)
-	err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: name}, live)
-	switch {
-	case apierrors.IsNotFound(err):
-		return nil
-	case err != nil:
-		return applyFailed(err)
-	case !ownedBy(live, p):
-		return nil
-	}
-	if err := r.Applier.Delete(ctx, secretGVK.Kind, live, p.UID); err != nil {
-		return applyFailed(err)
-	}
-	return nil
+	data := map[string][]byte{workload.ThanosHTTPClientFile: workload.ThanosHTTPClientConfig()}
+	sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, name, dataHash(data)), Data: data}
+	return r.ensure(ctx, secretGVK, sec)
 }
 
 // workloadOptions are the pod options for p. API-watch mode needs p's own service
@@ -304,8 +305,8 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, p *monitoringv1.Promethe
 		name  func(int) string
 		count int
 	}{
-		{configMapGVK, workload.Instance(p).RuleConfigMap, ruleCMs},
-		{secretGVK, workload.Instance(p).TLSAssetsSecret, tlsSecrets},
+		{configMapGVK, workload.Instance(p).RuleConfigMap, max(ruleCMs, 1)},
+		{secretGVK, workload.Instance(p).TLSAssetsSecret, max(tlsSecrets, 1)},
 		{secretGVK, configPartAfterFirst(p), configParts - 1},
 	} {
 		list := &metav1.PartialObjectMetadataList{}

@@ -28,9 +28,14 @@ func (r *Reconciler) reconcileRules(ctx context.Context, p *monitoringv1.Prometh
 }
 
 // applyRuleConfigMaps writes the packed rule ConfigMaps (the caller deletes surplus ones
-// after the StatefulSets are updated, so Prometheus never misses rules).
+// after the StatefulSets are updated, so Prometheus never misses rules). Without rules,
+// prometheus-<name>-rulefiles-0 is written empty, as prometheus-operator does.
 func (r *Reconciler) applyRuleConfigMaps(ctx context.Context, p *monitoringv1.Prometheus, st *promState, res *rulefiles.Result) error {
-	for i, data := range res.ConfigMaps {
+	written := res.ConfigMaps
+	if len(written) == 0 {
+		written = []map[string]string{{}}
+	}
+	for i, data := range written {
 		bin := make(map[string][]byte, len(data))
 		for k, v := range data {
 			bin[k] = []byte(v)

@@ -87,13 +87,18 @@ func (r *Reconciler) applyConfigSecret(ctx context.Context, t *monitoringv1.Than
 }
 
 // applyTLSAssets writes the TLS files of the remote-write configuration into as many
-// Secrets as needed and returns how many.
+// Secrets as needed and returns how many hold files; thanos-ruler-<name>-tls-assets-0
+// exists even without a file, as prometheus-operator always creates it.
 func (r *Reconciler) applyTLSAssets(ctx context.Context, t *monitoringv1.ThanosRuler, files map[string][]byte) (int, error) {
 	parts, err := promcfg.SplitTLSAssets(files, write.MaxSecretData)
 	if err != nil {
 		return 0, outcome.Invalid(err)
 	}
-	for i, data := range parts {
+	written := parts
+	if len(written) == 0 {
+		written = []map[string][]byte{{}}
+	}
+	for i, data := range written {
 		sec := &corev1.Secret{ObjectMeta: objectMeta(t, layout.ThanosRuler(t.Name).TLSAssetsSecret(i), write.DataHash(data)), Data: data}
 		if err := r.Writer().Ensure(ctx, secretGVK, sec); err != nil {
 			return 0, err
@@ -123,7 +128,7 @@ func (r *Reconciler) deleteSurplus(ctx context.Context, t *monitoringv1.ThanosRu
 		count int
 	}{
 		{configMapGVK, names.RuleConfigMap, ruleCMs},
-		{secretGVK, names.TLSAssetsSecret, tlsSecrets},
+		{secretGVK, names.TLSAssetsSecret, max(tlsSecrets, 1)},
 	} {
 		list := &metav1.PartialObjectMetadataList{}
 		list.SetGroupVersionKind(kind.gvk.GroupVersion().WithKind(kind.gvk.Kind + "List"))
