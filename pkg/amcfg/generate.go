@@ -129,7 +129,9 @@ func checkPart(amc *monitoringv1alpha1.AlertmanagerConfig, o options, assets Ass
 	if p := checkEnvRefs(pt, "muteTimeIntervals"); p != nil {
 		return nil, p
 	}
-	isolate(pt.receivers, b.creds)
+	if p := isolate(pt.receivers, b.creds); p != nil {
+		return nil, p
+	}
 	out, err := render(b, []*part{pt}, o)
 	if err == nil {
 		err = load(out)
