@@ -427,7 +427,10 @@ func corpusCases() []amCase {
 		{"alertmanagerConfiguration:\n  global:\n    smtp: {smartHost: {host: 'a:b:c', port: 'x'}}", amAny},
 		{"alertmanagerConfiguration:\n  global:\n    httpConfig: {proxyUrl: 'socks9://x'}", amRefused},
 		{"alertmanagerConfiguration:\n  global:\n    pagerdutyUrl: 'ftp://x'", amRefused},
-		{"alertmanagerConfiguration:\n  templates: [{secret: {name: t, key: '..'}}]", amAny},
+		{"alertmanagerConfiguration:\n  templates: [{secret: {name: t, key: '..'}}]", amRefused},
+		{"alertmanagerConfiguration:\n  templates: [{configMap: {name: t, key: 'a/b.tmpl'}}]", amRefused},
+		{"alertmanagerConfiguration:\n  templates: [{secret: {name: '../t', key: 'a.tmpl'}}]", amRefused},
+		{"alertmanagerConfiguration:\n  templates: [{configMap: {name: t, key: 'ok.tmpl'}}]", amAccepted},
 		{"alertmanagerConfiguration:\n  templates: [{secret: {name: t, key: a}, configMap: {name: t, key: a}}]", amRefused},
 		{"alertmanagerConfiguration:\n  name: missing", amAny},
 	} {

@@ -151,3 +151,18 @@ func TestRejectAssetNamesNoObjectHas(t *testing.T) {
 		}
 	}
 }
+
+// TestRejectTemplateKeyNoObjectHas: a template key ".." would name the templates
+// directory itself, and Alertmanager refuses a configuration whose template is a
+// directory ("failed to parse templates: read …/..: is a directory"); Generate refuses
+// the spec instead, so the last good configuration is kept (found by TestAMCorpus).
+func TestRejectTemplateKeyNoObjectHas(t *testing.T) {
+	tc := tcase{
+		amConfiguration: "name: global\ntemplates:\n- secret: {name: tmpl, key: '..'}",
+		global:          amc("monitoring", "global", "  route:\n    receiver: default\n  receivers:\n  - name: default"),
+	}
+	_, err := amcfg.Generate(tc.input(t))
+	if err == nil || !strings.Contains(err.Error(), `spec.alertmanagerConfiguration.templates[0].secret.key: ".." is not a valid key`) {
+		t.Fatalf("Generate: %v, want the template key refused", err)
+	}
+}
