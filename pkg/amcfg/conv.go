@@ -5,6 +5,7 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 )
@@ -104,6 +105,9 @@ func (c *conv) file(field string, sc monitoringv1.SecretOrConfigMap) (string, *p
 	case sc.Secret != nil:
 		return c.secretFile(field+".secret", *sc.Secret)
 	case sc.ConfigMap != nil:
+		if p := checkObjectKey(field+".configMap", sc.ConfigMap.Name, sc.ConfigMap.Key); p != nil {
+			return "", p
+		}
 		v, p := c.configMap(field+".configMap", *sc.ConfigMap)
 		if p != nil {
 			return "", p
@@ -116,6 +120,9 @@ func (c *conv) file(field string, sc monitoringv1.SecretOrConfigMap) (string, *p
 }
 
 func (c *conv) secretFile(field string, sel corev1.SecretKeySelector) (string, *problem) {
+	if p := checkObjectKey(field, sel.Name, sel.Key); p != nil {
+		return "", p
+	}
 	v, p := c.secret(field, sel)
 	if p != nil {
 		return "", p
@@ -123,6 +130,18 @@ func (c *conv) secretFile(field string, sel corev1.SecretKeySelector) (string, *
 	n := assetName("secret", c.namespace, sel.Name, sel.Key)
 	c.tlsAssets[n] = []byte(v)
 	return TLSAssetsDir + "/" + n, nil
+}
+
+// checkObjectKey refuses a Secret or ConfigMap name or key no object can have ("..",
+// "a/b"): its value becomes a file whose name is made of them.
+func checkObjectKey(field, name, key string) *problem {
+	if errs := validation.IsDNS1123Subdomain(name); len(errs) > 0 {
+		return invalid(field+".name", "%q is not a valid object name: %s", name, strings.Join(errs, "; "))
+	}
+	if errs := validation.IsConfigMapKey(key); len(errs) > 0 {
+		return invalid(field+".key", "%q is not a valid key: %s", key, strings.Join(errs, "; "))
+	}
+	return nil
 }
 
 // assetName is the file name of one key, as prometheus-operator names TLS assets, cut

@@ -145,7 +145,9 @@ func checkPart(amc *monitoringv1alpha1.AlertmanagerConfig, o options, assets Ass
 	if p := checkEnvRefs(pt, "muteTimeIntervals"); p != nil {
 		return nil, p
 	}
-	isolate(pt.receivers, b.creds)
+	if p := isolate(pt.receivers, b.creds); p != nil {
+		return nil, p
+	}
 	// After isolate: the text is cached from here on.
 	if p := checkSize(pt); p != nil {
 		return nil, p

@@ -92,7 +92,9 @@ func urlp2(u *monitoringv1.URL) *string {
 	return &s
 }
 
-// templates lists the template files of spec.alertmanagerConfiguration.templates.
+// templates lists the template files of spec.alertmanagerConfiguration.templates. A key
+// no object can have ("..": the directory itself) is refused: Alertmanager would refuse
+// the file that names it.
 func templates(in []monitoringv1.SecretOrConfigMap) ([]string, error) {
 	var out []string
 	for i, t := range in {
@@ -100,8 +102,14 @@ func templates(in []monitoringv1.SecretOrConfigMap) ([]string, error) {
 		case t.Secret != nil && t.ConfigMap != nil:
 			return nil, fmt.Errorf("spec.alertmanagerConfiguration.templates[%d]: secret and configMap are mutually exclusive", i)
 		case t.Secret != nil:
+			if p := checkObjectKey(fmt.Sprintf("spec.alertmanagerConfiguration.templates[%d].secret", i), t.Secret.Name, t.Secret.Key); p != nil {
+				return nil, p
+			}
 			out = append(out, TemplatesDir+"/"+t.Secret.Key)
 		case t.ConfigMap != nil:
+			if p := checkObjectKey(fmt.Sprintf("spec.alertmanagerConfiguration.templates[%d].configMap", i), t.ConfigMap.Name, t.ConfigMap.Key); p != nil {
+				return nil, p
+			}
 			out = append(out, TemplatesDir+"/"+t.ConfigMap.Key)
 		}
 	}

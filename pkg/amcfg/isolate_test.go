@@ -138,3 +138,76 @@ func secretsOf(r config.Receiver) []string {
 }
 
 func strPtr(s string) *string { return &s }
+
+// TestTenantProxyAndSMTPCertBorrowNothing: a tenant's integration that uses the global
+// endpoint through a proxy of the tenant's (which, with insecureSkipVerify or a CA of
+// the tenant's, reads the request) gets no global key, one that would send the global
+// Slack URL through it is refused, and an email integration with the tenant's smarthost
+// does not present the global SMTP client certificate (found by TestAMCorpus).
+func TestTenantProxyAndSMTPCertBorrowNothing(t *testing.T) {
+	base := `global:
+  opsgenie_api_key: ` + globalSecret + `
+  telegram_bot_token: ` + globalSecret + `
+  slack_api_url: https://hooks.slack.example/` + globalSecret + `
+  smtp_smarthost: smtp.admin.example:25
+  smtp_from: alerts@admin.example
+  smtp_tls_config: {ca_file: /etc/admin/ca.crt, cert_file: /etc/admin/` + globalSecret + `.crt, key_file: /etc/admin/` + globalSecret + `.key}
+route: {receiver: default}
+receivers: [{name: default}]
+`
+	proxy := "http://proxy.attacker.example:3128"
+	hc := &monitoringv1alpha1.HTTPConfig{TLSConfig: &monitoringv1.SafeTLSConfig{InsecureSkipVerify: boolPtr(true)}}
+	hc.ProxyURL = &proxy
+	ok := &monitoringv1alpha1.AlertmanagerConfig{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "tenant", Name: "ok"},
+		Spec: monitoringv1alpha1.AlertmanagerConfigSpec{
+			Route: &monitoringv1alpha1.Route{Receiver: "r"},
+			Receivers: []monitoringv1alpha1.Receiver{{Name: "r",
+				OpsGenieConfigs: []monitoringv1alpha1.OpsGenieConfig{{HTTPConfig: hc}},
+				TelegramConfigs: []monitoringv1alpha1.TelegramConfig{{HTTPConfig: hc, ChatID: 1}},
+				EmailConfigs:    []monitoringv1alpha1.EmailConfig{{To: strPtr("x@attacker.example"), Smarthost: strPtr("smtp.attacker.example:25")}},
+			}},
+		},
+	}
+	slack := &monitoringv1alpha1.AlertmanagerConfig{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "tenant", Name: "slack"},
+		Spec: monitoringv1alpha1.AlertmanagerConfigSpec{
+			Route:     &monitoringv1alpha1.Route{Receiver: "r"},
+			Receivers: []monitoringv1alpha1.Receiver{{Name: "r", SlackConfigs: []monitoringv1alpha1.SlackConfig{{Channel: strPtr("#x"), HTTPConfig: hc}}}},
+		},
+	}
+	am := &monitoringv1.Alertmanager{ObjectMeta: metav1.ObjectMeta{Namespace: "monitoring", Name: "main"}}
+	res, err := amcfg.Generate(amcfg.Input{Alertmanager: am, Base: []byte(base), Configs: []*monitoringv1alpha1.AlertmanagerConfig{ok, slack}, Assets: amcfg.MapAssets{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := res.Verdicts[types.NamespacedName{Namespace: "tenant", Name: "ok"}]; !v.Accepted {
+		t.Fatalf("verdict %+v", v)
+	}
+	want := amcfg.Verdict{Reason: amcfg.ReasonInvalid, Field: "spec.receivers[0].slackConfigs[0].httpConfig.proxyUrl",
+		Message: "the global Slack API URL or App token would go through a proxy this AlertmanagerConfig chose; set apiURL or leave the proxy out"}
+	if v := res.Verdicts[types.NamespacedName{Namespace: "tenant", Name: "slack"}]; v != want {
+		t.Errorf("slack verdict\n got: %+v\nwant: %+v", v, want)
+	}
+	cfg, err := config.Load(string(res.Config))
+	if err != nil {
+		t.Fatalf("Alertmanager refuses the configuration: %v\n%s", err, res.Config)
+	}
+	for _, r := range cfg.Receivers {
+		if r.Name != "tenant/ok/r" {
+			continue
+		}
+		if c := r.OpsGenieConfigs[0]; c.APIKey != "" || c.APIKeyFile != amcfg.NoCredentialFile {
+			t.Errorf("opsgenie through the tenant's proxy: api_key %q, api_key_file %q", c.APIKey, c.APIKeyFile)
+		}
+		if c := r.TelegramConfigs[0]; c.BotToken != "" || c.BotTokenFile != amcfg.NoCredentialFile {
+			t.Errorf("telegram through the tenant's proxy: bot_token %q, bot_token_file %q", c.BotToken, c.BotTokenFile)
+		}
+		tls := r.EmailConfigs[0].TLSConfig
+		if tls == nil || tls.CertFile != "" || tls.KeyFile != "" || tls.CAFile != "/etc/admin/ca.crt" {
+			t.Errorf("email to the tenant's smarthost: tls_config %+v, want only the global CA", tls)
+		}
+	}
+}
+
+func boolPtr(b bool) *bool { return &b }

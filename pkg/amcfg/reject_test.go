@@ -130,3 +130,39 @@ func TestRejections(t *testing.T) {
 		})
 	}
 }
+
+// TestRejectAssetNamesNoObjectHas: a TLS file's Secret or ConfigMap name and key become
+// its file name, so names and keys no object can have ("..", "a/b") are refused before
+// they are looked up (found by TestAMCorpus).
+func TestRejectAssetNamesNoObjectHas(t *testing.T) {
+	for _, c := range []struct{ ref, field, msg string }{
+		{"secret: {name: '..', key: ca.crt}", "spec.receivers[0].webhookConfigs[0].httpConfig.tlsConfig.ca.secret.name", `".." is not a valid object name`},
+		{"secret: {name: s, key: ../../etc/shadow}", "spec.receivers[0].webhookConfigs[0].httpConfig.tlsConfig.ca.secret.key", `"../../etc/shadow" is not a valid key`},
+		{"configMap: {name: a/b, key: ca.crt}", "spec.receivers[0].webhookConfigs[0].httpConfig.tlsConfig.ca.configMap.name", `"a/b" is not a valid object name`},
+	} {
+		tc := tcase{configs: []string{badRecv("webhookConfigs", "    - url: https://example.com\n      httpConfig:\n        tlsConfig: {ca: {"+c.ref+"}}"), good}}
+		res, err := amcfg.Generate(tc.input(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := res.Verdicts[types.NamespacedName{Namespace: "ns1", Name: "bad"}]
+		if v.Accepted || v.Reason != amcfg.ReasonInvalid || v.Field != c.field || !strings.HasPrefix(v.Message, c.msg) {
+			t.Errorf("%s: verdict %+v, want %s: %s…", c.ref, v, c.field, c.msg)
+		}
+	}
+}
+
+// TestRejectTemplateKeyNoObjectHas: a template key ".." would name the templates
+// directory itself, and Alertmanager refuses a configuration whose template is a
+// directory ("failed to parse templates: read …/..: is a directory"); Generate refuses
+// the spec instead, so the last good configuration is kept (found by TestAMCorpus).
+func TestRejectTemplateKeyNoObjectHas(t *testing.T) {
+	tc := tcase{
+		amConfiguration: "name: global\ntemplates:\n- secret: {name: tmpl, key: '..'}",
+		global:          amc("monitoring", "global", "  route:\n    receiver: default\n  receivers:\n  - name: default"),
+	}
+	_, err := amcfg.Generate(tc.input(t))
+	if err == nil || !strings.Contains(err.Error(), `spec.alertmanagerConfiguration.templates[0].secret.key: ".." is not a valid key`) {
+		t.Fatalf("Generate: %v, want the template key refused", err)
+	}
+}
