@@ -26,8 +26,8 @@ import (
 
 const (
 	hostileGlobal = "GLOBAL-SECRET"
-	hostileURL   = "https://attacker.example/x"
-	hostileProxy = "http://attacker.example:3128"
+	hostileURL    = "https://attacker.example/x"
+	hostileProxy  = "http://attacker.example:3128"
 )
 
 var hostileBase = `global:
