@@ -298,6 +298,9 @@ func (s *state) noSurplus(t *testing.T) {
 		"ConfigMap/" + layout.RuleConfigMapName("p", 0),
 		"Secret/" + layout.ConfigSecretName("p"),
 		"Secret/" + layout.WebConfigSecretName("p"),
+		// Generated for every Prometheus, as prometheus-operator does.
+		"Secret/" + layout.TLSAssetsSecretName("p", 0),
+		"Secret/prometheus-p-thanos-prometheus-http-client-file",
 		"Service/" + layout.GoverningServiceName,
 		"StatefulSet/" + layout.StatefulSetName("p", 0),
 	}
