@@ -92,4 +92,10 @@ func TestReloaderPodStatusConfinedToItsPod(t *testing.T) {
 	if err := patch(pods[0], "own"); err != nil {
 		t.Fatalf("its own pod's status: %v", err)
 	}
+	// Labels through the status subresource, even of its own pod: refused.
+	relabel := []byte(`{"metadata":{"labels":{"operator.prometheus.io/name":"other"}}}`)
+	err = replica0.Status().Patch(context.Background(), pods[0].DeepCopy(), client.RawPatch("application/strategic-merge-patch+json", relabel))
+	if err == nil || !strings.Contains(err.Error(), "may not change labels or annotations through pods/status") {
+		t.Fatalf("a label change through its own pod's status: %v", err)
+	}
 }
