@@ -87,9 +87,7 @@ func (r *Reconciler) applyTLSAssets(ctx context.Context, a *monitoringv1.Alertma
 	if err != nil {
 		return 0, outcome.Invalid(err)
 	}
-	if len(parts) == 0 {
-		parts = []map[string][]byte{{}}
-	}
+	parts = write.AtLeastOne(parts)
 	for i, data := range parts {
 		sec := &corev1.Secret{ObjectMeta: objectMeta(a, layout.AlertmanagerTLSAssetsSecretName(a.Name, i), write.DataHash(data)), Data: data}
 		if err := r.Writer().Ensure(ctx, secretGVK, sec); err != nil {

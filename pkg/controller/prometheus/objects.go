@@ -141,11 +141,7 @@ func (r *Reconciler) applyTLSAssets(ctx context.Context, p *monitoringv1.Prometh
 	if err != nil {
 		return 0, invalid(err)
 	}
-	written := parts
-	if len(written) == 0 {
-		written = []map[string][]byte{{}}
-	}
-	for i, data := range written {
+	for i, data := range write.AtLeastOne(parts) {
 		sec := &corev1.Secret{ObjectMeta: r.objectMeta(p, workload.Instance(p).TLSAssetsSecret(i), dataHash(data)), Data: data}
 		if err := r.ensure(ctx, secretGVK, sec); err != nil {
 			return 0, err

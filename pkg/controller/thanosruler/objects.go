@@ -94,11 +94,7 @@ func (r *Reconciler) applyTLSAssets(ctx context.Context, t *monitoringv1.ThanosR
 	if err != nil {
 		return 0, outcome.Invalid(err)
 	}
-	written := parts
-	if len(written) == 0 {
-		written = []map[string][]byte{{}}
-	}
-	for i, data := range written {
+	for i, data := range write.AtLeastOne(parts) {
 		sec := &corev1.Secret{ObjectMeta: objectMeta(t, layout.ThanosRuler(t.Name).TLSAssetsSecret(i), write.DataHash(data)), Data: data}
 		if err := r.Writer().Ensure(ctx, secretGVK, sec); err != nil {
 			return 0, err
