@@ -3,7 +3,6 @@ package promcfg
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -200,32 +199,4 @@ func depsStale(a Assets, deps []assetDep) bool {
 		}
 	}
 	return false
-}
-
-// SplitTLSAssets distributes TLS files over Secrets of at most maxBytes of data each,
-// deterministically (sorted by name). A single file larger than maxBytes is an error.
-func SplitTLSAssets(files map[string][]byte, maxBytes int) ([]map[string][]byte, error) {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var out []map[string][]byte
-	cur, size := map[string][]byte{}, 0
-	for _, n := range names {
-		sz := len(n) + len(files[n])
-		if sz > maxBytes {
-			return nil, fmt.Errorf("TLS asset %s is %d bytes, more than the %d bytes a Secret can hold", n, sz, maxBytes)
-		}
-		if size+sz > maxBytes && len(cur) > 0 {
-			out = append(out, cur)
-			cur, size = map[string][]byte{}, 0
-		}
-		cur[n] = files[n]
-		size += sz
-	}
-	if len(cur) > 0 {
-		out = append(out, cur)
-	}
-	return out, nil
 }

@@ -2,6 +2,8 @@ package alertmanager
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sort"
 
@@ -9,7 +11,6 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
@@ -25,8 +26,7 @@ import (
 func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alertmanager, st *amState) error {
 	// Everything the pod needs is checked before anything is written.
 	opts, note := r.workloadOptions(a)
-	in := workload.AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: 1}
-	if _, err := workload.AlertmanagerStatefulSet(in, opts); err != nil {
+	if _, err := workload.AlertmanagerStatefulSet(workload.AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: 1}, opts); err != nil {
 		return outcome.Invalid(err)
 	}
 	if err := write.CheckStorageClass(ctx, r.StorageClasses, a.Spec.Storage); err != nil {
@@ -58,46 +58,26 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		return outcome.Invalid(fmt.Errorf("generating the configuration: %w", err))
 	}
 	r.countResources(a, res.Verdicts)
-	// The assets first: a configuration is never written ahead of the files it names.
-	tlsCount, err := r.applyTLSAssets(ctx, a, res.TLSAssets)
+	hash, err := write.HashJSON(res.Config)
 	if err != nil {
-		return err
+		return outcome.ApplyFailed(err)
 	}
-	if err := r.applyConfig(ctx, a, st, res.Config, extra); err != nil {
-		return err
+	gz, err := st.gz.Compress(hash, res.Config)
+	if err != nil {
+		return outcome.ApplyFailed(err)
 	}
-	if err := r.applyWebConfig(ctx, a); err != nil {
-		return err
-	}
-	if err := r.applyClusterTLSConfig(ctx, a); err != nil {
-		return err
-	}
-	if workload.ManagesAlertmanagerService(a) {
-		if err := r.ApplyGoverningService(ctx, workload.AlertmanagerGoverningService(a), workload.ManagesAlertmanagerService, nil); err != nil {
-			return err
-		}
-	} else if err := r.CheckService(ctx, a.Namespace, workload.AlertmanagerServiceName(a), func(svc *corev1.Service) error { return workload.CheckAlertmanagerService(a, svc) }); err != nil {
-		return err
-	}
-	if err := r.applyReloaderRBAC(ctx, a, opts); err != nil {
-		return err
-	}
-	in.TLSAssetSecrets = tlsCount
-	sts, err := workload.AlertmanagerStatefulSet(in, opts)
+	pl, err := workload.AlertmanagerPlan(workload.AlertmanagerPlanInput{Alertmanager: a, ConfigGz: gz, Extra: extra, TLSAssets: res.TLSAssets,
+		ManagesRoles: r.cfg.Workload.ReloaderWatchAPI}, opts)
 	if err != nil {
 		return outcome.Invalid(err)
 	}
-	sts.OwnerReferences = []metav1.OwnerReference{ownerRef(a)}
-	recreated, err := r.Writer().EnsureStatefulSet(ctx, r.Client, sts, a.UID, false)
-	if recreated {
-		r.Upstream.StatefulSetRecreated()
-	}
-	if err != nil {
+	if err := r.ApplyPlan(ctx, a, pl); err != nil {
 		return err
 	}
-	if err := r.deleteSurplusTLSAssets(ctx, a, tlsCount); err != nil {
-		return err
-	}
+	r.Metrics.ConfigSize.WithLabelValues(a.Namespace, a.Name, "plain").Set(float64(len(res.Config)))
+	r.Metrics.ConfigSize.WithLabelValues(a.Namespace, a.Name, "gzip").Set(float64(len(gz)))
+	sum := sha256.Sum256(res.Config)
+	r.Metrics.SetConfigInfo(a.Namespace, a.Name, hex.EncodeToString(sum[:]))
 	if note != nil {
 		return note
 	}
@@ -126,19 +106,6 @@ func (r *Reconciler) workloadOptions(a *monitoringv1.Alertmanager) (workload.Opt
 			"the config-reloader reads the mounted volume instead, so that the namespace's default service account is not granted the generated configuration Secret"}
 	}
 	return opts, nil
-}
-
-// applyReloaderRBAC writes the reloader's Role and RoleBinding in API-watch mode, and
-// removes them when an operator in that mode falls back to the volume for a (only such
-// an operator makes, and may read, Roles).
-func (r *Reconciler) applyReloaderRBAC(ctx context.Context, a *monitoringv1.Alertmanager, opts workload.Options) error {
-	if opts.ReloaderWatchAPI {
-		return r.Writer().EnsureReloaderRBAC(ctx, workload.AlertmanagerReloaderRole(a), workload.AlertmanagerReloaderRoleBinding(a), ownerRef(a))
-	}
-	if r.cfg.Workload.ReloaderWatchAPI {
-		return r.Writer().DeleteReloaderRBAC(ctx, r.Client, a.Namespace, workload.AlertmanagerReloaderRoleName(a), a.UID)
-	}
-	return nil
 }
 
 // readConfigSecret reads the user's config Secret from the API server (the operator

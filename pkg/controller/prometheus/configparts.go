@@ -181,9 +181,3 @@ func (r *Reconciler) liveConfigParts(ctx context.Context, p *monitoringv1.Promet
 	}
 	return n, nil
 }
-
-// configPartAfterFirst numbers the part Secrets from 0 for deleteSurplus: 0 is part 1
-// (part 0 is the config Secret, never surplus).
-func configPartAfterFirst(p *monitoringv1.Prometheus) func(int) string {
-	return func(n int) string { return workload.Instance(p).ConfigPartSecret(n + 1) }
-}

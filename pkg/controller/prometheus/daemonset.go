@@ -11,11 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
-
-var daemonSetGVK = appsv1.SchemeGroupVersion.WithKind("DaemonSet")
 
 // checkDaemonSetMode refuses a PrometheusAgent in DaemonSet mode when the feature gate is
 // off (as prometheus-operator does) or when its spec has what the mode cannot have.
@@ -30,16 +27,6 @@ func (r *Reconciler) checkDaemonSetMode(p *monitoringv1.Prometheus) error {
 		return invalid(err)
 	}
 	return nil
-}
-
-// applyDaemonSet writes the DaemonSet of an agent in DaemonSet mode, owned by it.
-func (r *Reconciler) applyDaemonSet(ctx context.Context, p *monitoringv1.Prometheus, in workload.Input, opts workload.Options) error {
-	ds, err := workload.DaemonSet(in, opts)
-	if err != nil {
-		return invalid(err)
-	}
-	ds.OwnerReferences = []metav1.OwnerReference{ownerRef(p)}
-	return r.Writer().Ensure(ctx, daemonSetGVK, ds, apply.CachedAs(&appsv1.DaemonSet{}))
 }
 
 // deleteDaemonSet removes the DaemonSet of an agent back in StatefulSet mode (only with

@@ -125,41 +125,50 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	r.Metrics.GenerateSeconds.WithLabelValues(p.Namespace, p.Name).Observe(time.Since(start).Seconds())
 	r.trackReferences(p, res)
 
-	// The assets first: a configuration is never written ahead of the files it names.
-	tlsCount, err := r.applyTLSAssets(ctx, p, res.TLSAssets)
-	if err != nil {
-		return err
+	wopts, wnote := r.workloadOptions(p)
+	in := workload.PlanInput{Input: workload.Input{Prometheus: p}, TLSAssets: res.TLSAssets,
+		ManagesRoles: r.cfg.Workload.ReloaderWatchAPI || r.cfg.Workload.ReloaderReportConfig}
+	if !r.kind.agent() {
+		in.Rules, in.RulesWritten = rules.ConfigMaps, func() { st.rules.Written(rules.ConfigMaps) }
 	}
 	var outcome error
-	configParts, configHash := 1, res.Hash
+	configHash := res.Hash
 	if r.unmanagedConfiguration(p) {
-		if err := r.ensureUnmanagedConfig(ctx, p); err != nil {
-			return err
+		var c write.Compressor
+		gz, err := c.Compress("", nil)
+		if err != nil {
+			return applyFailed(err)
 		}
+		in.Config, in.ConfigHashes, in.ConfigUnmanaged = [][]byte{gz}, []string{"unmanaged"}, true
 		st.configHash = unmanagedHash
 		outcome = &note{Reason: ReasonConfigurationUnmanaged, Message: "the operator does not manage the configuration Secret because the Prometheus has no serviceMonitorSelector, podMonitorSelector, probeSelector or scrapeConfigSelector; unmanaged configuration is deprecated upstream: use additionalScrapeConfigs or ScrapeConfig objects"}
-	} else if configParts, configHash, err = r.applyConfig(ctx, p, st, res); err != nil {
-		return err
+	} else {
+		s, err := r.splitConfig(ctx, p, st, res)
+		if err != nil {
+			return err
+		}
+		in.Config, in.ConfigHashes, configHash = s.gz, s.plainHashes, s.hash
+		in.ConfigWritten = func() { st.configParts, st.configHash = len(s.gz), s.hash }
 	}
-	if err := r.applyWebConfig(ctx, p); err != nil {
+	pl, err := workload.PrometheusPlan(in, wopts)
+	if err != nil {
+		return invalid(err)
+	}
+	if err := r.ApplyPlan(ctx, p, pl); err != nil {
 		return err
 	}
 	if !r.kind.agent() {
-		if err := r.applyThanosHTTPClient(ctx, p); err != nil {
-			return err
-		}
-		if err := r.applyRuleConfigMaps(ctx, p, st, rules); err != nil {
-			return err
-		}
-	}
-	wopts, wnote := r.workloadOptions(p)
-	if err := r.applyWorkload(ctx, p, wopts, workload.Input{Prometheus: p, RuleConfigMaps: len(rules.ConfigMaps), TLSAssetSecrets: tlsCount, ConfigParts: configParts}); err != nil {
-		return err
+		r.Metrics.RuleConfigMaps.WithLabelValues(p.Namespace, p.Name).Set(float64(len(rules.ConfigMaps)))
 	}
 	if wnote != nil && outcome == nil {
 		outcome = wnote
 	}
-	recheck, err := r.deleteSurplus(ctx, p, len(rules.ConfigMaps), tlsCount, configParts)
+	if !workload.DaemonSetMode(p) {
+		if err := r.deleteDaemonSet(ctx, p); err != nil {
+			return err
+		}
+	}
+	recheck, err := r.deleteSurplusShards(ctx, p)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -26,17 +25,12 @@ import (
 // ThanosRuler selects no PrometheusRule (prometheus-operator's NoSelectedResources).
 const ReasonNoSelectedRules = "NoSelectedResources"
 
-// input is the workload input of t with the given counts.
-func (r *Reconciler) input(t *monitoringv1.ThanosRuler, ruleCMs, tlsSecrets int) workload.ThanosRulerInput {
-	return workload.ThanosRulerInput{ThanosRuler: t, RuleConfigMaps: ruleCMs, TLSAssetSecrets: tlsSecrets, OperatorLabels: r.cfg.Labels}
-}
-
 // reconcileObjects generates and applies everything but the status. The returned error
 // is nil, an *outcome.Note or a failure.
 func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.ThanosRuler, st *trState) error {
 	nn := types.NamespacedName{Namespace: t.Namespace, Name: t.Name}
 	// Everything the pod needs is checked before anything is written.
-	if _, err := workload.ThanosRulerStatefulSet(r.input(t, 0, 0), r.cfg.Workload); err != nil {
+	if _, err := workload.ThanosRulerStatefulSet(workload.ThanosRulerInput{ThanosRuler: t, OperatorLabels: r.cfg.Labels}, r.cfg.Workload); err != nil {
 		return outcome.Invalid(err)
 	}
 	sel, err := st.compile(t)
@@ -100,42 +94,15 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 	if err != nil {
 		return err
 	}
-	if err := r.applyRuleConfigMaps(ctx, t, st, res); err != nil {
-		return err
-	}
-	// The assets first: a configuration is never written ahead of the files it names.
-	tlsCount, err := r.applyTLSAssets(ctx, t, rw.TLSAssets)
-	if err != nil {
-		return err
-	}
-	if err := r.applyConfigSecret(ctx, t, rw.Config); err != nil {
-		return err
-	}
-	if err := r.applyWebConfig(ctx, t); err != nil {
-		return err
-	}
-	if workload.ManagesThanosRulerService(t) {
-		if err := r.ApplyGoverningService(ctx, workload.ThanosRulerGoverningService(t), workload.ManagesThanosRulerService, nil); err != nil {
-			return err
-		}
-	} else if err := r.CheckService(ctx, t.Namespace, workload.ThanosRulerServiceName(t), func(svc *corev1.Service) error { return workload.CheckThanosRulerService(t, svc) }); err != nil {
-		return err
-	}
-	sts, err := workload.ThanosRulerStatefulSet(r.input(t, len(res.ConfigMaps), tlsCount), r.cfg.Workload)
+	pl, err := workload.ThanosRulerPlan(workload.ThanosRulerPlanInput{ThanosRuler: t, Rules: res.ConfigMaps, RulesWritten: func() { st.rules.Written(res.ConfigMaps) },
+		RemoteWrite: rw.Config, TLSAssets: rw.TLSAssets, OperatorLabels: r.cfg.Labels}, r.cfg.Workload)
 	if err != nil {
 		return outcome.Invalid(err)
 	}
-	sts.OwnerReferences = ownerRefs(t)
-	recreated, err := r.Writer().EnsureStatefulSet(ctx, r.Client, sts, t.UID, false)
-	if recreated {
-		r.Upstream.StatefulSetRecreated()
-	}
-	if err != nil {
+	if err := r.ApplyPlan(ctx, t, pl); err != nil {
 		return err
 	}
-	if err := r.deleteSurplus(ctx, t, len(res.ConfigMaps), tlsCount); err != nil {
-		return err
-	}
+	r.Metrics.RuleConfigMaps.WithLabelValues(t.Namespace, t.Name).Set(float64(len(res.ConfigMaps)))
 	r.publish(t, res.Verdicts)
 	if selected(res.Verdicts) == 0 {
 		return &outcome.Note{Reason: ReasonNoSelectedRules, Message: "no PrometheusRule is selected: the ruler runs without rules"}

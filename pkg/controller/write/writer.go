@@ -2,10 +2,6 @@ package write
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"sort"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -13,26 +9,11 @@ import (
 	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/plan"
 )
 
-// MaxSecretData is what one Secret may hold: the API server's 1 MiB object limit minus
-// room for metadata.
-const MaxSecretData = 1024*1024 - 16*1024
-
-// DataHash hashes Secret/ConfigMap data deterministically.
-func DataHash(data map[string][]byte) string {
-	keys := make([]string, 0, len(data))
-	for k := range data {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	h := sha256.New()
-	for _, k := range keys {
-		fmt.Fprintf(h, "%d:%s%d:", len(k), k, len(data[k]))
-		h.Write(data[k])
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
+// MaxSecretData is what one Secret may hold (plan.MaxSecretData).
+const MaxSecretData = plan.MaxSecretData
 
 // Writer writes generated objects through the shared Applier.
 type Writer struct {

@@ -1,0 +1,107 @@
+package workload
+
+import (
+	"fmt"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/plan"
+)
+
+// AlertmanagerPlanInput is what an Alertmanager's plan is made of besides the object.
+type AlertmanagerPlanInput struct {
+	Alertmanager *monitoringv1.Alertmanager
+	// ConfigGz is the generated configuration, gzipped; Extra are the user's config
+	// Secret's other keys (templates and the files the configuration names), copied into
+	// the generated Secret as prometheus-operator copies them.
+	ConfigGz []byte
+	Extra    map[string][]byte
+	// TLSAssets are the TLS files the configuration names.
+	TLSAssets map[string][]byte
+	// ManagesRoles: the operator makes the reloader's Roles (API-watch mode), so the one
+	// of an Alertmanager whose reloader reads the volume is removed.
+	ManagesRoles bool
+}
+
+// AlertmanagerPlan is every object an Alertmanager generates: the TLS assets Secrets
+// (alertmanager-<name>-tls-assets-<n>, at least one), the generated configuration Secret,
+// the web and cluster TLS configuration Secrets, the governing Service, the reloader's
+// RBAC in API-watch mode and the StatefulSet.
+func AlertmanagerPlan(in AlertmanagerPlanInput, opts Options) (*plan.Plan, error) {
+	a := in.Alertmanager
+	owner := plan.OwnerRef(monitoringv1.SchemeGroupVersion.String(), monitoringv1.AlertmanagersKind, a.Name, a.UID)
+	m := plan.Meta{Namespace: a.Namespace, Owner: owner, Labels: map[string]string{
+		layout.ManagedByLabel: layout.ManagedByValue, layout.NameLabel: AlertmanagerNameValue,
+		layout.InstanceLabel: a.Name, layout.AlertmanagerNameLabel: a.Name,
+	}}
+	p := &plan.Plan{Namespace: a.Namespace}
+
+	parts, err := plan.Split(in.TLSAssets, plan.MaxSecretData)
+	if err != nil {
+		return nil, err
+	}
+	parts = plan.AtLeastOne(parts)
+	tlsName := func(i int) string { return layout.AlertmanagerTLSAssetsSecretName(a.Name, i) }
+	for i, data := range parts {
+		p.Data = append(p.Data, m.Secret(tlsName(i), data))
+	}
+
+	data := make(map[string][]byte, len(in.Extra)+1)
+	for k, v := range in.Extra {
+		data[k] = v
+	}
+	data[layout.AlertmanagerConfigCompressedKey] = in.ConfigGz
+	if size := dataSize(data); size > plan.MaxSecretData {
+		return nil, fmt.Errorf("the generated configuration Secret would hold %d bytes, more than the %d bytes a Secret can hold", size, plan.MaxSecretData)
+	}
+	p.Data = append(p.Data, m.Secret(layout.AlertmanagerGeneratedSecretName(a.Name), data))
+
+	web, err := AlertmanagerWebConfig(a)
+	if err != nil {
+		return nil, err
+	}
+	p.Data = append(p.Data, m.Secret(layout.AlertmanagerWebConfigSecretName(a.Name), map[string][]byte{layout.WebConfigFile: web}))
+	// Written empty without spec.clusterTLS, as prometheus-operator always writes it;
+	// only a pod with spec.clusterTLS mounts it.
+	cluster, err := AlertmanagerClusterTLSConfig(a)
+	if err != nil {
+		return nil, err
+	}
+	p.Data = append(p.Data, m.Secret(layout.AlertmanagerClusterTLSSecretName(a.Name), map[string][]byte{layout.AlertmanagerClusterTLSFile: cluster}))
+
+	if ManagesAlertmanagerService(a) {
+		p.Service = &plan.Service{Governing: AlertmanagerGoverningService(a),
+			Uses: func(o client.Object) bool { return ManagesAlertmanagerService(o.(*monitoringv1.Alertmanager)) }}
+	} else {
+		p.Service = &plan.Service{Name: AlertmanagerServiceName(a), Check: func(svc *corev1.Service) error { return CheckAlertmanagerService(a, svc) }}
+	}
+	switch {
+	case opts.ReloaderWatchAPI:
+		p.Reloader = &plan.RBAC{Role: AlertmanagerReloaderRole(a), Binding: AlertmanagerReloaderRoleBinding(a), Name: AlertmanagerReloaderRoleName(a)}
+	case in.ManagesRoles:
+		p.Reloader = &plan.RBAC{Name: AlertmanagerReloaderRoleName(a)}
+	}
+
+	sts, err := AlertmanagerStatefulSet(AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: len(parts)}, opts)
+	if err != nil {
+		return nil, err
+	}
+	sts.OwnerReferences = []metav1.OwnerReference{owner}
+	p.StatefulSets = []*appsv1.StatefulSet{sts}
+	p.Prune = []plan.Numbered{{Kind: "Secret", Name: tlsName, Keep: len(parts)}}
+	return p, nil
+}
+
+// dataSize is what data takes in a Secret.
+func dataSize(data map[string][]byte) int {
+	n := 0
+	for k, v := range data {
+		n += len(k) + len(v)
+	}
+	return n
+}

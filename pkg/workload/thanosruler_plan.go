@@ -1,0 +1,83 @@
+package workload
+
+import (
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/plan"
+)
+
+// ThanosRulerPlanInput is what a ThanosRuler's plan is made of besides the object.
+type ThanosRulerPlanInput struct {
+	ThanosRuler *monitoringv1.ThanosRuler
+	// Rules are the packed rule ConfigMaps' data; RulesWritten, when set, is called once
+	// they are written.
+	Rules        []map[string]string
+	RulesWritten func()
+	// RemoteWrite is the remote-write.yaml the pod always mounts, and TLSAssets the TLS
+	// files it names.
+	RemoteWrite []byte
+	TLSAssets   map[string][]byte
+	// OperatorLabels are the operator's --labels (see ThanosRulerInput).
+	OperatorLabels map[string]string
+}
+
+// ThanosRulerPlan is every object a ThanosRuler generates: the rule ConfigMaps
+// (thanos-ruler-<name>-rulefiles-<n>, labelled thanos-ruler-name as prometheus-operator
+// labels them), the TLS assets Secrets (at least one), the remote-write configuration
+// Secret, the web configuration Secret, the governing Service and the StatefulSet.
+func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) {
+	t := in.ThanosRuler
+	names := layout.ThanosRuler(t.Name)
+	owner := plan.OwnerRef(monitoringv1.SchemeGroupVersion.String(), monitoringv1.ThanosRulerKind, t.Name, t.UID)
+	m := plan.Meta{Namespace: t.Namespace, Owner: owner, Labels: map[string]string{
+		layout.ManagedByLabel: layout.ManagedByValue, layout.NameLabel: ThanosRulerNameValue,
+		layout.InstanceLabel: t.Name, layout.ThanosRulerNameLabel: t.Name,
+	}}
+	p := &plan.Plan{Namespace: t.Namespace}
+
+	for i, data := range in.Rules {
+		cm := m.ConfigMap(names.RuleConfigMap(i), data)
+		cm.GetLabels()[layout.ThanosRulerRuleConfigMapLabel] = t.Name
+		p.Data = append(p.Data, cm)
+	}
+	rulesDone := len(p.Data)
+	// The assets first: a configuration is never written ahead of the files it names.
+	parts, err := plan.Split(in.TLSAssets, plan.MaxSecretData)
+	if err != nil {
+		return nil, err
+	}
+	for i, data := range plan.AtLeastOne(parts) {
+		p.Data = append(p.Data, m.Secret(names.TLSAssetsSecret(i), data))
+	}
+	// Once the rule ConfigMaps are written (or, without any, once the next object is).
+	p.Data[max(rulesDone-1, 0)].Written = in.RulesWritten
+	p.Data = append(p.Data, m.Secret(names.ConfigSecret(), map[string][]byte{layout.ThanosRulerRemoteWriteKey: in.RemoteWrite}))
+	web, err := ThanosRulerWebConfig(t)
+	if err != nil {
+		return nil, err
+	}
+	p.Data = append(p.Data, m.Secret(names.WebConfigSecret(), map[string][]byte{layout.WebConfigFile: web}))
+
+	if ManagesThanosRulerService(t) {
+		p.Service = &plan.Service{Governing: ThanosRulerGoverningService(t),
+			Uses: func(o client.Object) bool { return ManagesThanosRulerService(o.(*monitoringv1.ThanosRuler)) }}
+	} else {
+		p.Service = &plan.Service{Name: ThanosRulerServiceName(t), Check: func(svc *corev1.Service) error { return CheckThanosRulerService(t, svc) }}
+	}
+	sts, err := ThanosRulerStatefulSet(ThanosRulerInput{ThanosRuler: t, RuleConfigMaps: len(in.Rules), TLSAssetSecrets: len(parts), OperatorLabels: in.OperatorLabels}, opts)
+	if err != nil {
+		return nil, err
+	}
+	sts.OwnerReferences = []metav1.OwnerReference{owner}
+	p.StatefulSets = []*appsv1.StatefulSet{sts}
+	p.Prune = []plan.Numbered{
+		{Kind: "ConfigMap", Name: names.RuleConfigMap, Keep: len(in.Rules)},
+		{Kind: "Secret", Name: names.TLSAssetsSecret, Keep: max(len(parts), 1)},
+	}
+	return p, nil
+}
