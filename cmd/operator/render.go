@@ -6,9 +6,10 @@ import (
 	"io"
 	"strings"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"sigs.k8s.io/yaml"
 
-	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
+	"github.com/lookout-operator/lookout/pkg/operator"
 	"github.com/lookout-operator/lookout/pkg/render"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -29,8 +30,9 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 	which := fs.String("prometheus", "", "render only this Prometheus (name or namespace/name)")
 	ns := fs.String("namespace", "default", "namespace of objects that name none")
 	explain := fs.Bool("explain", false, "also list every monitor considered and why it was or was not used (on stderr)")
+	objects := fs.Bool("objects", false, "print every object the operator would write for each Prometheus (Secrets, ConfigMaps, Service, RBAC, StatefulSets) instead of the configuration; operator flags after -- shape the pods")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: lookout-operator render -f PATH [-f PATH ...] [--prometheus NAME] [--explain]")
+		fmt.Fprintln(stderr, "usage: lookout-operator render -f PATH [-f PATH ...] [--prometheus NAME] [--explain] [--objects [-- OPERATOR-FLAGS]]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -43,6 +45,17 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	var pr planPrinter
+	if *objects {
+		op, err := operator.ParseArgs(fs.Args(), stderr)
+		if err != nil {
+			return 2
+		}
+		pr = planPrinter{opts: op.Options.Workload, writer: &write.Writer{Labels: op.Options.Labels, Annotations: op.Options.Annotations}}
+	} else if fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "error: operator flags after -- go with --objects")
+		return 2
+	}
 	objs, err := render.Load(*ns, files...)
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", err)
@@ -52,9 +65,7 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error: no Prometheus object in the manifests")
 		return 1
 	}
-	outs, err := render.Render(objs, render.Options{Prometheus: *which, RuleFiles: func(p *monitoringv1.Prometheus) []string {
-		return layout.RuleFileGlobs(p.Name, workload.Slots(0))
-	}})
+	outs, err := render.Render(objs, render.Options{Prometheus: *which})
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", err)
 		return 1
@@ -76,7 +87,14 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "# Prometheus %s\n", name)
 		}
-		_, _ = stdout.Write(o.Result.Config)
+		if *objects {
+			if err := pr.print(stdout, o); err != nil {
+				fmt.Fprintf(stderr, "error: Prometheus %s: %v\n", name, err)
+				code = 1
+			}
+		} else {
+			_, _ = stdout.Write(o.Result.Config)
+		}
 		for _, w := range o.Result.Warnings {
 			fmt.Fprintf(stderr, "warning: Prometheus %s: %s\n", name, w)
 		}
@@ -93,4 +111,29 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// planPrinter prints the plan of each Prometheus as YAML documents.
+type planPrinter struct {
+	opts   workload.Options
+	writer *write.Writer
+}
+
+func (p planPrinter) print(out io.Writer, o render.Output) error {
+	pl, err := render.Plan(o, p.opts)
+	if err != nil {
+		return err
+	}
+	for i, obj := range pl.Objects() {
+		p.writer.Decorate(obj)
+		b, err := yaml.Marshal(obj)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			fmt.Fprintln(out, "---")
+		}
+		_, _ = out.Write(b)
+	}
+	return nil
 }

@@ -2,8 +2,14 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"io"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
 
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
@@ -102,5 +108,63 @@ func TestRenderChecksRules(t *testing.T) {
 	}
 	if strings.Count(errs, "rejected") != 1 {
 		t.Errorf("want exactly one rejection:\n%s", errs)
+	}
+}
+
+// TestRenderObjects prints the whole plan: every object the operator writes for the
+// Prometheus, in write order, with the operator's --labels, and the config Secret holding
+// the configuration render prints.
+func TestRenderObjects(t *testing.T) {
+	cfg, errs, code := runRender("-f", "testdata/render/manifests.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	out, errs, code := runRender("-f", "testdata/render/manifests.yaml", "--objects", "--", "--labels=team=obs", "--reloader-watch-api")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	var got []string
+	for _, doc := range strings.Split(out, "\n---\n") {
+		u := map[string]any{}
+		if err := yaml.Unmarshal([]byte(doc), &u); err != nil {
+			t.Fatalf("document does not parse: %v\n%s", err, doc)
+		}
+		obj := unstructured.Unstructured{Object: u}
+		got = append(got, obj.GetKind()+" "+obj.GetNamespace()+"/"+obj.GetName())
+		if obj.GetLabels()["team"] != "obs" {
+			t.Errorf("%s lacks the operator's --labels: %v", got[len(got)-1], obj.GetLabels())
+		}
+		if obj.GetKind() == "Secret" && obj.GetName() == "prometheus-main" {
+			gz, _, _ := unstructured.NestedString(u, "data", "prometheus.yaml.gz")
+			raw, err := base64.StdEncoding.DecodeString(gz)
+			if err != nil {
+				t.Fatal(err)
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, _ := io.ReadAll(zr)
+			if string(plain) != cfg {
+				t.Errorf("the config Secret holds another configuration than render prints")
+			}
+		}
+	}
+	want := []string{
+		"Secret monitoring/prometheus-main-tls-assets-0",
+		"Secret monitoring/prometheus-main",
+		"Secret monitoring/prometheus-main-web-config",
+		"Secret monitoring/prometheus-main-thanos-prometheus-http-client-file",
+		"ConfigMap monitoring/prometheus-main-rulefiles-0",
+		"Service monitoring/prometheus-operated",
+		"Role monitoring/prometheus-main-config-reloader",
+		"RoleBinding monitoring/prometheus-main-config-reloader",
+		"StatefulSet monitoring/prometheus-main",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("objects:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, errs, code := runRender("-f", "testdata/render/manifests.yaml", "--", "--labels=a=b"); code != 2 || !strings.Contains(errs, "go with --objects") {
+		t.Errorf("operator flags without --objects: exit %d, stderr %s", code, errs)
 	}
 }

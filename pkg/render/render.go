@@ -7,10 +7,12 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 
 	"github.com/lookout-operator/lookout/pkg/assets"
+	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // Output is what the operator would generate for one Prometheus.
@@ -22,16 +24,16 @@ type Output struct {
 	// Verdicts covers every monitor and PrometheusRule considered: not selected (with the
 	// reason), rejected as invalid, or accepted.
 	Verdicts []selection.Verdict
-	// RuleFiles are the rule files the operator would write, by file name.
-	RuleFiles map[string][]byte
+	// RuleFiles are the rule files the operator would write, by file name, and
+	// RuleConfigMaps the data of the rule ConfigMaps they are packed into.
+	RuleFiles      map[string][]byte
+	RuleConfigMaps []map[string]string
 }
 
 // Options narrow what is rendered.
 type Options struct {
 	// Prometheus selects one Prometheus as "namespace/name" or "name"; empty renders all.
 	Prometheus string
-	// RuleFiles returns the rule_files globs of a Prometheus.
-	RuleFiles func(*monitoringv1.Prometheus) []string
 }
 
 // Render generates the configuration of each Prometheus in objs.
@@ -50,23 +52,23 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 			out = append(out, o)
 			continue
 		}
-		var ruleFiles []string
-		if opts.RuleFiles != nil {
-			ruleFiles = opts.RuleFiles(p)
-		}
+		ruleVerdicts, files, err := renderRules(p, sel, objs.PrometheusRules, nsLabels)
+		o.RuleFiles = files
+		// Packed as the operator packs them; the pods mount the rule ConfigMaps in slots.
+		o.RuleConfigMaps, _ = rules.Pack(files, rules.MaxConfigMapDataBytes)
 		run := pipeline.Run(promcfg.NewGenerator(), pipeline.Input{
-			Prometheus: p, Selectors: sel, NamespaceLabels: nsLabels, Assets: store, RuleFiles: ruleFiles,
+			Prometheus: p, Selectors: sel, NamespaceLabels: nsLabels, Assets: store,
+			RuleFiles:  layout.RuleFileGlobs(p.Name, workload.Slots(len(o.RuleConfigMaps))),
 			Candidates: pipeline.Candidates{ServiceMonitors: objs.ServiceMonitors, PodMonitors: objs.PodMonitors, Probes: objs.Probes, ScrapeConfigs: objs.ScrapeConfigs},
 		})
 		o.Result, o.Err = run.Result, run.Err
 		for _, kind := range []string{monitoringv1.ServiceMonitorsKind, monitoringv1.PodMonitorsKind, monitoringv1.ProbesKind, monitoringv1alpha1.ScrapeConfigsKind} {
 			o.Verdicts = append(o.Verdicts, run.Verdicts[kind]...)
 		}
-		ruleVerdicts, files, err := renderRules(p, sel, objs.PrometheusRules, nsLabels)
 		if err != nil && o.Err == nil {
 			o.Err = err
 		}
-		o.Verdicts, o.RuleFiles = append(o.Verdicts, ruleVerdicts...), files
+		o.Verdicts = append(o.Verdicts, ruleVerdicts...)
 		out = append(out, o)
 	}
 	if opts.Prometheus != "" && len(out) == 0 {

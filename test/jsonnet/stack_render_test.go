@@ -9,16 +9,13 @@ import (
 	"testing"
 	"time"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/manifest"
 	prender "github.com/lookout-operator/lookout/pkg/render"
 	"github.com/lookout-operator/lookout/pkg/selection"
-	"github.com/lookout-operator/lookout/pkg/workload"
 	"github.com/lookout-operator/lookout/test/jsonnet/render"
 	"github.com/lookout-operator/lookout/test/testenv"
 )
@@ -66,9 +63,7 @@ func TestStackRenders(t *testing.T) {
 	if len(objs.Prometheuses) != 1 {
 		t.Fatalf("example/stack holds %d Prometheus objects, want 1", len(objs.Prometheuses))
 	}
-	outs, err := prender.Render(objs, prender.Options{RuleFiles: func(p *monitoringv1.Prometheus) []string {
-		return layout.RuleFileGlobs(p.Name, workload.Slots(0))
-	}})
+	outs, err := prender.Render(objs, prender.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
