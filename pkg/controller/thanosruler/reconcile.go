@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -25,6 +26,11 @@ import (
 // ReasonNoSelectedRules is the reason of a Reconciled condition that is True although the
 // ThanosRuler selects no PrometheusRule (prometheus-operator's NoSelectedResources).
 const ReasonNoSelectedRules = "NoSelectedResources"
+
+// ReasonRemoteWriteWarnings is the reason of a Reconciled condition that is True although
+// settings of spec.remoteWrite were left out or could not be checked for the Thanos
+// version; the message lists them.
+const ReasonRemoteWriteWarnings = "RemoteWriteWarnings"
 
 // input is the workload input of t with the given counts.
 func (r *Reconciler) input(t *monitoringv1.ThanosRuler, ruleCMs, tlsSecrets int) workload.ThanosRulerInput {
@@ -139,6 +145,9 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 	r.publish(t, res.Verdicts)
 	if selected(res.Verdicts) == 0 {
 		return &outcome.Note{Reason: ReasonNoSelectedRules, Message: "no PrometheusRule is selected: the ruler runs without rules"}
+	}
+	if len(rw.Warnings) > 0 {
+		return &outcome.Note{Reason: ReasonRemoteWriteWarnings, Message: strings.Join(rw.Warnings, "; ")}
 	}
 	return nil
 }
