@@ -188,6 +188,7 @@ func TestParseFlagGroups(t *testing.T) {
 				MinVersion:     tls.VersionTLS12,
 				CipherSuites:   []uint16{tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, tls.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384},
 				Curves:         []tls.CurveID{tls.X25519, tls.CurveP256},
+				Pprof:          true,
 				ReloadInterval: 10 * time.Second, HTTP2: true,
 			})
 		}},

@@ -109,6 +109,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(listValue{&f.webCipherSuites}, "web.tls-cipher-suites", "comma-separated TLS 1.2 cipher suites of the web listener, by Go name (default: Go's; TLS 1.3 suites are not configurable)")
 	fs.Var(listValue{&f.webCurves}, "web.tls-curves", "comma-separated key exchange curves of the web listener: "+curveNames())
 	fs.BoolVar(&o.Web.HTTP2, "web.enable-http2", o.Web.HTTP2, "allow HTTP/2 on the TLS web listener")
+	fs.BoolVar(&o.Web.Pprof, "web.enable-pprof", o.Web.Pprof, "serve net/http/pprof under /debug/pprof/ on the web listener, as prometheus-operator does (false: not served; see --pprof-bind-address for a listener of its own)")
 
 	// The API server connection.
 	fs.StringVar(&o.Client.Kubeconfig, "kubeconfig", "", "kubeconfig path; default: $KUBECONFIG, then --apiserver, then the in-cluster configuration, then ~/.kube/config")

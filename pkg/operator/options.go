@@ -235,6 +235,9 @@ type WebOptions struct {
 	// HTTP2 allows HTTP/2 on the TLS listener (--web.enable-http2; off by default, as a
 	// mitigation of CVE-2023-44487).
 	HTTP2 bool
+	// Pprof serves net/http/pprof under /debug/pprof/ on the listener, as
+	// prometheus-operator always does (--web.enable-pprof, Lookout's, on by default).
+	Pprof bool
 }
 
 // ClientOptions say how the operator reaches the API server.
@@ -359,6 +362,7 @@ func DefaultOptions() Options {
 			ClientCAFile:   "/etc/tls/private/tls-ca.crt",
 			MinVersion:     tls.VersionTLS13,
 			ReloadInterval: time.Minute,
+			Pprof:          true,
 		},
 		ProbeAddr:                    ":8081",
 		Client:                       ClientOptions{QPS: 100, Burst: 200},
