@@ -448,3 +448,13 @@ func TestHelpSaysWhatIsApplied(t *testing.T) {
 		}
 	})
 }
+
+// TestDefaultVersionsFlag: by default objects without a version run prometheus-operator
+// v0.93's versions; --default-versions=lookout selects Lookout's (issue 33).
+func TestDefaultVersionsFlag(t *testing.T) {
+	eq(t, "default", parse(t).Options.DefaultVersions, operator.DefaultVersionsUpstream)
+	eq(t, "lookout", parse(t, "--default-versions=lookout").Options.DefaultVersions, operator.DefaultVersionsLookout)
+	if _, err := operator.ParseArgs([]string{"--default-versions=newest"}, io.Discard); err == nil || !strings.Contains(err.Error(), "must be one of upstream, lookout") {
+		t.Errorf("--default-versions=newest: %v", err)
+	}
+}

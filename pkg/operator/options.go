@@ -119,6 +119,10 @@ type Options struct {
 	// RepairPolicy is --repair-policy-for-statefulsets: what to do with a StatefulSet
 	// whose rollout is stuck.
 	RepairPolicy RepairPolicy
+	// DefaultVersions is --default-versions: DefaultVersionsUpstream (prometheus-operator
+	// v0.93's Prometheus, Alertmanager and Thanos versions for objects that give none) or
+	// DefaultVersionsLookout (Lookout's newer ones).
+	DefaultVersions string
 	// DisableUnmanagedPrometheusConfiguration is
 	// --disable-unmanaged-prometheus-configuration. prometheus-operator leaves the config
 	// Secret alone when every monitor selector of a Prometheus is nil, unless this is set;
@@ -381,6 +385,7 @@ func DefaultOptions() Options {
 		ConfigMapLabelSelector:       labels.Everything(),
 		LocalHost:                    "localhost",
 		RepairPolicy:                 RepairNone,
+		DefaultVersions:              DefaultVersionsUpstream,
 		FeatureGates:                 DefaultFeatureGates(),
 		ThanosBaseImage:              "quay.io/thanos/thanos",
 		Kubelet: KubeletOptions{
