@@ -31,6 +31,14 @@ var UpstreamFlags = []string{
 // upstream flag is acted on today; the list stays for the next one.
 var notAppliedFlags = map[string]bool{}
 
+// actedOnGates are the feature gates Lookout acts on; giving another one is logged as
+// not acted on.
+var actedOnGates = map[string]bool{
+	GateStatusForConfigurationResources: true,
+	GatePrometheusShardRetentionPolicy:  true,
+	GatePrometheusAgentDaemonSet:        true,
+}
+
 // NotApplied lists the flags on the command line that Lookout accepted but does not act
 // on (yet), each as "--name" or "--name (why)", sorted. The operator logs them once at
 // start.
@@ -45,7 +53,7 @@ func (p *Parsed) NotApplied() []string {
 	if len(p.gatesGiven) > 0 {
 		var gates []string
 		for g := range p.gatesGiven {
-			if g != GateStatusForConfigurationResources && g != GatePrometheusShardRetentionPolicy {
+			if !actedOnGates[g] {
 				gates = append(gates, fmt.Sprintf("%s=%t", g, o.FeatureGates[g]))
 			}
 		}

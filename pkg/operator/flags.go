@@ -109,6 +109,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(listValue{&f.webCipherSuites}, "web.tls-cipher-suites", "comma-separated TLS 1.2 cipher suites of the web listener, by Go name (default: Go's; TLS 1.3 suites are not configurable)")
 	fs.Var(listValue{&f.webCurves}, "web.tls-curves", "comma-separated key exchange curves of the web listener: "+curveNames())
 	fs.BoolVar(&o.Web.HTTP2, "web.enable-http2", o.Web.HTTP2, "allow HTTP/2 on the TLS web listener")
+	fs.BoolVar(&o.Web.Pprof, "web.enable-pprof", o.Web.Pprof, "serve net/http/pprof under /debug/pprof/ on the web listener, as prometheus-operator does (false: not served; see --pprof-bind-address for a listener of its own)")
 
 	// The API server connection.
 	fs.StringVar(&o.Client.Kubeconfig, "kubeconfig", "", "kubeconfig path; default: $KUBECONFIG, then --apiserver, then the in-cluster configuration, then ~/.kube/config")
@@ -141,6 +142,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(f.gates, "feature-gates", "prometheus-operator feature gates, name=bool,... ("+DefaultFeatureGates().String()+"); StatusForConfigurationResources sets --resource-status, PrometheusShardRetentionPolicy honours spec.shardRetentionPolicy, the others are accepted")
 
 	// The generated objects and pods.
+	fs.Var(oneOfValue{p: &o.DefaultVersions, allowed: []string{DefaultVersionsUpstream, DefaultVersionsLookout}}, "default-versions", "versions of Prometheus, Alertmanager and Thanos run by objects without spec.version (spec.thanos.version): upstream (prometheus-operator v0.93's: Prometheus "+UpstreamPrometheusVersion+", Alertmanager "+UpstreamAlertmanagerVersion+", Thanos "+UpstreamThanosVersion+"; a bare object keeps its image when Lookout replaces prometheus-operator) or lookout (Lookout's newer defaults)")
 	fs.StringVar(&o.Workload.PrometheusBaseImage, "prometheus-default-base-image", o.Workload.PrometheusBaseImage, "Prometheus image (without tag) used when spec.image is empty; the tag comes from spec.version")
 	fs.StringVar(&o.Workload.AlertmanagerBaseImage, "alertmanager-default-base-image", o.Workload.AlertmanagerBaseImage, "Alertmanager image (without tag) used when spec.image is empty; the tag comes from spec.version")
 	fs.StringVar(&o.ThanosBaseImage, "thanos-default-base-image", o.ThanosBaseImage, "Thanos image (without tag) of the Prometheus thanos-sidecar when spec.thanos.image and spec.thanos.baseImage are empty, and of a ThanosRuler when spec.image is empty; the tag comes from the version")
@@ -156,20 +158,20 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.Workload.ReloaderWatchInterval, "config-reloader-watch-interval", o.Workload.ReloaderWatchInterval, "how often the config-reloader re-reads its inputs without a change notification")
 	fs.BoolVar(&o.Workload.ReloaderWatchAPI, "reloader-watch-api", false, "make the config-reloader read the config Secret and rule ConfigMaps through the API (seconds) instead of the kubelet volume (minutes); needs Lookout's config-reloader image")
 	fs.BoolVar(&o.Workload.ReloaderReportConfig, "reloader-report-config", false, "make the Prometheus config-reloader write the hash of each configuration it loaded on its pod's status, and set the ConfigLoaded condition of Prometheus and PrometheusAgent objects from it (turning it on rolls the pods once); needs Lookout's config-reloader image")
-	fs.Var(mapValue{p: &o.Labels, labels: true}, "labels", "labels added to every object the operator creates, key=value,... (accepted; not applied yet)")
-	fs.Var(mapValue{p: &o.Annotations}, "annotations", "annotations added to every object the operator creates, key=value,... (accepted; not applied yet)")
+	fs.Var(mapValue{p: &o.Labels, labels: true}, "labels", "labels added to every object the operator generates (Secrets, ConfigMaps, StatefulSets, Services, Roles, the kubelet Service and Endpoints), key=value,...; the operator's own labels win")
+	fs.Var(mapValue{p: &o.Annotations}, "annotations", "annotations added to every object the operator generates, as --labels, key=value,...")
 	fs.StringVar(&o.ClusterDomain, "cluster-domain", "", "cluster DNS domain: when set, Alertmanager --cluster.peer addresses are fully qualified (<pod>.alertmanager-operated.<namespace>.svc.<domain>.)")
 	fs.StringVar(&o.LocalHost, "localhost", o.LocalHost, "host the config-reloader uses to reach Prometheus in the pod, and listens on with spec.listenLocal (when not given: 127.0.0.1, or localhost when Prometheus serves TLS)")
 	fs.Var(oneOfValue{p: (*string)(&o.RepairPolicy), allowed: []string{"none", "evict", "delete"}}, "repair-policy-for-statefulsets", "what to do with a Prometheus StatefulSet whose rollout is stuck (a pod of an old revision not ready): none, evict or delete that pod")
 
 	// The kubelet endpoints controller.
 	fs.StringVar(&f.kubeletService, "kubelet-service", "", "namespace/name of the Service whose Endpoints/EndpointSlices list the kubelets (the kubelet controller keeps that Service, its Endpoints and EndpointSlices)")
-	fs.StringVar(&f.kubeletSelector, "kubelet-selector", "", "label selector of the nodes listed (accepted)")
-	fs.Var(oneOfValue{p: &o.Kubelet.NodeAddressPriority, allowed: []string{"internal", "external"}}, "kubelet-node-address-priority", "node address listed first: internal or external (accepted)")
-	fs.BoolVar(&o.Kubelet.Endpoints, "kubelet-endpoints", o.Kubelet.Endpoints, "write an Endpoints object for the kubelets (accepted)")
-	fs.BoolVar(&o.Kubelet.EndpointSlice, "kubelet-endpointslice", o.Kubelet.EndpointSlice, "write EndpointSlice objects for the kubelets (accepted)")
-	fs.DurationVar(&o.Kubelet.SyncPeriod, "kubelet-sync-period", o.Kubelet.SyncPeriod, "how often the kubelet objects are rewritten (accepted)")
-	fs.BoolVar(&o.Kubelet.HTTPMetrics, "kubelet-http-metrics", o.Kubelet.HTTPMetrics, "include the kubelet's read-only HTTP port 10255 (accepted)")
+	fs.StringVar(&f.kubeletSelector, "kubelet-selector", "", "label selector of the nodes the kubelet controller lists (empty: every node)")
+	fs.Var(oneOfValue{p: &o.Kubelet.NodeAddressPriority, allowed: []string{"internal", "external"}}, "kubelet-node-address-priority", "which address of a node the kubelet controller lists: internal or external (the other is the fallback)")
+	fs.BoolVar(&o.Kubelet.Endpoints, "kubelet-endpoints", o.Kubelet.Endpoints, "write an Endpoints object listing the kubelets")
+	fs.BoolVar(&o.Kubelet.EndpointSlice, "kubelet-endpointslice", o.Kubelet.EndpointSlice, "write EndpointSlice objects listing the kubelets")
+	fs.DurationVar(&o.Kubelet.SyncPeriod, "kubelet-sync-period", o.Kubelet.SyncPeriod, "how often the kubelet controller checks its objects when no change was seen (it also follows node changes)")
+	fs.BoolVar(&o.Kubelet.HTTPMetrics, "kubelet-http-metrics", o.Kubelet.HTTPMetrics, "list the kubelet's read-only HTTP port 10255 (http-metrics) beside 10250; false where that port is off")
 
 	// The process.
 	fs.StringVar(&o.Log.Level, "log-level", o.Log.Level, "log level: all, debug, info, warn, error, none")

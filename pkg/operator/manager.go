@@ -131,6 +131,11 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	}
 	cfg = rest.CopyConfig(cfg)
 	cfg.Wrap(requests.Wrap)
+	// Build information, feature gates, client and work queue families (the queues'
+	// from controller-runtime's registry, where its controllers report them).
+	if err := opmetrics.RegisterOperator(opts.Registry, opts.FeatureGates, ctrlmetrics.Registry); err != nil {
+		return nil, err
+	}
 
 	web, webRunnables, err := webServer(opts, log)
 	if err != nil {
@@ -365,6 +370,7 @@ func (sh shared) config(opts Options, scope selection.Scope, instances labels.Se
 		RepairPolicy:            string(opts.RepairPolicy),
 		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
 		WatchGoverningServices:  opts.watchServices,
+		DefaultVersions:         defaultVersions(opts.DefaultVersions),
 	}
 }
 

@@ -119,6 +119,10 @@ type Options struct {
 	// RepairPolicy is --repair-policy-for-statefulsets: what to do with a StatefulSet
 	// whose rollout is stuck.
 	RepairPolicy RepairPolicy
+	// DefaultVersions is --default-versions: DefaultVersionsUpstream (prometheus-operator
+	// v0.93's Prometheus, Alertmanager and Thanos versions for objects that give none) or
+	// DefaultVersionsLookout (Lookout's newer ones).
+	DefaultVersions string
 	// DisableUnmanagedPrometheusConfiguration is
 	// --disable-unmanaged-prometheus-configuration. prometheus-operator leaves the config
 	// Secret alone when every monitor selector of a Prometheus is nil, unless this is set;
@@ -235,6 +239,9 @@ type WebOptions struct {
 	// HTTP2 allows HTTP/2 on the TLS listener (--web.enable-http2; off by default, as a
 	// mitigation of CVE-2023-44487).
 	HTTP2 bool
+	// Pprof serves net/http/pprof under /debug/pprof/ on the listener, as
+	// prometheus-operator always does (--web.enable-pprof, Lookout's, on by default).
+	Pprof bool
 }
 
 // ClientOptions say how the operator reaches the API server.
@@ -359,6 +366,7 @@ func DefaultOptions() Options {
 			ClientCAFile:   "/etc/tls/private/tls-ca.crt",
 			MinVersion:     tls.VersionTLS13,
 			ReloadInterval: time.Minute,
+			Pprof:          true,
 		},
 		ProbeAddr:                    ":8081",
 		Client:                       ClientOptions{QPS: 100, Burst: 200},
@@ -377,6 +385,7 @@ func DefaultOptions() Options {
 		ConfigMapLabelSelector:       labels.Everything(),
 		LocalHost:                    "localhost",
 		RepairPolicy:                 RepairNone,
+		DefaultVersions:              DefaultVersionsUpstream,
 		FeatureGates:                 DefaultFeatureGates(),
 		ThanosBaseImage:              "quay.io/thanos/thanos",
 		Kubelet: KubeletOptions{

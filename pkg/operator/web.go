@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"sync"
 	"time"
@@ -32,6 +33,14 @@ func webServer(o Options, log logr.Logger) (metricsserver.Options, []manager.Run
 	}
 	mo.ExtraHandlers = map[string]http.Handler{
 		"/healthz": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }),
+	}
+	if o.Web.Pprof {
+		// prometheus-operator's paths on its web listener.
+		mo.ExtraHandlers["/debug/pprof/"] = http.HandlerFunc(pprof.Index)
+		mo.ExtraHandlers["/debug/pprof/cmdline"] = http.HandlerFunc(pprof.Cmdline)
+		mo.ExtraHandlers["/debug/pprof/profile"] = http.HandlerFunc(pprof.Profile)
+		mo.ExtraHandlers["/debug/pprof/symbol"] = http.HandlerFunc(pprof.Symbol)
+		mo.ExtraHandlers["/debug/pprof/trace"] = http.HandlerFunc(pprof.Trace)
 	}
 	if !o.Web.TLS {
 		return mo, nil, nil

@@ -91,6 +91,23 @@ func TestWebPlainHTTP(t *testing.T) {
 	}
 }
 
+// TestWebPprof: /debug/pprof/ is served on the web listener as prometheus-operator serves
+// it there (always), unless --web.enable-pprof=false (issue 33).
+func TestWebPprof(t *testing.T) {
+	addr := serveWeb(t, DefaultOptions())
+	for _, path := range []string{"/debug/pprof/", "/debug/pprof/cmdline", "/debug/pprof/heap", "/debug/pprof/symbol"} {
+		if code, err := get(t, http.DefaultClient, "http://"+addr+path); err != nil || code != http.StatusOK {
+			t.Errorf("%s: %d %v", path, code, err)
+		}
+	}
+	o := DefaultOptions()
+	o.Web.Pprof = false
+	addr = serveWeb(t, o)
+	if code, err := get(t, http.DefaultClient, "http://"+addr+"/debug/pprof/"); err != nil || code != http.StatusNotFound {
+		t.Errorf("/debug/pprof/ with --web.enable-pprof=false: %d %v, want 404", code, err)
+	}
+}
+
 // checkWebhooks checks the admission paths prometheus-operator serves on its web listener,
 // and that a request body over webhook.MaxRequestBytes is refused with 413.
 func checkWebhooks(t *testing.T, c *http.Client, base string) {

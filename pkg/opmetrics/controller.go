@@ -24,6 +24,7 @@ type Controller struct {
 	mu        sync.Mutex
 	syncs     map[string]bool                // object key → last reconcile ok
 	resources map[string]map[resourceKey]int // object key → counts
+	specs     map[string]spec                // object key → what its spec asks for
 }
 
 type resourceKey struct{ resource, state string }
@@ -60,6 +61,7 @@ func NewController(reg prometheus.Registerer, name string) (*Controller, error) 
 			Name: "prometheus_operator_ready", Help: "1 when the controller is ready to reconcile resources, 0 otherwise"}),
 		syncs:     map[string]bool{},
 		resources: map[string]map[resourceKey]int{},
+		specs:     map[string]spec{},
 	}
 	if reg != nil {
 		wrapped := prometheus.WrapRegistererWith(prometheus.Labels{"controller": name}, reg)
@@ -150,6 +152,7 @@ func (c *Controller) Forget(key string) {
 	c.mu.Lock()
 	delete(c.syncs, key)
 	delete(c.resources, key)
+	delete(c.specs, key)
 	c.mu.Unlock()
 }
 
@@ -157,6 +160,7 @@ func (c *Controller) Forget(key string) {
 func (c *Controller) Describe(ch chan<- *prometheus.Desc) {
 	ch <- syncsDesc
 	ch <- resourcesDesc
+	describeSpecs(ch)
 }
 
 // Collect implements prometheus.Collector: prometheus_operator_syncs and
@@ -182,6 +186,9 @@ func (c *Controller) Collect(ch chan<- prometheus.Metric) {
 	}
 	for k, v := range totals {
 		ch <- prometheus.MustNewConstMetric(resourcesDesc, prometheus.GaugeValue, float64(v), k.resource, k.state)
+	}
+	for _, s := range c.specs {
+		s.collect(ch)
 	}
 }
 

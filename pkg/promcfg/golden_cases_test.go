@@ -794,8 +794,9 @@ func goldenCases() []goldenCase {
 			s.Spec.TLSConfig = &monitoringv1.SafeTLSConfig{InsecureSkipVerify: ptr(true)}
 		})}},
 
-		// Kubernetes SD namespaces of a ScrapeConfig: its own by default, all for an empty
-		// namespaces, and its own only under ignoreNamespaceSelectors.
+		// Kubernetes SD namespaces of a ScrapeConfig: all of them when it names none (as
+		// prometheus-operator renders it) or for an empty namespaces, and its own only
+		// under ignoreNamespaceSelectors.
 		{name: "scrapeconfig_kubernetes_default_namespace", prom: prom(), scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("kube", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRolePod}}
 		})}},

@@ -106,20 +106,19 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 }
 
 // kubernetesSDNamespaces returns the namespaces a Kubernetes SD entry of a ScrapeConfig
-// discovers, confined like a monitor's: with spec.ignoreNamespaceSelectors, the
-// ScrapeConfig's own namespace only (and no cluster-wide role); otherwise the namespaces
-// it names, all of them for an empty namespaces, and its own namespace when it names none.
-// See ADR 10.
+// discovers: with spec.ignoreNamespaceSelectors, the ScrapeConfig's own namespace only
+// (and no cluster-wide role), like a monitor's; otherwise the namespaces it names, and
+// every namespace (no namespaces key) when it names none, as prometheus-operator renders
+// it. See ADR 10.
 func (rc *renderCtx) kubernetesSDNamespaces(k *monitoringv1alpha1.KubernetesSDConfig) (M, error) {
-	own := M{{"names", []string{rc.namespace}}}
 	switch {
 	case rc.IgnoreNamespaceSelectors:
 		if k.Role == monitoringv1alpha1.KubernetesRoleNode {
 			return nil, fmt.Errorf("role Node discovers cluster-wide objects, and spec.ignoreNamespaceSelectors confines ScrapeConfigs to their own namespace")
 		}
-		return own, nil
+		return M{{"names", []string{rc.namespace}}}, nil
 	case k.Namespaces == nil:
-		return own, nil
+		return nil, nil
 	}
 	nm := M{}
 	if k.Namespaces.IncludeOwnNamespace != nil {

@@ -41,6 +41,11 @@ type RemoteWriteResult struct {
 // release reads (azureAD.workloadIdentity, azureAD.scope, sigv4.externalId) are left out
 // with a warning, as prometheus-operator leaves them out. An error names the entry.
 // Without entries the file is an empty list, for any version.
+//
+// A server built on a Prometheus older than MinimumVersion (Thanos v0.24 to v0.31) gets
+// the file prometheus-operator writes for it: rendered as for MinimumVersion, without the
+// TLS versions and sendNativeHistograms its client does not read, and a warning that
+// other settings newer than its client are not checked.
 func RemoteWriteConfig(in RemoteWriteInput) (*RemoteWriteResult, error) {
 	if len(in.RemoteWrite) == 0 {
 		// Nothing to render, whatever the version.
@@ -50,15 +55,18 @@ func RemoteWriteConfig(in RemoteWriteInput) (*RemoteWriteResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	res := &RemoteWriteResult{TLSAssets: map[string][]byte{}}
+	engine := v
 	if !v.AtLeast(MinimumVersion) {
-		return nil, fmt.Errorf("spec.remoteWrite: Lookout generates remote-write configuration for servers built on Prometheus %s or later; this one is built on %s", MinimumVersion, v)
+		res.Warnings = append(res.Warnings, fmt.Sprintf("spec.remoteWrite: this Thanos embeds the remote-write client of Prometheus %s, older than %s, the oldest Lookout checks remote-write settings for; a setting newer than %s stops the ruler", v, MinimumVersion, v))
+		v = MinimumVersion
 	}
 	p := &monitoringv1.Prometheus{}
 	p.Namespace = in.Namespace
-	p.Spec.Version = in.Version
-	res := &RemoteWriteResult{TLSAssets: map[string][]byte{}}
+	p.Spec.Version = v.String()
 	for i := range in.RemoteWrite {
 		rw := in.RemoteWrite[i].DeepCopy()
+		res.Warnings = append(res.Warnings, dropForOldEngine(rw, i, engine)...)
 		if a := rw.AzureAD; a != nil && a.WorkloadIdentity != nil {
 			a.WorkloadIdentity = nil
 			res.Warnings = append(res.Warnings, fmt.Sprintf("spec.remoteWrite[%d].azureAD.workloadIdentity left out: no Thanos release supports it", i))
@@ -103,4 +111,30 @@ func RemoteWriteConfig(in RemoteWriteInput) (*RemoteWriteResult, error) {
 		return nil, redactSecrets(fmt.Errorf("spec.remoteWrite: %w", err), rec.secretValues)
 	}
 	return res, nil
+}
+
+// dropForOldEngine leaves out of rw the fields prometheus-operator leaves out for Thanos
+// releases whose remote-write client does not read them: tlsConfig.minVersion before
+// Thanos v0.28 (engine Prometheus v2.38), tlsConfig.maxVersion and sendNativeHistograms
+// before v0.30 (v2.40). It returns a warning for each.
+func dropForOldEngine(rw *monitoringv1.RemoteWriteSpec, i int, engine Version) []string {
+	var out []string
+	drop := func(field, thanos string) {
+		out = append(out, fmt.Sprintf("spec.remoteWrite[%d].%s left out: Thanos releases before %s do not read it", i, field, thanos))
+	}
+	if t := rw.TLSConfig; t != nil && t.MinVersion != nil && !engine.AtLeast(Version{2, 38, 0}) {
+		t.MinVersion = nil
+		drop("tlsConfig.minVersion", "v0.28.0")
+	}
+	if !engine.AtLeast(Version{2, 40, 0}) {
+		if t := rw.TLSConfig; t != nil && t.MaxVersion != nil {
+			t.MaxVersion = nil
+			drop("tlsConfig.maxVersion", "v0.30.0")
+		}
+		if rw.SendNativeHistograms != nil {
+			rw.SendNativeHistograms = nil
+			drop("sendNativeHistograms", "v0.30.0")
+		}
+	}
+	return out
 }

@@ -66,8 +66,6 @@ func TestRemoteWriteConfig(t *testing.T) {
 			"spec.remoteWrite[0]"},
 		{"relative URL", promcfg.RemoteWriteInput{Namespace: "monitoring", Version: "3.5.0", RemoteWrite: []monitoringv1.RemoteWriteSpec{{URL: "/write"}}},
 			`spec.remoteWrite[0]: url "/write" must be absolute`},
-		{"old engine", promcfg.RemoteWriteInput{Namespace: "monitoring", Version: "2.42.0", RemoteWrite: []monitoringv1.RemoteWriteSpec{{URL: "http://x/write"}}},
-			"built on Prometheus v2.45.0 or later"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := promcfg.RemoteWriteConfig(c.in)
@@ -78,5 +76,53 @@ func TestRemoteWriteConfig(t *testing.T) {
 				t.Errorf("the error shows a secret: %v", err)
 			}
 		})
+	}
+}
+
+// Thanos v0.24 to v0.31 embed a remote-write client older than Prometheus v2.45:
+// prometheus-operator writes their file anyway, without the fields those releases do not
+// read, and so does Lookout, with warnings saying what was left out and what is unchecked.
+func TestRemoteWriteConfigOldThanos(t *testing.T) {
+	tls := monitoringv1.TLSVersion12
+	rws := []monitoringv1.RemoteWriteSpec{{URL: "https://metrics.example.com/api/v1/write", SendNativeHistograms: ptr(true),
+		TLSConfig: &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{MinVersion: &tls, MaxVersion: &tls}}}}
+	for _, c := range []struct {
+		engine  string // rules.ThanosEngine of the Thanos release
+		dropped []string
+		kept    []string
+	}{
+		{"2.32.0", []string{"min_version", "max_version", "send_native_histograms"}, nil},                     // v0.24
+		{"2.38.0", []string{"max_version", "send_native_histograms"}, []string{"min_version: TLS12"}},         // v0.28
+		{"2.42.0", nil, []string{"min_version: TLS12", "max_version: TLS12", "send_native_histograms: true"}}, // v0.31
+	} {
+		t.Run(c.engine, func(t *testing.T) {
+			res, err := promcfg.RemoteWriteConfig(promcfg.RemoteWriteInput{Namespace: "monitoring", RemoteWrite: rws, Version: c.engine})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := string(res.Config)
+			if !strings.Contains(cfg, "url: https://metrics.example.com/api/v1/write") {
+				t.Errorf("no URL in\n%s", cfg)
+			}
+			for _, d := range c.dropped {
+				if strings.Contains(cfg, d) {
+					t.Errorf("%s kept in\n%s", d, cfg)
+				}
+			}
+			for _, k := range c.kept {
+				if !strings.Contains(cfg, k) {
+					t.Errorf("no %q in\n%s", k, cfg)
+				}
+			}
+			if len(res.Warnings) != 1+len(c.dropped) || !strings.Contains(res.Warnings[0], "older than v2.45.0") {
+				t.Errorf("warnings %q", res.Warnings)
+			}
+			if err := promcfg.Validate(res.Config); err != nil {
+				t.Errorf("Prometheus's loader refuses it: %v", err)
+			}
+		})
+	}
+	if *rws[0].TLSConfig.MinVersion != tls || rws[0].SendNativeHistograms == nil {
+		t.Error("the input was modified")
 	}
 }

@@ -135,19 +135,17 @@ func TestPrometheusAgent(t *testing.T) {
 	})
 
 	create(t, newAgent(ns, "nowhere", func(a *monitoringv1alpha1.PrometheusAgent) { a.Spec.RemoteWrite = nil }))
-	eventually(t, 20*time.Second, "refusal of an agent without remote write", func() error {
+	eventually(t, 20*time.Second, "an agent without remote write, run with a note", func() error {
 		c, _, err := agentCondition(ns, "nowhere")
 		if err != nil {
 			return err
 		}
-		if c.Status != monitoringv1.ConditionFalse || c.Reason != "InvalidConfiguration" || !strings.Contains(c.Message, "spec.remoteWrite is empty") {
+		if c.Status != monitoringv1.ConditionTrue || c.Reason != "NoRemoteWrite" || !strings.Contains(c.Message, "spec.remoteWrite is empty") {
 			return fmt.Errorf("condition %+v", c)
 		}
-		return nil
+		_, err = statefulSet(ns, "prom-agent-nowhere")
+		return err
 	})
-	if _, err := statefulSet(ns, "prom-agent-nowhere"); err == nil {
-		t.Error("a StatefulSet for an agent without remote write")
-	}
 }
 
 func setAgentShards(t *testing.T, ns, name string, n int32) {

@@ -127,6 +127,14 @@ func TestSwapWithPrometheusOperator(t *testing.T) {
 // to namespace ns and to the Prometheus objects labelled for it; stop kills it.
 func startPrometheusOperator(t *testing.T, ns string) (stop func()) {
 	t.Helper()
+	stop, _ = startPrometheusOperatorAt(t, ns)
+	return stop
+}
+
+// startPrometheusOperatorAt is startPrometheusOperator, also returning the address of its
+// web listener (/metrics).
+func startPrometheusOperatorAt(t *testing.T, ns string) (stop func(), addr string) {
+	t.Helper()
 	root, err := testenv.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +148,7 @@ func startPrometheusOperator(t *testing.T, ns string) (stop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
+	addr = l.Addr().String()
 	l.Close()
 	logFile, err := os.Create(filepath.Join(dir, "prometheus-operator.log"))
 	if err != nil {
@@ -168,7 +176,7 @@ func startPrometheusOperator(t *testing.T, ns string) (stop func()) {
 			b, _ := os.ReadFile(logFile.Name())
 			t.Logf("prometheus-operator log:\n%s", tail(b, 4000))
 		}
-	}
+	}, addr
 }
 
 func tail(b []byte, n int) []byte {

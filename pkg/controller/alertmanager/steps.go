@@ -14,8 +14,12 @@ import (
 // steps are the Alertmanager steps of the shared instance lifecycle.
 type steps struct{ r *Reconciler }
 
-func (steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName) (*monitoringv1.Alertmanager, client.Object, error) {
-	return instance.Get[monitoringv1.Alertmanager](ctx, c, nn)
+func (s steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName) (*monitoringv1.Alertmanager, client.Object, error) {
+	a, obj, err := instance.Get[monitoringv1.Alertmanager](ctx, c, nn)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.r.cfg.DefaultVersions.OfAlertmanager(a), obj, nil
 }
 
 func (steps) NewState(types.NamespacedName) *amState { return &amState{} }

@@ -65,4 +65,7 @@ type Config struct {
 	// once; it needs list and watch on Services, which prometheus-operator's RBAC does not
 	// grant.
 	WatchGoverningServices bool
+	// DefaultVersions are written into objects without a version when they are read
+	// (--default-versions; zero: pkg/workload's defaults).
+	DefaultVersions Versions
 }

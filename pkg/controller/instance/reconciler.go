@@ -126,6 +126,8 @@ func (r *Reconciler[O, S, St]) Reconcile(ctx context.Context, req reconcile.Requ
 	if obj.GetDeletionTimestamp() != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(r.releaseUpstreamFinalizer(ctx, obj, req.NamespacedName))
 	}
+	// prometheus_operator_spec_replicas and the like, whatever the reconcile's outcome.
+	r.Upstream.ObserveSpec(req.String(), obj)
 	sl := r.slotFor(req.NamespacedName)
 	sl.mu.Lock()
 	defer sl.mu.Unlock()

@@ -139,18 +139,20 @@ func TestAgentGeneratesThenWritesNothing(t *testing.T) {
 	}
 }
 
-// TestAgentWithoutRemoteWrite: an agent that would send its samples nowhere is refused
-// with a status that says so, and nothing is generated for it.
+// TestAgentWithoutRemoteWrite: an agent that would send its samples nowhere runs, as
+// prometheus-operator runs it (issue 33), and its Reconciled condition says what it lacks.
 func TestAgentWithoutRemoteWrite(t *testing.T) {
 	a := agent("x", func(a *monitoringv1alpha1.PrometheusAgent) { a.Spec.RemoteWrite = nil })
 	f := newFixture(t, Config{Kind: AgentKind}, a, serviceMonitor("web"))
-	_ = f.reconcile("mon", "x")
+	if err := f.reconcile("mon", "x"); err != nil {
+		t.Fatal(err)
+	}
 	c := f.agentCondition("x")
-	if c.Status != monitoringv1.ConditionFalse || c.Reason != ReasonInvalidConfiguration || !strings.Contains(c.Message, "spec.remoteWrite is empty") {
+	if c.Status != monitoringv1.ConditionTrue || c.Reason != ReasonNoRemoteWrite || !strings.Contains(c.Message, "spec.remoteWrite is empty") {
 		t.Fatalf("condition %+v", c)
 	}
-	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prom-agent-x"}, &appsv1.StatefulSet{}); err == nil {
-		t.Fatal("a StatefulSet was created for an agent without remote write")
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: "prom-agent-x"}, &appsv1.StatefulSet{}); err != nil {
+		t.Fatalf("no StatefulSet for an agent without remote write: %v", err)
 	}
 }
 

@@ -17,6 +17,9 @@ const (
 	// ReasonAPIWatchNeedsServiceAccount: --reloader-watch-api is on but the Prometheus has
 	// no service account of its own; its reloader reads the mounted volume.
 	ReasonAPIWatchNeedsServiceAccount = outcome.ReasonAPIWatchNeedsServiceAccount
+	// ReasonNoRemoteWrite: a PrometheusAgent without spec.remoteWrite runs, as with
+	// prometheus-operator, but its samples go nowhere.
+	ReasonNoRemoteWrite = "NoRemoteWrite"
 )
 
 // invalid is a failure caused by the Prometheus's own spec: retrying cannot fix it.

@@ -90,8 +90,10 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if err != nil {
 		return applyFailed(err)
 	}
+	var noRemoteWrite error
 	if r.kind.agent() && len(p.Spec.RemoteWrite) == 0 {
-		return invalid(errors.New("spec.remoteWrite is empty: an agent keeps no data of its own and sends every sample it scrapes to a remote-write endpoint; give at least one"))
+		// prometheus-operator runs such an agent; so does Lookout, saying what it lacks.
+		noRemoteWrite = &note{Reason: ReasonNoRemoteWrite, Message: "spec.remoteWrite is empty: the agent scrapes its targets but keeps no data of its own and sends its samples nowhere; give at least one remote-write endpoint"}
 	}
 	if err := r.checkDaemonSetMode(p); err != nil {
 		return err
@@ -162,6 +164,9 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	}
 	if wnote != nil && outcome == nil {
 		outcome = wnote
+	}
+	if noRemoteWrite != nil && outcome == nil {
+		outcome = noRemoteWrite
 	}
 	if !workload.DaemonSetMode(p) {
 		if err := r.deleteDaemonSet(ctx, p); err != nil {

@@ -23,7 +23,7 @@ func (s steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName
 		p = p.DeepCopy()
 		p.Spec.ShardRetentionPolicy = nil
 	}
-	return p, obj, nil
+	return s.r.cfg.DefaultVersions.OfPrometheus(p), obj, nil
 }
 
 func (s steps) NewState(types.NamespacedName) *promState {

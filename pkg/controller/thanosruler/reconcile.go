@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -24,6 +25,11 @@ import (
 // ReasonNoSelectedRules is the reason of a Reconciled condition that is True although the
 // ThanosRuler selects no PrometheusRule (prometheus-operator's NoSelectedResources).
 const ReasonNoSelectedRules = "NoSelectedResources"
+
+// ReasonRemoteWriteWarnings is the reason of a Reconciled condition that is True although
+// settings of spec.remoteWrite were left out or could not be checked for the Thanos
+// version; the message lists them.
+const ReasonRemoteWriteWarnings = "RemoteWriteWarnings"
 
 // reconcileObjects generates and applies everything but the status. The returned error
 // is nil, an *outcome.Note or a failure.
@@ -106,6 +112,9 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 	r.publish(t, res.Verdicts)
 	if selected(res.Verdicts) == 0 {
 		return &outcome.Note{Reason: ReasonNoSelectedRules, Message: "no PrometheusRule is selected: the ruler runs without rules"}
+	}
+	if len(rw.Warnings) > 0 {
+		return &outcome.Note{Reason: ReasonRemoteWriteWarnings, Message: strings.Join(rw.Warnings, "; ")}
 	}
 	return nil
 }

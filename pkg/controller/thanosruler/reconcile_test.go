@@ -384,9 +384,8 @@ func TestRemoteWrite(t *testing.T) {
 	}
 }
 
-// An old Thanos without remote write is reconciled (its rule engine is older than any
-// Prometheus Lookout renders remote write for, which matters only with remote write), and
-// its rules are judged by that release.
+// An old Thanos without remote write is reconciled, and its rules are judged by that
+// release.
 func TestOldThanosVersion(t *testing.T) {
 	tr := thanosRuler(func(t *monitoringv1.ThanosRuler) { t.Spec.Version = ptr.To("v0.29.0") })
 	keep := rule("app", "r", "up == 0", func(r *monitoringv1.PrometheusRule) {
@@ -409,6 +408,37 @@ func TestOldThanosVersion(t *testing.T) {
 	f.get(sec, "mon", "thanos-ruler-tr-config")
 	if got := string(sec.Data["remote-write.yaml"]); got != "remote_write: []\n" {
 		t.Errorf("remote-write.yaml %q", got)
+	}
+}
+
+// Remote write on Thanos v0.24 to v0.31, whose remote-write client is older than any
+// Prometheus Lookout checks remote write for, is accepted as prometheus-operator accepts
+// it (the file without the fields those releases do not read, and the flag), and the
+// Reconciled condition says what was left out and that the rest is unchecked.
+func TestRemoteWriteOldThanos(t *testing.T) {
+	tr := thanosRuler(func(t *monitoringv1.ThanosRuler) {
+		t.Spec.Version = ptr.To("v0.29.0")
+		t.Spec.RemoteWrite = []monitoringv1.RemoteWriteSpec{{URL: "https://receive.example.com/api/v1/receive", SendNativeHistograms: ptr.To(true)}}
+	})
+	f := newFixture(t, Config{}, tr, rule("app", "ok", "up == 0"))
+	if err := f.reconcile(); err != nil {
+		t.Fatal(err)
+	}
+	c := f.condition(monitoringv1.Reconciled)
+	if c.Status != monitoringv1.ConditionTrue || c.Reason != ReasonRemoteWriteWarnings ||
+		!strings.Contains(c.Message, "spec.remoteWrite[0].sendNativeHistograms left out: Thanos releases before v0.30.0 do not read it") ||
+		!strings.Contains(c.Message, "remote-write client of Prometheus v2.38.0, older than v2.45.0") {
+		t.Fatalf("condition %+v", c)
+	}
+	sec := &corev1.Secret{}
+	f.get(sec, "mon", "thanos-ruler-tr-config")
+	if cfg := string(sec.Data["remote-write.yaml"]); !strings.Contains(cfg, "url: https://receive.example.com/api/v1/receive") || strings.Contains(cfg, "send_native_histograms") {
+		t.Errorf("remote-write.yaml\n%s", cfg)
+	}
+	sts := &appsv1.StatefulSet{}
+	f.get(sts, "mon", "thanos-ruler-tr")
+	if args := strings.Join(sts.Spec.Template.Spec.Containers[0].Args, " "); !strings.Contains(args, "--remote-write.config-file=") {
+		t.Errorf("args %s", args)
 	}
 }
 

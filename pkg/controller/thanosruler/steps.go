@@ -14,8 +14,12 @@ import (
 // steps are the ThanosRuler steps of the shared instance lifecycle.
 type steps struct{ r *Reconciler }
 
-func (steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName) (*monitoringv1.ThanosRuler, client.Object, error) {
-	return instance.Get[monitoringv1.ThanosRuler](ctx, c, nn)
+func (s steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName) (*monitoringv1.ThanosRuler, client.Object, error) {
+	t, obj, err := instance.Get[monitoringv1.ThanosRuler](ctx, c, nn)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.r.cfg.DefaultVersions.OfThanosRuler(t), obj, nil
 }
 
 func (steps) NewState(types.NamespacedName) *trState { return &trState{} }
