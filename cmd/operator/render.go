@@ -30,9 +30,9 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 	which := fs.String("prometheus", "", "render only this Prometheus (name or namespace/name)")
 	ns := fs.String("namespace", "default", "namespace of objects that name none")
 	explain := fs.Bool("explain", false, "also list every monitor considered and why it was or was not used (on stderr)")
-	objects := fs.Bool("objects", false, "print every object the operator would write for each Prometheus (Secrets, ConfigMaps, Service, RBAC, StatefulSets) instead of the configuration; operator flags after -- shape the pods")
+	objects := fs.Bool("objects", false, "print every object the operator would write for each Prometheus (Secrets, ConfigMaps, Service, RBAC, StatefulSets) instead of the configuration")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: lookout-operator render -f PATH [-f PATH ...] [--prometheus NAME] [--explain] [--objects [-- OPERATOR-FLAGS]]")
+		fmt.Fprintln(stderr, "usage: lookout-operator render -f PATH [-f PATH ...] [--prometheus NAME] [--explain] [--objects] [-- OPERATOR-FLAGS]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -45,17 +45,12 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	var pr planPrinter
-	if *objects {
-		op, err := operator.ParseArgs(fs.Args(), stderr)
-		if err != nil {
-			return 2
-		}
-		pr = planPrinter{opts: op.Options.Workload, writer: &write.Writer{Labels: op.Options.Labels, Annotations: op.Options.Annotations}}
-	} else if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "error: operator flags after -- go with --objects")
+	// Operator flags after -- shape the output as they shape the operator's.
+	op, err := operator.ParseArgs(fs.Args(), stderr)
+	if err != nil {
 		return 2
 	}
+	pr := planPrinter{opts: op.Options.Workload, writer: &write.Writer{Labels: op.Options.Labels, Annotations: op.Options.Annotations}}
 	objs, err := render.Load(*ns, files...)
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", err)
@@ -65,7 +60,7 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error: no Prometheus object in the manifests")
 		return 1
 	}
-	outs, err := render.Render(objs, render.Options{Prometheus: *which})
+	outs, err := render.Render(objs, render.Options{Prometheus: *which, Versions: operator.DefaultVersionsFor(op.Options.DefaultVersions)})
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", err)
 		return 1

@@ -164,7 +164,7 @@ func TestRenderObjects(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("objects:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if _, errs, code := runRender("-f", "testdata/render/manifests.yaml", "--", "--labels=a=b"); code != 2 || !strings.Contains(errs, "go with --objects") {
-		t.Errorf("operator flags without --objects: exit %d, stderr %s", code, errs)
+	if _, errs, code := runRender("-f", "testdata/render/manifests.yaml", "--", "--no-such-flag"); code != 2 || !strings.Contains(errs, "no-such-flag") {
+		t.Errorf("a bad operator flag: exit %d, stderr %s", code, errs)
 	}
 }

@@ -370,7 +370,7 @@ func (sh shared) config(opts Options, scope selection.Scope, instances labels.Se
 		RepairPolicy:            string(opts.RepairPolicy),
 		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
 		WatchGoverningServices:  opts.watchServices,
-		DefaultVersions:         defaultVersions(opts.DefaultVersions),
+		DefaultVersions:         DefaultVersionsFor(opts.DefaultVersions),
 	}
 }
 

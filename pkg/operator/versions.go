@@ -1,8 +1,6 @@
 package operator
 
-import (
-	"github.com/lookout-operator/lookout/pkg/controller/instance"
-)
+import "github.com/lookout-operator/lookout/pkg/workload"
 
 // The versions prometheus-operator v0.93 runs when an object gives none
 // (pkg/operator/defaults.go there: DefaultPrometheusVersion, the last entry of its
@@ -23,10 +21,10 @@ const (
 	DefaultVersionsLookout = "lookout"
 )
 
-// defaultVersions are the versions --default-versions selects.
-func defaultVersions(which string) instance.Versions {
+// DefaultVersionsFor are the versions --default-versions=which selects.
+func DefaultVersionsFor(which string) workload.Versions {
 	if which == DefaultVersionsLookout {
-		return instance.Versions{}
+		return workload.Versions{}
 	}
-	return instance.Versions{Prometheus: UpstreamPrometheusVersion, Alertmanager: UpstreamAlertmanagerVersion, Thanos: UpstreamThanosVersion}
+	return workload.Versions{Prometheus: UpstreamPrometheusVersion, Alertmanager: UpstreamAlertmanagerVersion, Thanos: UpstreamThanosVersion}
 }

@@ -34,6 +34,9 @@ type Output struct {
 type Options struct {
 	// Prometheus selects one Prometheus as "namespace/name" or "name"; empty renders all.
 	Prometheus string
+	// Versions are run by a Prometheus without spec.version, as the operator's
+	// --default-versions says (empty: Lookout's own).
+	Versions workload.Versions
 }
 
 // Render generates the configuration of each Prometheus in objs.
@@ -45,6 +48,7 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 		if opts.Prometheus != "" && opts.Prometheus != p.Name && opts.Prometheus != p.Namespace+"/"+p.Name {
 			continue
 		}
+		p = opts.Versions.OfPrometheus(p)
 		o := Output{Prometheus: p}
 		sel, err := pipeline.Compile(p)
 		if err != nil {

@@ -83,7 +83,7 @@ func TestRenderObjectsMatchOperator(t *testing.T) {
 	for i := range nss.Items {
 		objs.Namespaces = append(objs.Namespaces, &nss.Items[i])
 	}
-	outs, err := render.Render(objs, render.Options{})
+	outs, err := render.Render(objs, render.Options{Versions: operator.DefaultVersionsFor(parsed.Options.DefaultVersions)})
 	if err != nil || len(outs) != 1 {
 		t.Fatalf("render: %d outputs, %v", len(outs), err)
 	}

@@ -40,6 +40,8 @@ type flagValue struct {
 var flagValues = map[string]flagValue{
 	"metrics-bind-address":             {map[string]any{"web.port": 9090}, ":9090"},
 	"web.enable-tls":                   {map[string]any{"tls.enabled": true}, "true"},
+	"web.enable-pprof":                 {map[string]any{"web.enablePprof": false}, "false"},
+	"default-versions":                 {map[string]any{"defaultVersions": "lookout"}, "lookout"},
 	"web.cert-file":                    {map[string]any{"tls.certFile": "/c/tls.crt"}, "/c/tls.crt"},
 	"web.key-file":                     {map[string]any{"tls.keyFile": "/c/tls.key"}, "/c/tls.key"},
 	"web.client-ca-file":               {map[string]any{"tls.clientCAFile": "/c/ca.crt"}, "/c/ca.crt"},

@@ -95,6 +95,7 @@ list is joined with commas, a map written key=value,... in key order. Call with
 {{- $v := .Values -}}
 - run
 {{- include "lookout.flag" (list "metrics-bind-address" (printf ":%v" $v.web.port)) }}
+{{- include "lookout.flag" (list "web.enable-pprof" $v.web.enablePprof) }}
 {{- include "lookout.flag" (list "web.enable-tls" (ternary true nil $v.tls.enabled)) }}
 {{- include "lookout.flag" (list "web.cert-file" $v.tls.certFile) }}
 {{- include "lookout.flag" (list "web.key-file" $v.tls.keyFile) }}
@@ -177,6 +178,7 @@ list is joined with commas, a map written key=value,... in key order. Call with
 {{- end }}
 {{- include "lookout.flag" (list "target-health-interval" $v.targetHealthInterval) }}
 {{- include "lookout.flag" (list "graceful-shutdown-timeout" $v.gracefulShutdownTimeout) }}
+{{- include "lookout.flag" (list "default-versions" $v.defaultVersions) }}
 {{- include "lookout.flag" (list "install-crds" (ternary true nil $v.crds.upgrade)) }}
 {{- if $v.admissionWebhooks.enabled }}
 {{- include "lookout.flag" (list "webhook-port" $v.admissionWebhooks.port) }}

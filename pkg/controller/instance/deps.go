@@ -67,5 +67,5 @@ type Config struct {
 	WatchGoverningServices bool
 	// DefaultVersions are written into objects without a version when they are read
 	// (--default-versions; zero: pkg/workload's defaults).
-	DefaultVersions Versions
+	DefaultVersions workload.Versions
 }

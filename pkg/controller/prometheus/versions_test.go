@@ -27,10 +27,10 @@ func TestDefaultVersions(t *testing.T) {
 		return out
 	}
 	sidecar := func(p *monitoringv1.Prometheus) { p.Spec.Thanos = &monitoringv1.ThanosSpec{} }
-	versions := instance.Versions{Prometheus: "v3.13.1", Alertmanager: "v0.33.1", Thanos: "v0.42.2"}
+	versions := workload.Versions{Prometheus: "v3.13.1", Alertmanager: "v0.33.1", Thanos: "v0.42.2"}
 	for _, c := range []struct {
 		name                 string
-		versions             instance.Versions
+		versions             workload.Versions
 		mut                  func(*monitoringv1.Prometheus)
 		prometheus, thanosSC string
 	}{
@@ -39,7 +39,7 @@ func TestDefaultVersions(t *testing.T) {
 			p.Spec.Version = "v3.5.0"
 			p.Spec.Thanos = &monitoringv1.ThanosSpec{Version: ptr.To("v0.40.0")}
 		}, "quay.io/prometheus/prometheus:v3.5.0", "quay.io/thanos/thanos:v0.40.0"},
-		{"lookout", instance.Versions{}, sidecar, "quay.io/prometheus/prometheus:" + workload.DefaultPrometheusVersion, "quay.io/thanos/thanos:" + workload.DefaultThanosVersion},
+		{"lookout", workload.Versions{}, sidecar, "quay.io/prometheus/prometheus:" + workload.DefaultPrometheusVersion, "quay.io/thanos/thanos:" + workload.DefaultThanosVersion},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := Config{}

@@ -1,4 +1,4 @@
-package instance
+package workload
 
 import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
