@@ -50,7 +50,7 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return 2
 	}
-	pr := planPrinter{opts: op.Options.Workload, writer: &write.Writer{Labels: op.Options.Labels, Annotations: op.Options.Annotations}}
+	pr := planPrinter{opts: op.Options.WorkloadOptions(), writer: &write.Writer{Labels: op.Options.Labels, Annotations: op.Options.Annotations}}
 	objs, err := render.Load(*ns, files...)
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", err)

@@ -361,7 +361,7 @@ func (sh shared) deps(mgr manager.Manager, opts Options, kind string, upstream *
 // and instance selector.
 func (sh shared) config(opts Options, scope selection.Scope, instances labels.Selector) instance.Config {
 	return instance.Config{
-		Workload:                opts.Workload,
+		Workload:                opts.WorkloadOptions(),
 		Scope:                   scope,
 		InstanceSelector:        instances,
 		ControllerID:            opts.ControllerID,

@@ -348,6 +348,14 @@ func (g FeatureGates) String() string {
 // WorkloadOptions are the operator-level defaults for the pods it generates.
 type WorkloadOptions = workload.Options
 
+// WorkloadOptions are o's pod options with the operator's --labels, which go into every
+// StatefulSet selector as prometheus-operator puts them there.
+func (o Options) WorkloadOptions() workload.Options {
+	w := o.Workload
+	w.OperatorLabels = o.Labels
+	return w
+}
+
 // Leader election defaults, shorter than client-go's 15 s/10 s/2 s so that a standby
 // replica has taken over and reconciled within 15 s of the leader's death (ADR 15).
 const (

@@ -81,7 +81,7 @@ func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts Options, in
 		},
 		Spec: appsv1.StatefulSetSpec{
 			Replicas:            ptr.To(replicas),
-			Selector:            &metav1.LabelSelector{MatchLabels: alertmanagerSelectorLabels(a.Name)},
+			Selector:            &metav1.LabelSelector{MatchLabels: withOperatorLabels(opts, alertmanagerSelectorLabels(a.Name))},
 			Template:            template,
 			ServiceName:         AlertmanagerServiceName(a),
 			PodManagementPolicy: appsv1.ParallelPodManagement,
@@ -217,7 +217,7 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v *version.Vers
 		pod.TopologySpreadConstraints = append(pod.TopologySpreadConstraints, *c.DeepCopy())
 	}
 	pod.ImagePullSecrets = append(pod.ImagePullSecrets, s.ImagePullSecrets...)
-	return corev1.PodTemplateSpec{ObjectMeta: alertmanagerPodMetadata(a, v), Spec: pod}, nil
+	return corev1.PodTemplateSpec{ObjectMeta: alertmanagerPodMetadata(a, opts, v), Spec: pod}, nil
 }
 
 func podNameEnv() corev1.EnvVar {
@@ -225,8 +225,8 @@ func podNameEnv() corev1.EnvVar {
 }
 
 // alertmanagerPodMetadata merges spec.podMetadata with the selector labels and the
-// version label; the operator's labels win.
-func alertmanagerPodMetadata(a *monitoringv1.Alertmanager, v *version.Version) metav1.ObjectMeta {
+// version label; the operator's labels win, and its --labels over them.
+func alertmanagerPodMetadata(a *monitoringv1.Alertmanager, opts Options, v *version.Version) metav1.ObjectMeta {
 	labels := map[string]string{"app.kubernetes.io/version": v.String()}
 	annotations := map[string]string{}
 	if m := a.Spec.PodMetadata; m != nil {
@@ -241,7 +241,7 @@ func alertmanagerPodMetadata(a *monitoringv1.Alertmanager, v *version.Version) m
 		labels[k] = val
 	}
 	annotations[defaultContainerAnnotation] = AlertmanagerContainerName
-	return metav1.ObjectMeta{Labels: labels, Annotations: annotations}
+	return metav1.ObjectMeta{Labels: withOperatorLabels(opts, labels), Annotations: annotations}
 }
 
 // alertmanagerProbes are prometheus-operator's liveness (/-/healthy) and readiness

@@ -99,7 +99,7 @@ func buildDaemonSet(p *monitoringv1.Prometheus, opts Options, in Input) (*appsv1
 			Labels:    statefulSetLabels(p, 0),
 		},
 		Spec: appsv1.DaemonSetSpec{
-			Selector:        &metav1.LabelSelector{MatchLabels: selectorLabels(p, 0)},
+			Selector:        &metav1.LabelSelector{MatchLabels: withOperatorLabels(opts, selectorLabels(p, 0))},
 			Template:        template,
 			MinReadySeconds: minReady,
 		},

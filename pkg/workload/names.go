@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"maps"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -68,6 +69,18 @@ func selectorLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
 		delete(l, layout.ShardLabel)
 	}
 	return l
+}
+
+// withOperatorLabels is l with the operator's --labels added, which win on a clash, as
+// prometheus-operator merges them into its selectors and pod labels.
+func withOperatorLabels(opts Options, l map[string]string) map[string]string {
+	if len(opts.OperatorLabels) == 0 {
+		return l
+	}
+	out := make(map[string]string, len(l)+len(opts.OperatorLabels))
+	maps.Copy(out, l)
+	maps.Copy(out, opts.OperatorLabels)
+	return out
 }
 
 // objectLabels are the labels of the StatefulSet and its pods.

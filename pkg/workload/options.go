@@ -49,6 +49,11 @@ type Options struct {
 	// each configuration it loaded as a condition of its own pod (--report-pod), which
 	// the operator turns into the ConfigLoaded condition (--reloader-report-config).
 	ReloaderReportConfig bool
+	// OperatorLabels are the operator's --labels. prometheus-operator puts them into the
+	// StatefulSet selector and the pod labels of every Prometheus, PrometheusAgent and
+	// Alertmanager (winning over the operator's own on a clash), so Lookout does too:
+	// either operator then takes over the other's StatefulSets in place.
+	OperatorLabels map[string]string
 	// ReloaderWatchInterval is passed as --watch-interval to the sidecar; zero means
 	// DefaultReloaderWatchInterval.
 	ReloaderWatchInterval time.Duration

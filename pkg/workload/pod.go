@@ -44,7 +44,7 @@ func containerSecurityContext() *corev1.SecurityContext {
 
 // podMetadata merges spec.podMetadata with the operator's labels and annotations; the
 // operator's win.
-func podMetadata(p *monitoringv1.Prometheus, shard int32) metav1.ObjectMeta {
+func podMetadata(p *monitoringv1.Prometheus, opts Options, shard int32) metav1.ObjectMeta {
 	labels := map[string]string{}
 	annotations := map[string]string{}
 	if m := p.Spec.PodMetadata; m != nil {
@@ -59,12 +59,12 @@ func podMetadata(p *monitoringv1.Prometheus, shard int32) metav1.ObjectMeta {
 		labels[k] = v
 	}
 	annotations[defaultContainerAnnotation] = PrometheusContainerName
-	return metav1.ObjectMeta{Labels: labels, Annotations: annotations}
+	return metav1.ObjectMeta{Labels: withOperatorLabels(opts, labels), Annotations: annotations}
 }
 
 // topologySpread converts spec.topologySpreadConstraints; additionalLabelSelectors adds
 // the labels of this Prometheus (OnResource) or of this shard (OnShard) to the selector.
-func topologySpread(p *monitoringv1.Prometheus, shard int32) ([]corev1.TopologySpreadConstraint, error) {
+func topologySpread(p *monitoringv1.Prometheus, opts Options, shard int32) ([]corev1.TopologySpreadConstraint, error) {
 	if len(p.Spec.TopologySpreadConstraints) == 0 {
 		return nil, nil
 	}
@@ -72,7 +72,7 @@ func topologySpread(p *monitoringv1.Prometheus, shard int32) ([]corev1.TopologyS
 	for i, c := range p.Spec.TopologySpreadConstraints {
 		core := corev1.TopologySpreadConstraint(*c.CoreV1TopologySpreadConstraint.DeepCopy())
 		if c.AdditionalLabelSelectors != nil {
-			extra := selectorLabels(p, shard)
+			extra := withOperatorLabels(opts, selectorLabels(p, shard))
 			switch *c.AdditionalLabelSelectors {
 			case monitoringv1.ShardAndResourceNameLabelSelector:
 			case monitoringv1.ResourceNameLabelSelector:

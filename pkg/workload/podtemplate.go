@@ -79,7 +79,7 @@ func podTemplate(p *monitoringv1.Prometheus, opts Options, v *version.Version, s
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}
-	spread, err := topologySpread(p, shard)
+	spread, err := topologySpread(p, opts, shard)
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}
@@ -116,7 +116,7 @@ func podTemplate(p *monitoringv1.Prometheus, opts Options, v *version.Version, s
 		// The reloader signals the Prometheus process, so it must see it.
 		pod.ShareProcessNamespace = ptr.To(true)
 	}
-	return corev1.PodTemplateSpec{ObjectMeta: podMetadata(p, shard), Spec: pod}, nil
+	return corev1.PodTemplateSpec{ObjectMeta: podMetadata(p, opts, shard), Spec: pod}, nil
 }
 
 func copyBool(b *bool) *bool {

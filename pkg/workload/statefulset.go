@@ -152,7 +152,7 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 		},
 		Spec: appsv1.StatefulSetSpec{
 			Replicas:            ptr.To(replicas),
-			Selector:            &metav1.LabelSelector{MatchLabels: selectorLabels(p, shard)},
+			Selector:            &metav1.LabelSelector{MatchLabels: withOperatorLabels(opts, selectorLabels(p, shard))},
 			Template:            template,
 			ServiceName:         ServiceName(p),
 			PodManagementPolicy: appsv1.ParallelPodManagement,

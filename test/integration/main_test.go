@@ -93,6 +93,7 @@ func startOperator(ctx context.Context, instances labels.Selector, mut ...func(*
 	opts.PrometheusInstanceSelector = instances
 	// ThanosRulers too: a dedicated operator never reconciles the shared one's.
 	opts.ThanosRulerInstanceSelector = instances
+	opts.AlertmanagerInstanceSelector = instances
 	opts.GracefulShutdown = 5 * time.Second
 	opts.SkipControllerNameValidation = true
 	mgr, err := operator.New(ctx, env.Config, opts)

@@ -87,7 +87,7 @@ func TestRenderObjectsMatchOperator(t *testing.T) {
 	if err != nil || len(outs) != 1 {
 		t.Fatalf("render: %d outputs, %v", len(outs), err)
 	}
-	pl, err := render.Plan(outs[0], parsed.Options.Workload)
+	pl, err := render.Plan(outs[0], parsed.Options.WorkloadOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,7 +133,7 @@ func startPrometheusOperator(t *testing.T, ns string) (stop func()) {
 
 // startPrometheusOperatorAt is startPrometheusOperator, also returning the address of its
 // web listener (/metrics).
-func startPrometheusOperatorAt(t *testing.T, ns string) (stop func(), addr string) {
+func startPrometheusOperatorAt(t *testing.T, ns string, extra ...string) (stop func(), addr string) {
 	t.Helper()
 	root, err := testenv.RepoRoot()
 	if err != nil {
@@ -161,6 +161,7 @@ func startPrometheusOperatorAt(t *testing.T, ns string) (stop func(), addr strin
 		"--web.listen-address="+addr,
 		"--log-level=debug",
 	)
+	cmd.Args = append(cmd.Args, extra...)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {

@@ -7,7 +7,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 

@@ -7,7 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/lookout-operator/lookout/pkg/controller/instance"
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // TestDefaultVersion: a ThanosRuler without spec.version runs the Thanos version the
