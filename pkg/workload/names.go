@@ -1,10 +1,10 @@
 package workload
 
 import (
-	"maps"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"path"
 	"strconv"
 	"strings"
