@@ -27,8 +27,8 @@ type ThanosRulerPlanInput struct {
 }
 
 // ThanosRulerPlan is every object a ThanosRuler generates: the rule ConfigMaps
-// (thanos-ruler-<name>-rulefiles-<n>, labelled thanos-ruler-name as prometheus-operator
-// labels them), the TLS assets Secrets (at least one), the remote-write configuration
+// (thanos-ruler-<name>-rulefiles-<n>, at least one, labelled thanos-ruler-name as
+// prometheus-operator labels them), the TLS assets Secrets (at least one), the remote-write configuration
 // Secret, the web configuration Secret, the governing Service and the StatefulSet.
 func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) {
 	t := in.ThanosRuler
@@ -40,7 +40,13 @@ func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) 
 	}}
 	p := &plan.Plan{Namespace: t.Namespace}
 
-	for i, data := range in.Rules {
+	// thanos-ruler-<name>-rulefiles-0 exists even without rules, as prometheus-operator
+	// always writes it.
+	rules := in.Rules
+	if len(rules) == 0 {
+		rules = []map[string]string{{}}
+	}
+	for i, data := range rules {
 		cm := m.ConfigMap(names.RuleConfigMap(i), data)
 		cm.GetLabels()[layout.ThanosRulerRuleConfigMapLabel] = t.Name
 		p.Data = append(p.Data, cm)
@@ -54,8 +60,7 @@ func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) 
 	for i, data := range plan.AtLeastOne(parts) {
 		p.Data = append(p.Data, m.Secret(names.TLSAssetsSecret(i), data))
 	}
-	// Once the rule ConfigMaps are written (or, without any, once the next object is).
-	p.Data[max(rulesDone-1, 0)].Written = in.RulesWritten
+	p.Data[rulesDone-1].Written = in.RulesWritten
 	p.Data = append(p.Data, m.Secret(names.ConfigSecret(), map[string][]byte{layout.ThanosRulerRemoteWriteKey: in.RemoteWrite}))
 	web, err := ThanosRulerWebConfig(t)
 	if err != nil {
@@ -76,7 +81,7 @@ func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) 
 	sts.OwnerReferences = []metav1.OwnerReference{owner}
 	p.StatefulSets = []*appsv1.StatefulSet{sts}
 	p.Prune = []plan.Numbered{
-		{Kind: "ConfigMap", Name: names.RuleConfigMap, Keep: len(in.Rules)},
+		{Kind: "ConfigMap", Name: names.RuleConfigMap, Keep: len(rules)},
 		{Kind: "Secret", Name: names.TLSAssetsSecret, Keep: max(len(parts), 1)},
 	}
 	return p, nil
