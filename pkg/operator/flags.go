@@ -11,6 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // Parsed is the operator's command line: the Options, and what only the process needs.
@@ -276,10 +278,10 @@ func (f *runFlags) finish(fs *flag.FlagSet) (*Parsed, error) {
 	default:
 		errs = append(errs, fmt.Errorf("--log-format: unknown format %q (logfmt, json)", o.Log.Format))
 	}
-	if o.Workload.ReloaderReportConfig && strings.Contains(o.Workload.ConfigReloaderImage, "prometheus-config-reloader") {
+	if o.Workload.ReloaderReportConfig && workload.UpstreamReloaderImage(o.Workload.ConfigReloaderImage) {
 		errs = append(errs, fmt.Errorf("--reloader-report-config needs Lookout's config-reloader, but the reloader image is %q (prometheus-operator's does not report what it loaded)", o.Workload.ConfigReloaderImage))
 	}
-	if o.Workload.ReloaderWatchAPI && strings.Contains(o.Workload.ConfigReloaderImage, "prometheus-config-reloader") {
+	if o.Workload.ReloaderWatchAPI && workload.UpstreamReloaderImage(o.Workload.ConfigReloaderImage) {
 		errs = append(errs, fmt.Errorf("--reloader-watch-api needs Lookout's config-reloader, but the reloader image is %q (prometheus-operator's does not read the API)", o.Workload.ConfigReloaderImage))
 	}
 	if err := o.Validate(); err != nil {

@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"fmt"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -61,6 +63,9 @@ func PrometheusPlan(in PlanInput, opts Options) (*plan.Plan, error) {
 		pl.Data = append(pl.Data, m.Secret(names.TLSAssetsSecret(i), data))
 	}
 	in.ConfigParts = len(in.Config)
+	if in.ConfigParts > 1 && UpstreamReloaderImage(opts.ConfigReloaderImage) {
+		return nil, fmt.Errorf("the configuration takes %d Secrets (compressed, it is more than one Secret holds), which the config-reloader image %q cannot read: prometheus-operator's reloader has no --config-part-file and would crash-loop; run Lookout's config-reloader (--prometheus-config-reloader=%s) or select fewer monitors", in.ConfigParts, opts.ConfigReloaderImage, DefaultOptions().ConfigReloaderImage)
+	}
 	for n := len(in.Config) - 1; n >= 0; n-- {
 		o := m.SecretHashed(names.ConfigPartSecret(n), in.ConfigHashes[n], map[string][]byte{layout.ConfigCompressedKey: in.Config[n]})
 		if in.ConfigUnmanaged {

@@ -2,11 +2,13 @@ package workload
 
 import (
 	"fmt"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"net"
 	"net/url"
 	"path"
 	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -93,6 +95,12 @@ type reloaderSpec struct {
 	pullPolicy          corev1.PullPolicy
 	env                 []corev1.EnvVar
 	mounts              []corev1.VolumeMount
+}
+
+// UpstreamReloaderImage reports whether image is prometheus-operator's
+// prometheus-config-reloader, which takes none of Lookout's own reloader flags.
+func UpstreamReloaderImage(image string) bool {
+	return strings.Contains(image, "prometheus-config-reloader")
 }
 
 // args are the flags of the config-reloader; init renders once and exits.
