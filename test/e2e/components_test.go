@@ -60,6 +60,9 @@ func startOperator(st *suite, name, metricsAddr, probeAddr string, args ...strin
 		"--metrics-bind-address=" + metricsAddr,
 		"--health-probe-bind-address=" + probeAddr,
 		"--config-reloader-image=" + reloaderImage,
+		// The suite's image store holds the versions built into bin/, Lookout's
+		// defaults; objects without a version run them.
+		"--default-versions=lookout",
 		"--log-format=logfmt",
 	}, args...)
 	cmd := exec.Command(bin, all...)
