@@ -80,8 +80,30 @@ func (m Meta) ConfigMap(name string, data map[string]string) Object {
 	return Object{Object: &corev1.ConfigMap{ObjectMeta: m.ObjectMeta(name, DataHash(bin)), Data: data}}
 }
 
-// Split distributes files over Secrets of at most maxBytes of data each, in name order.
-func Split(files map[string][]byte, maxBytes int) ([]map[string][]byte, error) {
+// TLSAssets are the Secrets name(0), name(1), ... holding files, split by size, at least
+// one (see atLeastOne), and how many of them hold files.
+func (m Meta) TLSAssets(name func(int) string, files map[string][]byte) (objs []Object, withFiles int, err error) {
+	parts, err := split(files, MaxSecretData)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i, data := range atLeastOne(parts) {
+		objs = append(objs, m.Secret(name(i), data))
+	}
+	return objs, len(parts), nil
+}
+
+// DataSize is what data takes in a Secret or ConfigMap.
+func DataSize(data map[string][]byte) int {
+	n := 0
+	for k, v := range data {
+		n += len(k) + len(v)
+	}
+	return n
+}
+
+// split distributes files over Secrets of at most maxBytes of data each, in name order.
+func split(files map[string][]byte, maxBytes int) ([]map[string][]byte, error) {
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
@@ -107,11 +129,11 @@ func Split(files map[string][]byte, maxBytes int) ([]map[string][]byte, error) {
 	return out, nil
 }
 
-// AtLeastOne returns the data of a set of Secrets split by size, or one empty Secret's
+// atLeastOne returns the data of a set of Secrets split by size, or one empty Secret's
 // when there is none: prometheus-operator always creates the first Secret of such a set
 // (<kind>-<name>-tls-assets-0), whether anything is in it or not, and scripts and
 // policies name it.
-func AtLeastOne(parts []map[string][]byte) []map[string][]byte {
+func atLeastOne(parts []map[string][]byte) []map[string][]byte {
 	if len(parts) == 0 {
 		return []map[string][]byte{{}}
 	}

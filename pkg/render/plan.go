@@ -1,9 +1,7 @@
 package render
 
 import (
-	"bytes"
-	"compress/gzip"
-
+	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/plan"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -15,21 +13,16 @@ func Plan(o Output, opts workload.Options) (*plan.Plan, error) {
 	if o.Err != nil {
 		return nil, o.Err
 	}
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	// Compressed as the operator compresses it.
+	var c write.Compressor
+	gz, err := c.Compress(o.Result.Hash, o.Result.Config)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(o.Result.Config); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
 		return nil, err
 	}
 	return workload.PrometheusPlan(workload.PlanInput{
 		Input:     workload.Input{Prometheus: o.Prometheus},
 		TLSAssets: o.Result.TLSAssets,
-		Config:    [][]byte{buf.Bytes()}, ConfigHashes: []string{o.Result.Hash},
+		Config:    [][]byte{gz}, ConfigHashes: []string{o.Result.Hash},
 		Rules: o.RuleConfigMaps,
 	}, opts)
 }

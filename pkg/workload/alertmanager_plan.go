@@ -41,22 +41,21 @@ func AlertmanagerPlan(in AlertmanagerPlanInput, opts Options) (*plan.Plan, error
 	}}
 	p := &plan.Plan{Namespace: a.Namespace}
 
-	parts, err := plan.Split(in.TLSAssets, plan.MaxSecretData)
+	tlsName := func(i int) string { return layout.AlertmanagerTLSAssetsSecretName(a.Name, i) }
+	assets, withFiles, err := m.TLSAssets(tlsName, in.TLSAssets)
 	if err != nil {
 		return nil, err
 	}
-	parts = plan.AtLeastOne(parts)
-	tlsName := func(i int) string { return layout.AlertmanagerTLSAssetsSecretName(a.Name, i) }
-	for i, data := range parts {
-		p.Data = append(p.Data, m.Secret(tlsName(i), data))
-	}
+	// The pod mounts tls-assets-0 even when it is empty.
+	tlsSecrets := max(withFiles, 1)
+	p.Data = append(p.Data, assets...)
 
 	data := make(map[string][]byte, len(in.Extra)+1)
 	for k, v := range in.Extra {
 		data[k] = v
 	}
 	data[layout.AlertmanagerConfigCompressedKey] = in.ConfigGz
-	if size := dataSize(data); size > plan.MaxSecretData {
+	if size := plan.DataSize(data); size > plan.MaxSecretData {
 		return nil, fmt.Errorf("the generated configuration Secret would hold %d bytes, more than the %d bytes a Secret can hold", size, plan.MaxSecretData)
 	}
 	p.Data = append(p.Data, m.Secret(layout.AlertmanagerGeneratedSecretName(a.Name), data))
@@ -87,21 +86,12 @@ func AlertmanagerPlan(in AlertmanagerPlanInput, opts Options) (*plan.Plan, error
 		p.Reloader = &plan.RBAC{Name: AlertmanagerReloaderRoleName(a)}
 	}
 
-	sts, err := AlertmanagerStatefulSet(AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: len(parts)}, opts)
+	sts, err := AlertmanagerStatefulSet(AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: tlsSecrets}, opts)
 	if err != nil {
 		return nil, err
 	}
 	sts.OwnerReferences = []metav1.OwnerReference{owner}
 	p.StatefulSets = []*appsv1.StatefulSet{sts}
-	p.Prune = []plan.Numbered{{Kind: "Secret", Name: tlsName, Keep: len(parts)}}
+	p.Prune = []plan.Numbered{{Kind: "Secret", Name: tlsName, Keep: tlsSecrets}}
 	return p, nil
-}
-
-// dataSize is what data takes in a Secret.
-func dataSize(data map[string][]byte) int {
-	n := 0
-	for k, v := range data {
-		n += len(k) + len(v)
-	}
-	return n
 }

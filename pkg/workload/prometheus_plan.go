@@ -53,15 +53,13 @@ func PrometheusPlan(in PlanInput, opts Options) (*plan.Plan, error) {
 	names := Instance(p)
 	pl := &plan.Plan{Namespace: p.Namespace}
 
-	parts, err := plan.Split(in.TLSAssets, plan.MaxSecretData)
+	assets, withFiles, err := m.TLSAssets(names.TLSAssetsSecret, in.TLSAssets)
 	if err != nil {
 		return nil, err
 	}
 	// The pods mount only the Secrets that hold files.
-	in.TLSAssetSecrets = len(parts)
-	for i, data := range plan.AtLeastOne(parts) {
-		pl.Data = append(pl.Data, m.Secret(names.TLSAssetsSecret(i), data))
-	}
+	in.TLSAssetSecrets = withFiles
+	pl.Data = append(pl.Data, assets...)
 	in.ConfigParts = len(in.Config)
 	if in.ConfigParts > 1 && UpstreamReloaderImage(opts.ConfigReloaderImage) {
 		return nil, fmt.Errorf("the configuration takes %d Secrets (compressed, it is more than one Secret holds), which the config-reloader image %q cannot read: prometheus-operator's reloader has no --config-part-file and would crash-loop; run Lookout's config-reloader (--prometheus-config-reloader=%s) or select fewer monitors", in.ConfigParts, opts.ConfigReloaderImage, DefaultOptions().ConfigReloaderImage)

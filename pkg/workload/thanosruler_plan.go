@@ -53,13 +53,11 @@ func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) 
 	}
 	rulesDone := len(p.Data)
 	// The assets first: a configuration is never written ahead of the files it names.
-	parts, err := plan.Split(in.TLSAssets, plan.MaxSecretData)
+	assets, withFiles, err := m.TLSAssets(names.TLSAssetsSecret, in.TLSAssets)
 	if err != nil {
 		return nil, err
 	}
-	for i, data := range plan.AtLeastOne(parts) {
-		p.Data = append(p.Data, m.Secret(names.TLSAssetsSecret(i), data))
-	}
+	p.Data = append(p.Data, assets...)
 	p.Data[rulesDone-1].Written = in.RulesWritten
 	p.Data = append(p.Data, m.Secret(names.ConfigSecret(), map[string][]byte{layout.ThanosRulerRemoteWriteKey: in.RemoteWrite}))
 	web, err := ThanosRulerWebConfig(t)
@@ -74,7 +72,7 @@ func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) 
 	} else {
 		p.Service = &plan.Service{Name: ThanosRulerServiceName(t), Check: func(svc *corev1.Service) error { return CheckThanosRulerService(t, svc) }}
 	}
-	sts, err := ThanosRulerStatefulSet(ThanosRulerInput{ThanosRuler: t, RuleConfigMaps: len(in.Rules), TLSAssetSecrets: len(parts), OperatorLabels: in.OperatorLabels}, opts)
+	sts, err := ThanosRulerStatefulSet(ThanosRulerInput{ThanosRuler: t, RuleConfigMaps: len(in.Rules), TLSAssetSecrets: withFiles, OperatorLabels: in.OperatorLabels}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +80,7 @@ func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) 
 	p.StatefulSets = []*appsv1.StatefulSet{sts}
 	p.Prune = []plan.Numbered{
 		{Kind: "ConfigMap", Name: names.RuleConfigMap, Keep: len(rules)},
-		{Kind: "Secret", Name: names.TLSAssetsSecret, Keep: max(len(parts), 1)},
+		{Kind: "Secret", Name: names.TLSAssetsSecret, Keep: max(withFiles, 1)},
 	}
 	return p, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/plan"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -46,10 +47,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	}
 	rec := &recordingAssets{Assets: r.assets.For(ctx)}
 	// What the Secret holds besides the configuration is the room it does not have.
-	budget := write.MaxSecretData - len(layout.AlertmanagerConfigCompressedKey)
-	for k, v := range extra {
-		budget -= len(k) + len(v)
-	}
+	budget := write.MaxSecretData - len(layout.AlertmanagerConfigCompressedKey) - plan.DataSize(extra)
 	res, err := r.Generator.Generate(ctx, GenInput{Alertmanager: a, Base: base, BaseFound: found, AlertmanagerConfigs: configs, Global: global, Assets: rec,
 		MaxCompressedBytes: max(budget, 1)})
 	r.Refs.Set(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}, rec.refs)
