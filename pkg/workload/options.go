@@ -51,7 +51,8 @@ type Options struct {
 	ReloaderReportConfig bool
 	// OperatorLabels are the operator's --labels. prometheus-operator puts them into the
 	// StatefulSet selector and the pod labels of every Prometheus, PrometheusAgent and
-	// Alertmanager (winning over the operator's own on a clash), so Lookout does too:
+	// Alertmanager (winning over the operator's own on a clash) and of every ThanosRuler
+	// (with spec.podMetadata's labels, the operator's own winning), so Lookout does too:
 	// either operator then takes over the other's StatefulSets in place.
 	OperatorLabels map[string]string
 	// ReloaderWatchInterval is passed as --watch-interval to the sidecar; zero means

@@ -56,11 +56,6 @@ type ThanosRulerInput struct {
 	// TLSAssetSecrets is how many TLS assets Secrets the controller wrote (likewise
 	// mounted in Slots of them).
 	TLSAssetSecrets int
-	// OperatorLabels are the operator's --labels. prometheus-operator puts them in the
-	// pod labels and the StatefulSet selector of a ThanosRuler, with spec.podMetadata's
-	// labels: the selector is theirs, so that either operator takes over the other's
-	// StatefulSet in place.
-	OperatorLabels map[string]string
 }
 
 // thanosRulerFixedLabels are the labels that identify the pods of a ThanosRuler.

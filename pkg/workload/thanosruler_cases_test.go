@@ -39,10 +39,11 @@ type rulerCase struct {
 
 func (c rulerCase) input() (ThanosRulerInput, Options) {
 	opts := DefaultOptions()
+	opts.OperatorLabels = c.labels
 	if c.opts != nil {
 		c.opts(&opts)
 	}
-	return ThanosRulerInput{ThanosRuler: c.t, RuleConfigMaps: c.rules, TLSAssetSecrets: c.tlsAssets, OperatorLabels: c.labels}, opts
+	return ThanosRulerInput{ThanosRuler: c.t, RuleConfigMaps: c.rules, TLSAssetSecrets: c.tlsAssets}, opts
 }
 
 func rulerCases() []rulerCase {

@@ -22,8 +22,6 @@ type ThanosRulerPlanInput struct {
 	// files it names.
 	RemoteWrite []byte
 	TLSAssets   map[string][]byte
-	// OperatorLabels are the operator's --labels (see ThanosRulerInput).
-	OperatorLabels map[string]string
 }
 
 // ThanosRulerPlan is every object a ThanosRuler generates: the rule ConfigMaps
@@ -72,7 +70,7 @@ func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) 
 	} else {
 		p.Service = &plan.Service{Name: ThanosRulerServiceName(t), Check: func(svc *corev1.Service) error { return CheckThanosRulerService(t, svc) }}
 	}
-	sts, err := ThanosRulerStatefulSet(ThanosRulerInput{ThanosRuler: t, RuleConfigMaps: len(in.Rules), TLSAssetSecrets: withFiles, OperatorLabels: in.OperatorLabels}, opts)
+	sts, err := ThanosRulerStatefulSet(ThanosRulerInput{ThanosRuler: t, RuleConfigMaps: len(in.Rules), TLSAssetSecrets: withFiles}, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -75,7 +75,7 @@ func buildThanosRulerStatefulSet(t *monitoringv1.ThanosRuler, opts Options, in T
 	if err != nil {
 		return nil, err
 	}
-	selector := thanosRulerSelectorLabels(t, in.OperatorLabels)
+	selector := thanosRulerSelectorLabels(t, opts.OperatorLabels)
 	sts := &appsv1.StatefulSet{
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
 		ObjectMeta: metav1.ObjectMeta{
@@ -260,7 +260,7 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts Options, v *version.Versio
 		pod.TopologySpreadConstraints = append(pod.TopologySpreadConstraints, *c.DeepCopy())
 	}
 	pod.ImagePullSecrets = append(pod.ImagePullSecrets, s.ImagePullSecrets...)
-	return corev1.PodTemplateSpec{ObjectMeta: thanosRulerPodMetadata(t, v, in.OperatorLabels), Spec: pod}, nil
+	return corev1.PodTemplateSpec{ObjectMeta: thanosRulerPodMetadata(t, v, opts.OperatorLabels), Spec: pod}, nil
 }
 
 // thanosRulerPodMetadata is the selector labels with the version label, and

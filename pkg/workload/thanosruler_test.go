@@ -143,7 +143,9 @@ func TestThanosRulerSelector(t *testing.T) {
 	tr := ruler(func(t *monitoringv1.ThanosRuler) {
 		t.Spec.PodMetadata = &monitoringv1.EmbeddedObjectMetadata{Labels: map[string]string{"team": "sre", "thanos-ruler": "spoofed"}}
 	})
-	sts, err := ThanosRulerStatefulSet(ThanosRulerInput{ThanosRuler: tr, OperatorLabels: map[string]string{"env": "prod"}}, DefaultOptions())
+	opts := DefaultOptions()
+	opts.OperatorLabels = map[string]string{"env": "prod"}
+	sts, err := ThanosRulerStatefulSet(ThanosRulerInput{ThanosRuler: tr}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ const ReasonRemoteWriteWarnings = "RemoteWriteWarnings"
 func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.ThanosRuler, st *trState) error {
 	nn := types.NamespacedName{Namespace: t.Namespace, Name: t.Name}
 	// Everything the pod needs is checked before anything is written.
-	if _, err := workload.ThanosRulerStatefulSet(workload.ThanosRulerInput{ThanosRuler: t, OperatorLabels: r.cfg.Labels}, r.cfg.Workload); err != nil {
+	if _, err := workload.ThanosRulerStatefulSet(workload.ThanosRulerInput{ThanosRuler: t}, r.cfg.Workload); err != nil {
 		return outcome.Invalid(err)
 	}
 	sel, err := st.compile(t)
@@ -101,7 +101,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 		return err
 	}
 	pl, err := workload.ThanosRulerPlan(workload.ThanosRulerPlanInput{ThanosRuler: t, Rules: res.ConfigMaps, RulesWritten: func() { st.rules.Written(res.ConfigMaps) },
-		RemoteWrite: rw.Config, TLSAssets: rw.TLSAssets, OperatorLabels: r.cfg.Labels}, r.cfg.Workload)
+		RemoteWrite: rw.Config, TLSAssets: rw.TLSAssets}, r.cfg.Workload)
 	if err != nil {
 		return outcome.Invalid(err)
 	}
