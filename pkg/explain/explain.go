@@ -23,15 +23,15 @@ import (
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
-// Input is what explain reads: the Prometheus objects (a PrometheusAgent as its
-// workload.AgentView), the monitors, namespace labels and assets, and the API server
+// Input is what explain reads: the Prometheus and PrometheusAgent objects, the monitors, namespace labels and assets, and the API server
 // discovery reads.
 type Input struct {
-	Prometheuses    []*monitoringv1.Prometheus
+	Prometheuses    []*promserver.Server
 	Candidates      pipeline.Candidates
 	NamespaceLabels selection.NamespaceLabels
 	Assets          promcfg.Assets
@@ -234,8 +234,8 @@ type explainer struct {
 }
 
 // managed is the operator's check of p (write.Managed), saying which part fails.
-func (e *explainer) managed(p *monitoringv1.Prometheus) Step {
-	kind := kindOf(p)
+func (e *explainer) managed(p *promserver.Server) Step {
+	kind := p.Kind()
 	switch {
 	case !e.opts.PrometheusScope.Contains(p.Namespace):
 		return Step{Message: fmt.Sprintf("the operator does not watch namespace %q for %s objects (it watches: %s; flags --prometheus-instance-namespaces, --namespaces, --deny-namespaces)", p.Namespace, kind, e.opts.PrometheusScope)}
@@ -255,15 +255,8 @@ func (e *explainer) managed(p *monitoringv1.Prometheus) Step {
 	return Step{OK: true, Message: fmt.Sprintf("managed: namespace %q is watched (%s), instance selector %s matches, controller ID %q", p.Namespace, e.opts.PrometheusScope, inst, e.opts.ControllerID)}
 }
 
-func kindOf(p *monitoringv1.Prometheus) string {
-	if workload.IsAgent(p) {
-		return "PrometheusAgent"
-	}
-	return "Prometheus"
-}
-
-func (e *explainer) instance(ctx context.Context, p *monitoringv1.Prometheus, c pipeline.Candidates, subject Subject) Instance {
-	inst := Instance{Kind: kindOf(p), Namespace: p.Namespace, Name: p.Name, Managed: e.managed(p)}
+func (e *explainer) instance(ctx context.Context, p *promserver.Server, c pipeline.Candidates, subject Subject) Instance {
+	inst := Instance{Kind: p.Kind(), Namespace: p.Namespace, Name: p.Name, Managed: e.managed(p)}
 	if !inst.Managed.OK {
 		return inst
 	}
@@ -395,7 +388,7 @@ func pmPort(ep monitoringv1.PodMetricsEndpoint) string {
 
 // loadShards loads the generated configuration with Prometheus's loader once per shard,
 // with $(SHARD) expanded as the config-reloader of each shard's pods expands it.
-func loadShards(p *monitoringv1.Prometheus, text []byte) ([]*config.Config, error) {
+func loadShards(p *promserver.Server, text []byte) ([]*config.Config, error) {
 	n, err := workload.Shards(p)
 	if err != nil {
 		return nil, err
@@ -514,9 +507,9 @@ func (e *explainer) discover(ctx context.Context, sd *kubernetes.SDConfig) disco
 
 // SortPrometheuses orders Prometheus objects by namespace and name, Prometheus before
 // PrometheusAgent.
-func SortPrometheuses(ps []*monitoringv1.Prometheus) {
+func SortPrometheuses(ps []*promserver.Server) {
 	sort.SliceStable(ps, func(i, j int) bool {
-		if a, b := workload.IsAgent(ps[i]), workload.IsAgent(ps[j]); a != b {
+		if a, b := ps[i].IsAgent(), ps[j].IsAgent(); a != b {
 			return b
 		}
 		return ps[i].Namespace+"/"+ps[i].Name < ps[j].Namespace+"/"+ps[j].Name

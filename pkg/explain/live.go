@@ -17,7 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/assets"
-	"github.com/lookout-operator/lookout/pkg/workload"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 func liveScheme() *runtime.Scheme {
@@ -66,9 +66,7 @@ func Live(ctx context.Context, cfg *rest.Config, subject Subject, opts Options) 
 			return in, fmt.Errorf("reading Prometheus objects: %w%s", err, hint)
 		}
 		for i := range pl.Items {
-			p := pl.Items[i]
-			p.Kind = monitoringv1.PrometheusesKind
-			in.Prometheuses = append(in.Prometheuses, &p)
+			in.Prometheuses = append(in.Prometheuses, promserver.Of(&pl.Items[i]))
 		}
 		var al monitoringv1alpha1.PrometheusAgentList
 		switch err := c.List(ctx, &al, client.InNamespace(ns)); {
@@ -77,7 +75,7 @@ func Live(ctx context.Context, cfg *rest.Config, subject Subject, opts Options) 
 			in.Notes.Add(fmt.Sprintf("PrometheusAgents not read: %v", err))
 		default:
 			for i := range al.Items {
-				in.Prometheuses = append(in.Prometheuses, workload.AgentView(&al.Items[i]))
+				in.Prometheuses = append(in.Prometheuses, promserver.Of(&al.Items[i]))
 			}
 		}
 	}

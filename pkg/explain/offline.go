@@ -10,9 +10,8 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/manifest"
-	"github.com/lookout-operator/lookout/pkg/pipeline"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/render"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // Offline builds explain's input from manifests read by render.Load: the Services,
@@ -39,7 +38,7 @@ func Offline(objs *render.Objects, subject Subject) (Input, error) {
 		case "PrometheusAgent.monitoring.coreos.com":
 			var agents []monitoringv1alpha1.PrometheusAgent
 			if err = appendDecoded(&agents, d); err == nil {
-				in.Prometheuses = append(in.Prometheuses, workload.AgentView(&agents[0]))
+				in.Prometheuses = append(in.Prometheuses, promserver.Of(&agents[0]))
 			}
 		}
 		if err != nil {
@@ -50,8 +49,8 @@ func Offline(objs *render.Objects, subject Subject) (Input, error) {
 		cl.Namespaces = append(cl.Namespaces, *n)
 	}
 	SortPrometheuses(in.Prometheuses)
-	in.Candidates = pipeline.Candidates{ServiceMonitors: objs.ServiceMonitors, PodMonitors: objs.PodMonitors, Probes: objs.Probes, ScrapeConfigs: objs.ScrapeConfigs}
-	in.NamespaceLabels = offlineNamespaces(objs)
+	in.Candidates = objs.Monitors
+	in.NamespaceLabels = objs.NamespaceLabels()
 	in.API = NewStandIn(&cl)
 	in.Services = cl.Services
 	switch subject.Kind {
@@ -79,32 +78,4 @@ func appendDecoded[T any](list *[]T, d manifest.Object) error {
 	}
 	*list = append(*list, v)
 	return nil
-}
-
-func offlineNamespaces(objs *render.Objects) func(string) (map[string]string, bool) {
-	known := map[string]map[string]string{}
-	for _, n := range objs.Namespaces {
-		known[n.Name] = n.Labels
-	}
-	seen := map[string]bool{}
-	add := func(ns string) { seen[ns] = true }
-	for _, o := range objs.ServiceMonitors {
-		add(o.Namespace)
-	}
-	for _, o := range objs.PodMonitors {
-		add(o.Namespace)
-	}
-	for _, o := range objs.Prometheuses {
-		add(o.Namespace)
-	}
-	for _, o := range objs.Others {
-		add(o.GetNamespace())
-	}
-
-	return func(ns string) (map[string]string, bool) {
-		if l, ok := known[ns]; ok {
-			return l, true
-		}
-		return nil, seen[ns]
-	}
 }

@@ -76,10 +76,6 @@ const (
 const (
 	GoverningServiceName      = "prometheus-operated"
 	AgentGoverningServiceName = "prometheus-agent-operated"
-	// AgentDaemonSetModeAnnotation marks, in memory only, the Prometheus view of a
-	// PrometheusAgent whose spec.mode is DaemonSet (see workload.AgentView); no generated
-	// object carries it.
-	AgentDaemonSetModeAnnotation = "internal.lookout.dev/agent-daemonset-mode"
 )
 
 // PrometheusWebPort is the port Prometheus listens on.

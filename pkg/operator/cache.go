@@ -12,6 +12,7 @@ import (
 
 	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	lselection "github.com/lookout-operator/lookout/pkg/selection"
 )
 
@@ -59,12 +60,10 @@ func cacheOptions(o Options) cache.Options {
 		byObject[&monitoringv1alpha1.AlertmanagerConfig{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
 	}
 	if s := o.MonitorScope(); !s.Equal(watch) {
-		for _, obj := range []client.Object{
-			&monitoringv1.ServiceMonitor{}, &monitoringv1.PodMonitor{}, &monitoringv1.Probe{},
-			&monitoringv1alpha1.ScrapeConfig{}, &monitoringv1.PrometheusRule{},
-		} {
-			byObject[obj] = cache.ByObject{Namespaces: cacheNamespaces(s)}
+		for _, k := range monitorkind.All {
+			byObject[k.New()] = cache.ByObject{Namespaces: cacheNamespaces(s)}
 		}
+		byObject[&monitoringv1.PrometheusRule{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
 	}
 	if o.Workload.ReloaderReportConfig {
 		// The Prometheus and PrometheusAgent pods, for the ConfigLoaded condition: only

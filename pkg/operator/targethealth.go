@@ -3,12 +3,12 @@ package operator
 import (
 	"context"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/controller/targethealth"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // setupTargetHealth adds the target health poller (--target-health-interval, 0: none)
@@ -18,7 +18,7 @@ func setupTargetHealth(mgr manager.Manager, opts Options, store *resourcestatus.
 		return nil
 	}
 	store.EnableHealth()
-	lookup := func(ctx context.Context, o resourcestatus.Owner) (*monitoringv1.Prometheus, error) {
+	lookup := func(ctx context.Context, o resourcestatus.Owner) (*promserver.Server, error) {
 		if agents != nil && o.Resource == promctrl.AgentKind.Resource {
 			return agents.TargetHealthView(ctx, o)
 		}

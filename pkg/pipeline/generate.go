@@ -1,24 +1,18 @@
 package pipeline
 
 import (
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
-
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
 // Candidates are the monitors a Prometheus may select: those of the watched namespaces.
-type Candidates struct {
-	ServiceMonitors []*monitoringv1.ServiceMonitor
-	PodMonitors     []*monitoringv1.PodMonitor
-	Probes          []*monitoringv1.Probe
-	ScrapeConfigs   []*monitoringv1alpha1.ScrapeConfig
-}
+type Candidates = monitorkind.Set
 
 // Input is one run of the step.
 type Input struct {
-	Prometheus *monitoringv1.Prometheus
+	Prometheus *promserver.Server
 	Selectors  *Selectors
 	Candidates Candidates
 	// Scope and NamespaceLabels decide the namespace selectors (Scope zero: every
@@ -45,21 +39,11 @@ type Output struct {
 // generation's verdicts (which may reject a selected monitor) into selection's.
 func Run(g *promcfg.Generator, in Input) *Output {
 	out := &Output{Verdicts: map[string][]selection.Verdict{}}
-	sel, c := in.Selectors, in.Candidates
-	var v []selection.Verdict
-	out.Selected.ServiceMonitors, v = selection.Select(sel.ServiceMonitors, c.ServiceMonitors, in.Scope, in.NamespaceLabels)
-	out.Verdicts[monitoringv1.ServiceMonitorsKind] = v
-	out.Selected.PodMonitors, v = selection.Select(sel.PodMonitors, c.PodMonitors, in.Scope, in.NamespaceLabels)
-	out.Verdicts[monitoringv1.PodMonitorsKind] = v
-	out.Selected.Probes, v = selection.Select(sel.Probes, c.Probes, in.Scope, in.NamespaceLabels)
-	out.Verdicts[monitoringv1.ProbesKind] = v
-	out.Selected.ScrapeConfigs, v = selection.Select(sel.ScrapeConfigs, c.ScrapeConfigs, in.Scope, in.NamespaceLabels)
-	out.Verdicts[monitoringv1alpha1.ScrapeConfigsKind] = v
-
-	s := out.Selected
+	for _, k := range monitorkind.All {
+		out.Verdicts[k.Name] = k.Select(in.Selectors.Monitors[k.Name], &in.Candidates, &out.Selected, in.Scope, in.NamespaceLabels)
+	}
 	out.Result, out.Err = g.Generate(promcfg.Input{
-		Prometheus: in.Prometheus, ServiceMonitors: s.ServiceMonitors, PodMonitors: s.PodMonitors, Probes: s.Probes,
-		ScrapeConfigs: s.ScrapeConfigs, Assets: in.Assets, RuleFiles: in.RuleFiles,
+		Prometheus: in.Prometheus, Monitors: out.Selected, Assets: in.Assets, RuleFiles: in.RuleFiles,
 	})
 	if out.Result != nil {
 		gen := verdictRuns(out.Result.Verdicts)

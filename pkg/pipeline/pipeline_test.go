@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
@@ -49,7 +50,7 @@ func TestRun(t *testing.T) {
 			ServiceMonitorNamespaceSelector: &metav1.LabelSelector{},
 		}},
 	}
-	sel, err := Compile(p)
+	sel, err := Compile(promserver.Of(p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestRun(t *testing.T) {
 		s.Spec.Endpoints[0].RelabelConfigs = []monitoringv1.RelabelConfig{{SourceLabels: []monitoringv1.LabelName{"a"}, Regex: "(", TargetLabel: "b"}}
 	})
 	out := Run(promcfg.NewGenerator(), Input{
-		Prometheus: p, Selectors: sel, NamespaceLabels: func(string) (map[string]string, bool) { return map[string]string{}, true },
+		Prometheus: promserver.Of(p), Selectors: sel, NamespaceLabels: func(string) (map[string]string, bool) { return map[string]string{}, true },
 		Candidates: Candidates{ServiceMonitors: []*monitoringv1.ServiceMonitor{sm("good", team), sm("other", nil), bad}},
 	})
 	if out.Err != nil {
@@ -87,7 +88,7 @@ func TestCompileNamesTheField(t *testing.T) {
 	p := &monitoringv1.Prometheus{Spec: monitoringv1.PrometheusSpec{CommonPrometheusFields: monitoringv1.CommonPrometheusFields{
 		PodMonitorSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "a", Operator: "Bogus"}}},
 	}}}
-	if _, err := Compile(p); err == nil || !strings.Contains(err.Error(), "spec.podMonitorSelector or spec.podMonitorNamespaceSelector") {
+	if _, err := Compile(promserver.Of(p)); err == nil || !strings.Contains(err.Error(), "spec.podMonitorSelector or spec.podMonitorNamespaceSelector") {
 		t.Fatalf("error %v", err)
 	}
 }

@@ -29,7 +29,7 @@ func TestAdditionalScrapeConfigsMergeKeys(t *testing.T) {
 `
 	a := layered{testAssets(), staticSecret("monitoring", "additional", "1", map[string][]byte{"scrape.yaml": []byte(scrape)})}
 	p := prom(func(p *P) { p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml")) })
-	res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: p, Assets: a})
+	res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: serverOf(p), Assets: a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestAdditionalScrapeConfigsMergeKeys(t *testing.T) {
 	}
 
 	bad := layered{testAssets(), staticSecret("monitoring", "additional", "1", map[string][]byte{"scrape.yaml": []byte("- job_name: x\n  <<: 3\n")})}
-	if _, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: p, Assets: bad}); err == nil ||
+	if _, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: serverOf(p), Assets: bad}); err == nil ||
 		!strings.Contains(err.Error(), "line 2: a YAML merge key takes a mapping or a list of mappings, got a scalar") {
 		t.Errorf("merge key of a scalar: %v", err)
 	}

@@ -14,7 +14,7 @@ import (
 // alerting renders the alerting section from spec.alerting and the replica label, followed
 // by the parsed additionalAlertRelabelConfigs and additionalAlertManagerConfigs.
 func (h *headerCtx) alerting(extraRelabel []any, extraAMs []any) (M, error) {
-	s := &h.p.Spec
+	s := h.p.Spec
 	replica := defaultReplicaLabel
 	if s.ReplicaExternalLabelName != nil {
 		replica = *s.ReplicaExternalLabelName
@@ -31,9 +31,9 @@ func (h *headerCtx) alerting(extraRelabel []any, extraAMs []any) (M, error) {
 	if s.ServiceDiscoveryRole != nil && *s.ServiceDiscoveryRole == monitoringv1.EndpointSliceRole {
 		sdRole, portMeta = "endpointslice", "__meta_kubernetes_endpointslice_port_name"
 	}
-	if s.Alerting != nil {
-		for i := range s.Alerting.Alertmanagers {
-			am, err := h.alertmanager(&s.Alerting.Alertmanagers[i], sdRole, portMeta)
+	if h.p.PrometheusOnly().Alerting != nil {
+		for i := range h.p.PrometheusOnly().Alerting.Alertmanagers {
+			am, err := h.alertmanager(&h.p.PrometheusOnly().Alerting.Alertmanagers[i], sdRole, portMeta)
 			if err != nil {
 				return nil, fmt.Errorf("spec.alerting.alertmanagers[%d]: %w", i, err)
 			}

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
@@ -48,7 +49,7 @@ func BenchmarkGenerate(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000} {
 		sms := benchMonitors(n)
 		p := prom()
-		in := promcfg.Input{Prometheus: p, ServiceMonitors: sms, Assets: testAssets()}
+		in := promcfg.Input{Prometheus: serverOf(p), Monitors: monitorkind.Set{ServiceMonitors: sms}, Assets: testAssets()}
 		b.Run(fmt.Sprintf("cold/monitors=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			var res *promcfg.Result
@@ -100,7 +101,7 @@ func BenchmarkRetainedMemory(b *testing.B) {
 		{"one-monitor-40000-endpoints", []*monitoringv1.ServiceMonitor{sm("huge", func(s *SM) { s.Spec.Endpoints = endpoints(40_000) })}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			in := promcfg.Input{Prometheus: prom(), ServiceMonitors: c.sms, Assets: testAssets()}
+			in := promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: c.sms}, Assets: testAssets()}
 			b.ReportAllocs()
 			var retained uint64
 			var config int

@@ -10,6 +10,8 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // promSettings is everything rendering a monitor reads from its Prometheus object. It is
@@ -55,8 +57,8 @@ type enforcedLimits struct {
 }
 
 // newPromSettings copies and validates what monitor rendering needs from p.
-func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, error) {
-	spec := &p.Spec
+func newPromSettings(p *promserver.Server, v Version) (*promSettings, error) {
+	spec := p.Spec
 	env := reloaderEnv(p)
 	s := &promSettings{
 		Version:                  v,
@@ -101,7 +103,7 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 			s.Shards = *spec.Shards
 		}
 	}
-	if r := spec.ShardRetentionPolicy; r != nil {
+	if r := p.PrometheusOnly().ShardRetentionPolicy; r != nil {
 		switch w := ptr.Deref(r.WhenScaled, monitoringv1.DeleteWhenScaledRetentionType); w {
 		case monitoringv1.RetainWhenScaledRetentionType:
 			s.RetainShards = true
@@ -115,7 +117,7 @@ func newPromSettings(p *monitoringv1.Prometheus, v Version) (*promSettings, erro
 			}
 		}
 	}
-	if nodeLocal(p) {
+	if p.DaemonSetMode() {
 		s.NodeLocal, s.Shards, s.RetainShards = true, 1, false
 	}
 	if spec.ServiceDiscoveryRole != nil {

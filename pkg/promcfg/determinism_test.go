@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
@@ -34,7 +35,7 @@ func TestDeterminism(t *testing.T) {
 			if i%2 == 0 {
 				got, err = generate(c.prom, c.sms, c.pms)
 			} else {
-				got, err = warm.Generate(promcfg.Input{Prometheus: c.prom, ServiceMonitors: c.sms, PodMonitors: c.pms, Assets: testAssets(),
+				got, err = warm.Generate(promcfg.Input{Prometheus: serverOf(c.prom), Monitors: monitorkind.Set{ServiceMonitors: c.sms, PodMonitors: c.pms}, Assets: testAssets(),
 					RuleFiles: []string{"/etc/prometheus/rules/prometheus-k8s-rulefiles-0/*.yaml"}})
 			}
 			if err != nil {
@@ -57,7 +58,7 @@ func TestCacheInvalidation(t *testing.T) {
 	p := prom()
 	m := sm("app", ep(func(e *EP) { e.BearerTokenSecret = ptr(secretKey("auth", "token")) }))
 	gen := func(a promcfg.Assets, sms ...*SM) string {
-		res, err := g.Generate(promcfg.Input{Prometheus: p, ServiceMonitors: sms, Assets: a})
+		res, err := g.Generate(promcfg.Input{Prometheus: serverOf(p), Monitors: monitorkind.Set{ServiceMonitors: sms}, Assets: a})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +113,7 @@ func TestScrapeConfigSDSecretsTracked(t *testing.T) {
 		n++
 		t.Run(c.name, func(t *testing.T) {
 			g := promcfg.NewGenerator()
-			in := promcfg.Input{Prometheus: c.prom, ScrapeConfigs: c.scs, Assets: testAssets()}
+			in := promcfg.Input{Prometheus: serverOf(c.prom), Monitors: monitorkind.Set{ScrapeConfigs: c.scs}, Assets: testAssets()}
 			res, err := g.Generate(in)
 			if err != nil {
 				t.Fatal(err)

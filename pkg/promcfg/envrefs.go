@@ -8,8 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // The config-reloader expands every $(NAME) in the configuration with its own environment
@@ -55,12 +56,12 @@ const ShareableEnvAnnotation = "lookout.dev/shareable-reloader-env"
 // checks substitute for it (nil when it is not known in advance, as for a value from a
 // Secret): those the operator sets and those the owner declares for the reloader
 // containers.
-func reloaderEnv(p *monitoringv1.Prometheus) map[string]*string {
+func reloaderEnv(p *promserver.Server) map[string]*string {
 	env := map[string]*string{
 		"POD_NAME": strp(podPrefix(p) + p.Name + "-0"),
 		"SHARD":    strp("0"),
 	}
-	if nodeLocal(p) {
+	if p.DaemonSetMode() {
 		env["NODE_NAME"] = strp("node-0")
 	}
 	declare := func(containers []corev1.Container, name string) {
@@ -87,7 +88,7 @@ func reloaderEnv(p *monitoringv1.Prometheus) map[string]*string {
 // (ShareableEnvAnnotation). A variable the owner declares for the reloader without
 // sharing it (a proxy URL with credentials, a token from a Secret) stays the owner's
 // (issue 32, item 6).
-func tenantEnv(p *monitoringv1.Prometheus, env map[string]*string) map[string]*string {
+func tenantEnv(p *promserver.Server, env map[string]*string) map[string]*string {
 	shared := map[string]bool{"POD_NAME": true, "SHARD": true, "NODE_NAME": true}
 	for _, n := range strings.Split(p.Annotations[ShareableEnvAnnotation], ",") {
 		if n = strings.TrimSpace(n); n != "" {

@@ -8,6 +8,7 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
@@ -99,8 +100,7 @@ func TestTenantEnvRefs(t *testing.T) {
 				in.prom = prom()
 			}
 			in.sms = append(in.sms, sm("good"))
-			res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: in.prom, ServiceMonitors: in.sms, PodMonitors: in.pms,
-				Probes: in.probes, ScrapeConfigs: in.scs, Assets: envRefAssets()})
+			res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: serverOf(in.prom), Monitors: monitorkind.Set{ServiceMonitors: in.sms, PodMonitors: in.pms, Probes: in.probes, ScrapeConfigs: in.scs}, Assets: envRefAssets()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +137,7 @@ func TestOwnerEnvRefs(t *testing.T) {
 		p.Spec.AdditionalScrapeConfigs = ptr(secretKey("owner", "scrape.yaml"))
 		p.Spec.ExternalLabels = map[string]string{"cluster": "$(CLUSTER_NAME)"}
 	})
-	res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: p, Assets: a})
+	res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: serverOf(p), Assets: a})
 	if err != nil {
 		t.Fatal(err)
 	}

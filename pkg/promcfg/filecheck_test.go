@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/relabel"
 
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/reloader"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -113,7 +114,7 @@ func TestReloaderContainerNames(t *testing.T) {
 		t.Errorf("promcfg reads env from %q and %q, the pod has %q and %q", reloaderContainerName, reloaderInitContainerName,
 			workload.ReloaderContainerName, workload.ReloaderInitName)
 	}
-	env := reloaderEnv(&monitoringv1.Prometheus{})
+	env := reloaderEnv(promserver.Of(&monitoringv1.Prometheus{}))
 	if _, ok := env[workload.PodNameEnv]; !ok {
 		t.Errorf("%s is not allowed", workload.PodNameEnv)
 	}

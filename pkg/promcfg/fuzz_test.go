@@ -7,6 +7,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
@@ -51,8 +52,7 @@ func FuzzGenerate(f *testing.F) {
 			return
 		}
 		pr := prom(func(p *monitoringv1.Prometheus) { p.Spec.Version = version; p.Spec.Shards = ptr(int32(2)) })
-		res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: pr, ServiceMonitors: []*SM{s}, PodMonitors: []*PM{p},
-			Probes: []*monitoringv1.Probe{pb}, ScrapeConfigs: []*monitoringv1alpha1.ScrapeConfig{scfg}, Assets: testAssets()})
+		res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: serverOf(pr), Monitors: monitorkind.Set{ServiceMonitors: []*SM{s}, PodMonitors: []*PM{p}, Probes: []*monitoringv1.Probe{pb}, ScrapeConfigs: []*monitoringv1alpha1.ScrapeConfig{scfg}}, Assets: testAssets()})
 		if err != nil {
 			return // a Prometheus-level error (for instance the fuzzed version string)
 		}

@@ -10,22 +10,22 @@ import (
 	"sync"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
 // Input is everything one Prometheus's configuration is generated from. The monitors are
 // the selected ones (see pkg/selection); they must not be modified while generating.
 type Input struct {
-	Prometheus      *monitoringv1.Prometheus
-	ServiceMonitors []*monitoringv1.ServiceMonitor
-	PodMonitors     []*monitoringv1.PodMonitor
-	Probes          []*monitoringv1.Probe
-	ScrapeConfigs   []*monitoringv1alpha1.ScrapeConfig
-	Assets          Assets
+	Prometheus *promserver.Server
+	// Monitors are the selected monitors of every kind.
+	Monitors monitorkind.Set
+	Assets   Assets
 	// RuleFiles are the rule_files globs, one per mounted rule ConfigMap directory (see
 	// pkg/workload); Prometheus allows a wildcard only in the last path element.
 	RuleFiles []string
@@ -165,18 +165,13 @@ type monitor struct {
 
 // monitors lists the monitors of in, in the order their jobs are written.
 func (in *Input) monitors() []monitor {
-	mons := make([]monitor, 0, len(in.ServiceMonitors)+len(in.PodMonitors)+len(in.Probes)+len(in.ScrapeConfigs))
-	for _, o := range in.ServiceMonitors {
-		mons = append(mons, monitor{kind: monitoringv1.ServiceMonitorsKind, obj: o})
+	n := 0
+	for _, k := range monitorkind.All {
+		n += k.Len(&in.Monitors)
 	}
-	for _, o := range in.PodMonitors {
-		mons = append(mons, monitor{kind: monitoringv1.PodMonitorsKind, obj: o})
-	}
-	for _, o := range in.Probes {
-		mons = append(mons, monitor{kind: monitoringv1.ProbesKind, obj: o})
-	}
-	for _, o := range in.ScrapeConfigs {
-		mons = append(mons, monitor{kind: monitoringv1alpha1.ScrapeConfigsKind, obj: o})
+	mons := make([]monitor, 0, n)
+	for _, k := range monitorkind.All {
+		k.Each(&in.Monitors, func(o client.Object) { mons = append(mons, monitor{kind: k.Name, obj: o}) })
 	}
 	return mons
 }

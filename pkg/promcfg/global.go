@@ -26,7 +26,7 @@ const (
 // global renders the global section.
 func (h *headerCtx) global() (M, error) {
 	p, v := h.p, h.v
-	s := &p.Spec
+	s := p.Spec
 	g := M{}
 	interval := "30s"
 	if s.ScrapeInterval != "" {
@@ -59,28 +59,28 @@ func (h *headerCtx) global() (M, error) {
 		}
 	}
 	eval := defaultEvaluationInterval
-	if isAgent(p) {
+	if p.IsAgent() {
 		eval = "" // an agent evaluates no rules (its spec has no evaluationInterval)
 	}
-	if s.EvaluationInterval != "" {
-		if _, err := parsePositiveDuration(string(s.EvaluationInterval)); err != nil {
+	if p.PrometheusOnly().EvaluationInterval != "" {
+		if _, err := parsePositiveDuration(string(p.PrometheusOnly().EvaluationInterval)); err != nil {
 			return nil, fmt.Errorf("spec.evaluationInterval: %w", err)
 		}
-		eval = string(s.EvaluationInterval)
+		eval = string(p.PrometheusOnly().EvaluationInterval)
 	}
 	g.Set("evaluation_interval", eval)
-	if s.RuleQueryOffset != nil {
-		if _, err := model.ParseDuration(string(*s.RuleQueryOffset)); err != nil {
+	if p.PrometheusOnly().RuleQueryOffset != nil {
+		if _, err := model.ParseDuration(string(*p.PrometheusOnly().RuleQueryOffset)); err != nil {
 			return nil, fmt.Errorf("spec.ruleQueryOffset: %w", err)
 		}
 		if v.Supports(featRuleQueryOffset) {
-			g.Set("rule_query_offset", string(*s.RuleQueryOffset))
+			g.Set("rule_query_offset", string(*p.PrometheusOnly().RuleQueryOffset))
 		} else {
 			h.unsupported("spec.ruleQueryOffset", featRuleQueryOffset)
 		}
 	}
-	if s.QueryLogFile != "" {
-		g.Set("query_log_file", logFilePath(s.QueryLogFile))
+	if p.PrometheusOnly().QueryLogFile != "" {
+		g.Set("query_log_file", logFilePath(p.PrometheusOnly().QueryLogFile))
 	}
 	if s.ScrapeFailureLogFile != nil && *s.ScrapeFailureLogFile != "" {
 		if v.Supports(featScrapeFailureLogFile) {
@@ -184,7 +184,7 @@ func (h *headerCtx) global() (M, error) {
 // configurable, "" disables), then the user's labels, sorted.
 func (h *headerCtx) externalLabels() (M, error) {
 	p := h.p
-	s := &p.Spec
+	s := p.Spec
 	promLabel, replicaLabel := defaultPromLabel, defaultReplicaLabel
 	if s.PrometheusExternalLabelName != nil {
 		promLabel = *s.PrometheusExternalLabelName

@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // goldenCase is one golden file: testdata/<name>.golden.
@@ -872,19 +872,36 @@ func sdCase(name string, f func(*SCS)) []*monitoringv1alpha1.ScrapeConfig {
 	return []*monitoringv1alpha1.ScrapeConfig{scrapeConfig(name, func(s *monitoringv1alpha1.ScrapeConfig) { f(&s.Spec) })}
 }
 
-// daemonSetMode marks an agent view as pkg/workload's AgentView does for spec.mode
-// DaemonSet.
+// agentDaemonSetMode marks, in the tests' Prometheus objects only, one that stands for a
+// PrometheusAgent with spec.mode DaemonSet (serverOf makes the agent).
+const agentDaemonSetMode = "test.lookout.dev/agent-daemonset-mode"
+
+// daemonSetMode marks an agentProm as a DaemonSet-mode agent.
 func daemonSetMode(p *monitoringv1.Prometheus) {
 	if p.Annotations == nil {
 		p.Annotations = map[string]string{}
 	}
-	p.Annotations[layout.AgentDaemonSetModeAnnotation] = "true"
+	p.Annotations[agentDaemonSetMode] = "true"
 }
 
-// agentProm is a Prometheus standing for a PrometheusAgent, as pkg/workload's AgentView
-// makes it.
+// agentProm is a Prometheus standing for a PrometheusAgent in the cases (serverOf turns
+// it into one), so that the cases' mutators serve both kinds.
 func agentProm(mut ...func(*monitoringv1.Prometheus)) *monitoringv1.Prometheus {
 	p := prom(mut...)
 	p.TypeMeta = metav1.TypeMeta{APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(), Kind: monitoringv1alpha1.PrometheusAgentsKind}
 	return p
+}
+
+// serverOf is the Server of a case's Prometheus: a PrometheusAgent with the same metadata
+// and common fields when agentProm made it.
+func serverOf(p *monitoringv1.Prometheus) *promserver.Server {
+	if p.Kind != monitoringv1alpha1.PrometheusAgentsKind {
+		return promserver.Of(p)
+	}
+	a := &monitoringv1alpha1.PrometheusAgent{ObjectMeta: *p.ObjectMeta.DeepCopy(), Spec: monitoringv1alpha1.PrometheusAgentSpec{CommonPrometheusFields: p.Spec.CommonPrometheusFields}}
+	if a.Annotations[agentDaemonSetMode] == "true" {
+		delete(a.Annotations, agentDaemonSetMode)
+		a.Spec.Mode = ptr(monitoringv1alpha1.DaemonSetPrometheusAgentMode)
+	}
+	return promserver.Of(a)
 }

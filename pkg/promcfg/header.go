@@ -4,14 +4,15 @@ import (
 	"errors"
 	"fmt"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // headerCtx is what rendering the Prometheus-level sections carries: the object and its
 // version, the recorder of the Secrets and ConfigMaps they read, and the warnings sink.
 type headerCtx struct {
-	p        *monitoringv1.Prometheus
+	p        *promserver.Server
 	v        Version
 	ps       *promSettings // what the monitors are rendered with
 	rec      *recorder
@@ -45,7 +46,7 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 
 	top := M{{"global", global}}
 	top.Set("runtime", h.runtime())
-	if !isAgent(p) {
+	if !p.IsAgent() {
 		top.Set("rule_files", ruleFiles)
 	}
 	storage, err := h.storage()
@@ -54,7 +55,7 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 	}
 	top.Set("storage", storage)
 
-	if !isAgent(p) {
+	if !p.IsAgent() {
 		alerting, err := h.alertingSection()
 		if err != nil {
 			return nil, nil, nil, err
@@ -72,8 +73,8 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 	}
 	top.Set("remote_write", rws)
 	var rrs []M
-	for i := range p.Spec.RemoteRead {
-		rr, err := h.remoteRead(&p.Spec.RemoteRead[i])
+	for i := range p.PrometheusOnly().RemoteRead {
+		rr, err := h.remoteRead(&p.PrometheusOnly().RemoteRead[i])
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("spec.remoteRead[%d]: %w", i, err)
 		}
@@ -122,11 +123,11 @@ func additionalList(rec *recorder, ns string, sel *corev1.SecretKeySelector, fie
 // spec.additionalAlertManagerConfigs. An agent has no alerting section at all.
 func (h *headerCtx) alertingSection() (M, error) {
 	p := h.p
-	extraRelabel, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalAlertRelabelConfigs, "spec.additionalAlertRelabelConfigs")
+	extraRelabel, err := additionalList(h.rec, p.Namespace, p.PrometheusOnly().AdditionalAlertRelabelConfigs, "spec.additionalAlertRelabelConfigs")
 	if err != nil {
 		return nil, err
 	}
-	extraAMs, err := additionalList(h.rec, p.Namespace, p.Spec.AdditionalAlertManagerConfigs, "spec.additionalAlertManagerConfigs")
+	extraAMs, err := additionalList(h.rec, p.Namespace, p.PrometheusOnly().AdditionalAlertManagerConfigs, "spec.additionalAlertManagerConfigs")
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/lookout-operator/lookout/pkg/assets"
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
@@ -179,7 +180,7 @@ func generate(p *monitoringv1.Prometheus, sms []*monitoringv1.ServiceMonitor, pm
 
 func generateAll(c goldenCase) (*promcfg.Result, error) {
 	return promcfg.NewGenerator().Generate(promcfg.Input{
-		Prometheus: c.prom, ServiceMonitors: c.sms, PodMonitors: c.pms, Probes: c.probes, ScrapeConfigs: c.scs, Assets: testAssets(),
+		Prometheus: serverOf(c.prom), Monitors: monitorkind.Set{ServiceMonitors: c.sms, PodMonitors: c.pms, Probes: c.probes, ScrapeConfigs: c.scs}, Assets: testAssets(),
 		RuleFiles: []string{"/etc/prometheus/rules/prometheus-k8s-rulefiles-0/*.yaml"},
 	})
 }
@@ -216,7 +217,7 @@ func (l layered) Version(k promcfg.AssetKind, ns, name string) string {
 }
 
 func generateWith(p *monitoringv1.Prometheus, sms []*monitoringv1.ServiceMonitor, pms []*monitoringv1.PodMonitor, a promcfg.Assets) (*promcfg.Result, error) {
-	return promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: p, ServiceMonitors: sms, PodMonitors: pms, Assets: a})
+	return promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: serverOf(p), Monitors: monitorkind.Set{ServiceMonitors: sms, PodMonitors: pms}, Assets: a})
 }
 
 func promcfgValidate(cfg []byte) error { return promcfg.Validate(cfg) }

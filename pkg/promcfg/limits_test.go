@@ -14,6 +14,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
@@ -109,7 +110,7 @@ func retainedHeap(build func() any) (uint64, any) {
 func TestMemoryProportionalToConfig(t *testing.T) {
 	sms := benchMonitors(1000)
 	huge := sm("huge", func(s *SM) { s.Spec.Endpoints = endpoints(40_000) })
-	in := promcfg.Input{Prometheus: prom(), ServiceMonitors: append(sms, huge), Assets: testAssets()}
+	in := promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: append(sms, huge)}, Assets: testAssets()}
 	var config int
 	retained, keep := retainedHeap(func() any {
 		g := promcfg.NewGenerator()
@@ -188,17 +189,17 @@ func TestNamespaceBound(t *testing.T) {
 	if g.MaxNamespaceBytes != promcfg.DefaultMaxNamespaceBytes {
 		t.Fatalf("default bound %d", g.MaxNamespaceBytes)
 	}
-	one, err := g.Generate(promcfg.Input{Prometheus: prom(), ServiceMonitors: []*SM{big("a1")}})
+	one, err := g.Generate(promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: []*SM{big("a1")}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	empty, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: prom()})
+	empty, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: serverOf(prom())})
 	if err != nil {
 		t.Fatal(err)
 	}
 	each := one.Size - empty.Size
 	g.MaxNamespaceBytes = 2*each + each/2 // two big ones and the small one fit, not three big
-	res, err := g.Generate(promcfg.Input{Prometheus: prom(), ServiceMonitors: []*SM{big("a1"), big("a2"), big("a3"), small, other}})
+	res, err := g.Generate(promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: []*SM{big("a1"), big("a2"), big("a3"), small, other}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestNamespaceBound(t *testing.T) {
 	}
 
 	// a1 goes: a3 fits.
-	res, err = g.Generate(promcfg.Input{Prometheus: prom(), ServiceMonitors: []*SM{big("a2"), big("a3"), small, other}})
+	res, err = g.Generate(promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: []*SM{big("a2"), big("a3"), small, other}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func BenchmarkHostileNamespace(b *testing.B) {
 				stop := sampleHeap(&peak)
 				g := promcfg.NewGenerator()
 				g.MaxNamespaceBytes = bound
-				res, err := g.Generate(promcfg.Input{Prometheus: prom(), ServiceMonitors: sms})
+				res, err := g.Generate(promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: sms}})
 				stop()
 				if err != nil {
 					b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
@@ -16,7 +17,7 @@ import (
 // for unchanged input.
 func TestLoaderVerdictsPerGenerator(t *testing.T) {
 	t.Parallel()
-	in := promcfg.Input{Prometheus: prom(), ServiceMonitors: []*SM{sm("a"), sm("b", ep(func(e *EP) { e.Interval = "10s" }))}, Assets: testAssets()}
+	in := promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: []*SM{sm("a"), sm("b", ep(func(e *EP) { e.Interval = "10s" }))}}, Assets: testAssets()}
 	first := promcfg.NewGenerator()
 	if _, err := first.Generate(in); err != nil {
 		t.Fatal(err)
@@ -50,7 +51,7 @@ func TestEntriesFollowTheMonitors(t *testing.T) {
 	g := promcfg.NewGenerator()
 	g.Pieces = true
 	for step, mons := range [][]*SM{{a, b, c}, {a, b, c}, {a, c}, {a, b, c}, {c, a}, {a, b, c}, {a, b, d}, {}} {
-		in := promcfg.Input{Prometheus: prom(), ServiceMonitors: mons, Assets: testAssets()}
+		in := promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: mons}, Assets: testAssets()}
 		got, want := generateBeside(t, g, in)
 		if string(got.Bytes()) != string(want.Config) {
 			t.Fatalf("step %d: config differs from a fresh generator's:\n%s\nwant\n%s", step, got.Bytes(), want.Config)
@@ -86,7 +87,7 @@ func TestBatchedLoads(t *testing.T) {
 		}
 	}
 	in := func(scs ...*monitoringv1alpha1.ScrapeConfig) promcfg.Input {
-		return promcfg.Input{Prometheus: prom(), ScrapeConfigs: scs, Assets: testAssets()}
+		return promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ScrapeConfigs: scs}, Assets: testAssets()}
 	}
 
 	g := promcfg.NewGenerator()

@@ -12,6 +12,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/prometheus/config"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
@@ -70,7 +71,7 @@ func TestSplitConfigIsAPermutationOfJobs(t *testing.T) {
 // The parts concatenated load with Prometheus's loader into the same jobs.
 func TestSplitConfigLoads(t *testing.T) {
 	t.Parallel()
-	res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: prom(), ServiceMonitors: benchMonitors(40), Assets: testAssets()})
+	res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: benchMonitors(40)}, Assets: testAssets()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestSplitConfigIsStable(t *testing.T) {
 	t.Parallel()
 	sms := benchMonitors(30)
 	g := promcfg.NewGenerator()
-	in := promcfg.Input{Prometheus: prom(), ServiceMonitors: sms, Assets: testAssets()}
+	in := promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: sms}, Assets: testAssets()}
 	before, err := g.Generate(in)
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +153,7 @@ func TestSplitConfigRefusesAKeyAfterTheJobs(t *testing.T) {
 // the cached bytes themselves, not copies.
 func TestPieces(t *testing.T) {
 	sms := []*monitoringv1.ServiceMonitor{sm("a"), sm("b")}
-	in := promcfg.Input{Prometheus: prom(), ServiceMonitors: sms, Assets: testAssets()}
+	in := promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: sms}, Assets: testAssets()}
 	g := promcfg.NewGenerator()
 	g.Pieces = true
 	first, err := g.Generate(in)
@@ -186,7 +187,7 @@ func TestPiecesHashResumes(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		sms = append(sms, sm(fmt.Sprintf("m%02d", i)))
 	}
-	in := promcfg.Input{Prometheus: prom(), ServiceMonitors: sms, Assets: testAssets()}
+	in := promcfg.Input{Prometheus: serverOf(prom()), Monitors: monitorkind.Set{ServiceMonitors: sms}, Assets: testAssets()}
 	g := promcfg.NewGenerator()
 	g.Pieces = true
 	g.SetHashStrideForTest(97)

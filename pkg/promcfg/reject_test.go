@@ -11,6 +11,7 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
@@ -498,7 +499,7 @@ func TestJobNamesAfterChanges(t *testing.T) {
 		{"another monitor changes again", bad(3, 1), sm("a", func(s *SM) { s.Generation = 3 }), true},
 	}
 	for _, s := range steps {
-		in := promcfg.Input{Prometheus: p, ServiceMonitors: []*SM{s.a, s.bad}, Assets: clash}
+		in := promcfg.Input{Prometheus: serverOf(p), Monitors: monitorkind.Set{ServiceMonitors: []*SM{s.a, s.bad}}, Assets: clash}
 		got, fresh := generateBeside(t, g, in)
 		if verdictsString(got) != verdictsString(fresh) || !bytes.Equal(got.Bytes(), fresh.Bytes()) {
 			t.Fatalf("%s: the warm generator differs from a fresh one:\n%s\nfresh:\n%s", s.name, verdictsString(got), verdictsString(fresh))

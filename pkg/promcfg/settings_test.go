@@ -11,6 +11,7 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/test/goldentest"
 )
@@ -20,7 +21,7 @@ import (
 // sharding, namespace confinement, file access, scrape classes, version-gated fields).
 func keyMonitors() promcfg.Input {
 	return promcfg.Input{
-		ServiceMonitors: []*SM{
+		Monitors: monitorkind.Set{ServiceMonitors: []*SM{
 			sm("full", func(s *SM) {
 				s.Spec.SampleLimit = ptr(int64(5000))
 				s.Spec.BodySizeLimit = ptr(monitoringv1.ByteSize("50MB"))
@@ -36,15 +37,12 @@ func keyMonitors() promcfg.Input {
 				e.RelabelConfigs = []monitoringv1.RelabelConfig{rl("replace", nil, "", "team.name", "a")}
 			})),
 			sm("timeout", ep(func(e *EP) { e.ScrapeTimeout = "45s" })),
-		},
-		PodMonitors: []*PM{pm("pods", func(p *PM) { p.Spec.NamespaceSelector = monitoringv1.NamespaceSelector{Any: true} })},
-		Probes: []*monitoringv1.Probe{probe("static"), probe("ingress", func(p *monitoringv1.Probe) {
+		}, PodMonitors: []*PM{pm("pods", func(p *PM) { p.Spec.NamespaceSelector = monitoringv1.NamespaceSelector{Any: true} })}, Probes: []*monitoringv1.Probe{probe("static"), probe("ingress", func(p *monitoringv1.Probe) {
 			p.Spec.Targets = monitoringv1.ProbeTargets{Ingress: &monitoringv1.ProbeTargetIngress{Selector: metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}}}}
-		})},
-		ScrapeConfigs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("sd", func(s *monitoringv1alpha1.ScrapeConfig) {
+		})}, ScrapeConfigs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("sd", func(s *monitoringv1alpha1.ScrapeConfig) {
 			s.Spec.KubernetesSDConfigs = []monitoringv1alpha1.KubernetesSDConfig{{Role: monitoringv1alpha1.KubernetesRolePod}}
 			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}}}
-		})},
+		})}},
 		Assets: testAssets(),
 	}
 }
@@ -162,7 +160,7 @@ func specFields(t reflect.Type, prefix []int) map[string][]int {
 // generator would keep serving the jobs rendered for the old settings.
 func TestSettingsKeyCoversRendering(t *testing.T) {
 	in := keyMonitors()
-	in.Prometheus = keyPrometheus()
+	in.Prometheus = serverOf(keyPrometheus())
 	base, baseKey, err := promcfg.RenderMonitorsForTest(in)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +178,7 @@ func TestSettingsKeyCoversRendering(t *testing.T) {
 		} else {
 			f.Set(sample(f.Type(), 5))
 		}
-		in.Prometheus = p
+		in.Prometheus = serverOf(p)
 		out, key, err := promcfg.RenderMonitorsForTest(in)
 		if err != nil {
 			t.Errorf("spec.%s: the sample value is refused (%v); give it a valid one in samplesByType or samplesByField", name, err)

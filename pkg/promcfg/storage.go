@@ -17,7 +17,7 @@ const defaultRetention = "24h"
 // series compaction, chunk encoding and, from Prometheus 3.11, retention) and exemplars.
 // Before 3.11 retention is passed as flags (see pkg/workload).
 func (h *headerCtx) storage() (M, error) {
-	s := &h.p.Spec
+	s := h.p.Spec
 	tsdb := M{}
 	if t := s.TSDB; t != nil {
 		if err := t.Validate(); err != nil {
@@ -54,7 +54,7 @@ func (h *headerCtx) storage() (M, error) {
 			}
 		}
 	}
-	if !isAgent(h.p) {
+	if !h.p.IsAgent() {
 		// An agent keeps no blocks: it has no retention.
 		retention, err := h.retention()
 		if err != nil {
@@ -65,7 +65,7 @@ func (h *headerCtx) storage() (M, error) {
 
 	st := M{}
 	st.Set("tsdb", tsdb)
-	if e := s.Exemplars; e != nil && e.MaxSize != nil {
+	if e := h.p.PrometheusOnly().Exemplars; e != nil && e.MaxSize != nil {
 		if *e.MaxSize < 0 {
 			return nil, fmt.Errorf("spec.exemplars.maxSize must not be negative")
 		}
@@ -78,39 +78,39 @@ func (h *headerCtx) storage() (M, error) {
 // from the configuration file instead of flags: the time (24h when neither a time, a size
 // nor a percentage is set), the size and the percentage of the volume.
 func (h *headerCtx) retention() (M, error) {
-	s := &h.p.Spec
-	if s.Retention != "" {
-		if _, err := model.ParseDuration(string(s.Retention)); err != nil {
-			return nil, fmt.Errorf("spec.retention %q: %w", s.Retention, err)
+	only := h.p.PrometheusOnly()
+	if only.Retention != "" {
+		if _, err := model.ParseDuration(string(only.Retention)); err != nil {
+			return nil, fmt.Errorf("spec.retention %q: %w", only.Retention, err)
 		}
 	}
-	if s.RetentionSize != "" {
-		if _, err := units.ParseBase2Bytes(string(s.RetentionSize)); err != nil {
-			return nil, fmt.Errorf("spec.retentionSize %q is not a size such as 512MB or 20GiB: %w", s.RetentionSize, err)
+	if only.RetentionSize != "" {
+		if _, err := units.ParseBase2Bytes(string(only.RetentionSize)); err != nil {
+			return nil, fmt.Errorf("spec.retentionSize %q is not a size such as 512MB or 20GiB: %w", only.RetentionSize, err)
 		}
 	}
 	var pct float64
-	if s.RetentionPercentage != nil {
-		pct = s.RetentionPercentage.AsApproximateFloat64()
+	if only.RetentionPercentage != nil {
+		pct = only.RetentionPercentage.AsApproximateFloat64()
 		if pct < 0 || pct > 100 {
-			return nil, fmt.Errorf("spec.retentionPercentage %s must be between 0 and 100", s.RetentionPercentage)
+			return nil, fmt.Errorf("spec.retentionPercentage %s must be between 0 and 100", only.RetentionPercentage)
 		}
 	}
 	if !h.v.Supports(featRetentionInConfig) {
-		if s.RetentionPercentage != nil {
+		if only.RetentionPercentage != nil {
 			h.unsupported("spec.retentionPercentage", featRetentionInConfig)
 		}
 		return nil, nil
 	}
 	r := M{}
 	switch {
-	case s.Retention != "":
-		r.Set("time", string(s.Retention))
-	case s.RetentionSize == "" && s.RetentionPercentage == nil:
+	case only.Retention != "":
+		r.Set("time", string(only.Retention))
+	case only.RetentionSize == "" && only.RetentionPercentage == nil:
 		r.Set("time", defaultRetention)
 	}
-	r.Set("size", string(s.RetentionSize))
-	if s.RetentionPercentage != nil {
+	r.Set("size", string(only.RetentionSize))
+	if only.RetentionPercentage != nil {
 		r.SetAlways("percentage", pct)
 	}
 	return r, nil

@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // RemoteWriteInput is what the remote-write configuration of a Thanos Ruler (its
@@ -61,7 +63,7 @@ func RemoteWriteConfig(in RemoteWriteInput) (*RemoteWriteResult, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("spec.remoteWrite: this Thanos embeds the remote-write client of Prometheus %s, older than %s, the oldest Lookout checks remote-write settings for; a setting newer than %s stops the ruler", v, MinimumVersion, v))
 		v = MinimumVersion
 	}
-	p := &monitoringv1.Prometheus{}
+	p := promserver.Of(&monitoringv1.Prometheus{})
 	p.Namespace = in.Namespace
 	p.Spec.Version = v.String()
 	for i := range in.RemoteWrite {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 )
 
@@ -41,7 +42,7 @@ func tenantSecret(ns, name string, data map[string]string) *corev1.Secret {
 // it is accepted); the good monitor must be accepted and the configuration must load.
 func judge(t *testing.T, p *monitoringv1.Prometheus, bad *SM, a promcfg.Assets) (string, *promcfg.Result) {
 	t.Helper()
-	res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: p, ServiceMonitors: []*SM{sm("good"), bad}, Assets: a})
+	res, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: serverOf(p), Monitors: monitorkind.Set{ServiceMonitors: []*SM{sm("good"), bad}}, Assets: a})
 	if err != nil {
 		t.Fatalf("Generate failed for the whole Prometheus: %v", err)
 	}
@@ -122,7 +123,7 @@ func TestTLSMaterialChecked(t *testing.T) {
 		r.TLSConfig = &monitoringv1.TLSConfig{SafeTLSConfig: monitoringv1.SafeTLSConfig{CA: monitoringv1.SecretOrConfigMap{Secret: &corev1.SecretKeySelector{
 			LocalObjectReference: corev1.LocalObjectReference{Name: "material"}, Key: "garbage"}}}}
 	}))
-	_, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: p, Assets: tenantAssets(tenantSecret("monitoring", "material", map[string]string{"garbage": "x"}))})
+	_, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: serverOf(p), Assets: tenantAssets(tenantSecret("monitoring", "material", map[string]string{"garbage": "x"}))})
 	if err == nil || !strings.Contains(err.Error(), "spec.remoteWrite[0]: tlsConfig: ca: Prometheus finds no PEM-encoded certificate") {
 		t.Errorf("remote write with a CA that is no certificate: %v", err)
 	}

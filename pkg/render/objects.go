@@ -5,20 +5,20 @@ import (
 	"sort"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/manifest"
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // Objects are the manifests render works from.
 type Objects struct {
-	Prometheuses    []*monitoringv1.Prometheus
-	ServiceMonitors []*monitoringv1.ServiceMonitor
-	PodMonitors     []*monitoringv1.PodMonitor
-	Probes          []*monitoringv1.Probe
-	ScrapeConfigs   []*monitoringv1alpha1.ScrapeConfig
+	Prometheuses []*promserver.Server
+	// Monitors are the monitors of every kind.
+	Monitors        monitorkind.Set
 	PrometheusRules []*monitoringv1.PrometheusRule
 	Secrets         []*corev1.Secret
 	ConfigMaps      []*corev1.ConfigMap
@@ -44,22 +44,19 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 			d.SetNamespace(defaultNamespace)
 		}
 		var into runtime.Object
-		switch d.GroupVersionKind().GroupKind().String() {
+		gk := d.GroupVersionKind().GroupKind()
+		if k := monitorkind.Named(gk.Kind); k != nil && gk.Group == monitoringv1.SchemeGroupVersion.Group {
+			obj := k.New()
+			if err := fromUnstructured(d, obj); err != nil {
+				return nil, err
+			}
+			k.Append(&o.Monitors, obj)
+			continue
+		}
+		switch gk.String() {
 		case "Prometheus.monitoring.coreos.com":
 			p := &monitoringv1.Prometheus{}
-			o.Prometheuses, into = append(o.Prometheuses, p), p
-		case "ServiceMonitor.monitoring.coreos.com":
-			s := &monitoringv1.ServiceMonitor{}
-			o.ServiceMonitors, into = append(o.ServiceMonitors, s), s
-		case "PodMonitor.monitoring.coreos.com":
-			p := &monitoringv1.PodMonitor{}
-			o.PodMonitors, into = append(o.PodMonitors, p), p
-		case "Probe.monitoring.coreos.com":
-			p := &monitoringv1.Probe{}
-			o.Probes, into = append(o.Probes, p), p
-		case "ScrapeConfig.monitoring.coreos.com":
-			sc := &monitoringv1alpha1.ScrapeConfig{}
-			o.ScrapeConfigs, into = append(o.ScrapeConfigs, sc), sc
+			o.Prometheuses, into = append(o.Prometheuses, promserver.Of(p)), p
 		case "PrometheusRule.monitoring.coreos.com":
 			r := &monitoringv1.PrometheusRule{}
 			o.PrometheusRules, into = append(o.PrometheusRules, r), r
@@ -77,8 +74,8 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 			o.Others = append(o.Others, d)
 			continue
 		}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(d.Object, into, true); err != nil {
-			return nil, fmt.Errorf("%s %s/%s (%s): %w", d.GetKind(), d.GetNamespace(), d.GetName(), d.Source, err)
+		if err := fromUnstructured(d, into); err != nil {
+			return nil, err
 		}
 	}
 	// Secrets written with stringData are what the API server would store as data.
@@ -96,31 +93,25 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 	return o, nil
 }
 
-// namespaceLabels returns the labels of Namespace manifests; a namespace some object lives
+// NamespaceLabels returns the labels of Namespace manifests; a namespace some object lives
 // in but no manifest describes exists without labels.
-func (o *Objects) namespaceLabels() func(string) (map[string]string, bool) {
+func (o *Objects) NamespaceLabels() func(string) (map[string]string, bool) {
 	known := map[string]map[string]string{}
 	for _, n := range o.Namespaces {
 		known[n.Name] = n.Labels
 	}
 	seen := map[string]bool{}
-	for _, s := range o.ServiceMonitors {
-		seen[s.Namespace] = true
-	}
-	for _, p := range o.PodMonitors {
-		seen[p.Namespace] = true
+	for _, k := range monitorkind.All {
+		k.Each(&o.Monitors, func(m client.Object) { seen[m.GetNamespace()] = true })
 	}
 	for _, p := range o.Prometheuses {
 		seen[p.Namespace] = true
 	}
-	for _, p := range o.Probes {
-		seen[p.Namespace] = true
-	}
-	for _, s := range o.ScrapeConfigs {
-		seen[s.Namespace] = true
-	}
 	for _, r := range o.PrometheusRules {
 		seen[r.Namespace] = true
+	}
+	for _, d := range o.Others {
+		seen[d.GetNamespace()] = true
 	}
 	return func(ns string) (map[string]string, bool) {
 		if l, ok := known[ns]; ok {
@@ -128,4 +119,12 @@ func (o *Objects) namespaceLabels() func(string) (map[string]string, bool) {
 		}
 		return nil, seen[ns]
 	}
+}
+
+// fromUnstructured decodes a manifest into obj; unknown fields are errors naming it.
+func fromUnstructured(d manifest.Object, obj runtime.Object) error {
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(d.Object, obj, true); err != nil {
+		return fmt.Errorf("%s %s/%s (%s): %w", d.GetKind(), d.GetNamespace(), d.GetName(), d.Source, err)
+	}
+	return nil
 }

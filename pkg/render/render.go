@@ -4,12 +4,13 @@ import (
 	"fmt"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -17,7 +18,7 @@ import (
 
 // Output is what the operator would generate for one Prometheus.
 type Output struct {
-	Prometheus *monitoringv1.Prometheus
+	Prometheus *promserver.Server
 	Result     *promcfg.Result
 	// Err is a Prometheus-level error: no configuration would be written.
 	Err error
@@ -43,7 +44,7 @@ type Options struct {
 func Render(objs *Objects, opts Options) ([]Output, error) {
 	var out []Output
 	store := assets.NewStatic(objs.Secrets, objs.ConfigMaps)
-	nsLabels := objs.namespaceLabels()
+	nsLabels := objs.NamespaceLabels()
 	for _, p := range objs.Prometheuses {
 		if opts.Prometheus != "" && opts.Prometheus != p.Name && opts.Prometheus != p.Namespace+"/"+p.Name {
 			continue
@@ -63,11 +64,11 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 		run := pipeline.Run(promcfg.NewGenerator(), pipeline.Input{
 			Prometheus: p, Selectors: sel, NamespaceLabels: nsLabels, Assets: store,
 			RuleFiles:  layout.RuleFileGlobs(p.Name, workload.Slots(len(o.RuleConfigMaps))),
-			Candidates: pipeline.Candidates{ServiceMonitors: objs.ServiceMonitors, PodMonitors: objs.PodMonitors, Probes: objs.Probes, ScrapeConfigs: objs.ScrapeConfigs},
+			Candidates: objs.Monitors,
 		})
 		o.Result, o.Err = run.Result, run.Err
-		for _, kind := range []string{monitoringv1.ServiceMonitorsKind, monitoringv1.PodMonitorsKind, monitoringv1.ProbesKind, monitoringv1alpha1.ScrapeConfigsKind} {
-			o.Verdicts = append(o.Verdicts, run.Verdicts[kind]...)
+		for _, k := range monitorkind.All {
+			o.Verdicts = append(o.Verdicts, run.Verdicts[k.Name]...)
 		}
 		if err != nil && o.Err == nil {
 			o.Err = err
@@ -83,7 +84,7 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 
 // renderRules selects p's PrometheusRules and validates, enforces and renders each as the
 // controller does (rules.Prepare), with the Prometheus version's validator.
-func renderRules(p *monitoringv1.Prometheus, sels *pipeline.Selectors, all []*monitoringv1.PrometheusRule, nsLabels selection.NamespaceLabels) ([]selection.Verdict, map[string][]byte, error) {
+func renderRules(p *promserver.Server, sels *pipeline.Selectors, all []*monitoringv1.PrometheusRule, nsLabels selection.NamespaceLabels) ([]selection.Verdict, map[string][]byte, error) {
 	v, err := rules.NewValidator(rules.OptionsFor(p))
 	if err != nil {
 		return nil, nil, fmt.Errorf("spec.version: %w", err)

@@ -4,12 +4,14 @@ import (
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // EnforcedLabel returns the namespace label enforced on rule by Prometheus p: its
 // spec.enforcedNamespaceLabel, or "" when enforcement is off or the rule is excluded
 // (spec.prometheusRulesExcludedFromEnforce, spec.excludedFromEnforcement).
-func EnforcedLabel(p *monitoringv1.Prometheus, rule *monitoringv1.PrometheusRule) string {
+func EnforcedLabel(p *promserver.Server, rule *monitoringv1.PrometheusRule) string {
 	return EnforcementOf(p).LabelFor(rule)
 }
 
@@ -23,8 +25,8 @@ type Enforcement struct {
 }
 
 // EnforcementOf returns the enforcement of Prometheus p.
-func EnforcementOf(p *monitoringv1.Prometheus) Enforcement {
-	return Enforcement{Label: p.Spec.EnforcedNamespaceLabel, ExcludedLegacy: p.Spec.PrometheusRulesExcludedFromEnforce, Excluded: p.Spec.ExcludedFromEnforcement}
+func EnforcementOf(p *promserver.Server) Enforcement {
+	return Enforcement{Label: p.Spec.EnforcedNamespaceLabel, ExcludedLegacy: p.PrometheusOnly().PrometheusRulesExcludedFromEnforce, Excluded: p.Spec.ExcludedFromEnforcement}
 }
 
 // ThanosEnforcementOf returns the enforcement of ThanosRuler t.
@@ -78,7 +80,7 @@ func Prepare(v *Validator, rule *monitoringv1.PrometheusRule, label string) (fil
 
 // OptionsFor returns the validation options of the Prometheus p: its version, enabled
 // features and name validation scheme.
-func OptionsFor(p *monitoringv1.Prometheus) Options {
+func OptionsFor(p *promserver.Server) Options {
 	feats := make([]string, len(p.Spec.EnableFeatures))
 	for i, f := range p.Spec.EnableFeatures {
 		feats[i] = string(f)

@@ -5,7 +5,8 @@ import (
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 )
 
 // ConditionType is the type of the binding condition this package's health becomes.
@@ -35,14 +36,6 @@ type Key struct {
 	Name      string
 }
 
-// jobKinds maps the first part of a generated job name to the monitor's kind.
-var jobKinds = map[string]string{
-	"serviceMonitor": monitoringv1.ServiceMonitorsKind,
-	"podMonitor":     monitoringv1.PodMonitorsKind,
-	"probe":          monitoringv1.ProbesKind,
-	"scrapeConfig":   monitoringv1alpha1.ScrapeConfigsKind,
-}
-
 // KeyOfPool returns the monitor a scrape pool was generated for:
 // "serviceMonitor/<ns>/<name>/<i>", "podMonitor/<ns>/<name>/<i>", "probe/<ns>/<name>",
 // "scrapeConfig/<ns>/<name>". Other pools (additional scrape configs, the kubelet's)
@@ -52,10 +45,11 @@ func KeyOfPool(pool string) (Key, bool) {
 	if !ok {
 		return Key{}, false
 	}
-	kind, ok := jobKinds[kindPart]
-	if !ok {
+	mk := monitorkind.OfJobPrefix(kindPart)
+	if mk == nil {
 		return Key{}, false
 	}
+	kind := mk.Name
 	ns, rest, ok := strings.Cut(rest, "/")
 	if !ok || ns == "" {
 		return Key{}, false

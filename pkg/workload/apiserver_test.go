@@ -57,7 +57,7 @@ func TestAPIServerAcceptsGeneratedObjects(t *testing.T) {
 	p := workload.BuildCasesForTest()[0].Input.Prometheus
 	objects["service"] = workload.GoverningService(p)
 	withThanos := p.DeepCopy()
-	withThanos.Spec.Thanos = &monitoringv1.ThanosSpec{}
+	withThanos.Prometheus.Spec.Thanos = &monitoringv1.ThanosSpec{}
 	objects["service with thanos"] = workload.GoverningService(withThanos)
 	role, err := workload.ReloaderRole(workload.Input{Prometheus: p, RuleConfigMaps: 9})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // defaultRetention is prometheus-operator's retention when none is given (Prometheus's own
@@ -46,7 +47,7 @@ func (a arg) String() string {
 }
 
 // routePrefix is the path Prometheus serves under: spec.routePrefix or "/".
-func routePrefix(p *monitoringv1.Prometheus) string {
+func routePrefix(p *promserver.Server) string {
 	if p.Spec.RoutePrefix != "" {
 		return p.Spec.RoutePrefix
 	}
@@ -54,25 +55,25 @@ func routePrefix(p *monitoringv1.Prometheus) string {
 }
 
 // webPath joins the route prefix and an endpoint ("/-/ready").
-func webPath(p *monitoringv1.Prometheus, endpoint string) string {
+func webPath(p *promserver.Server, endpoint string) string {
 	return path.Join("/", routePrefix(p), endpoint)
 }
 
 // webTLS reports whether Prometheus serves HTTPS.
-func webTLS(p *monitoringv1.Prometheus) bool {
+func webTLS(p *promserver.Server) bool {
 	return p.Spec.Web != nil && p.Spec.Web.TLSConfig != nil
 }
 
 // prometheusArgs returns the flags derived from the spec, sorted, without additionalArgs.
-func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, error) {
-	s := &p.Spec
+func prometheusArgs(p *promserver.Server, v *version.Version) ([]arg, error) {
+	s := p.Spec
 	args := []arg{
 		{"config.file", path.Join(layout.ConfigOutDir, layout.ConfigOutFile)},
 		{"web.route-prefix", routePrefix(p)},
 		{"web.config.file", path.Join(layout.WebConfigDir, layout.WebConfigFile)},
 	}
 	add := func(name, value string) { args = append(args, arg{name, value}) }
-	agent := IsAgent(p)
+	agent := p.IsAgent()
 	var features []string
 	if agent {
 		// An agent keeps only a write-ahead log, in the same volume, and has no TSDB,
@@ -151,25 +152,25 @@ func prometheusArgs(p *monitoringv1.Prometheus, v *version.Version) ([]arg, erro
 
 // serverArgs adds the flags only a Prometheus server (not an agent) has: retention,
 // compaction, rules and query.
-func serverArgs(p *monitoringv1.Prometheus, v *version.Version, add func(name, value string)) error {
+func serverArgs(p *promserver.Server, v *version.Version, add func(name, value string)) error {
 	if err := retentionArgs(p, v, add); err != nil {
 		return err
 	}
 	if err := compactionArgs(p, v, add); err != nil {
 		return err
 	}
-	if err := ruleArgs(p.Spec.Rules, add); err != nil {
+	if err := ruleArgs(p.PrometheusOnly().Rules, add); err != nil {
 		return err
 	}
-	return queryArgs(p.Spec.Query, add)
+	return queryArgs(p.PrometheusOnly().Query, add)
 }
 
 // retentionArgs adds the retention flags. Prometheus 3.11 and later read retention from
 // the configuration file's storage.tsdb.retention section, which pkg/promcfg writes; older
 // releases get --storage.tsdb.retention.time (24h when neither time nor size nor
 // percentage is set) and --storage.tsdb.retention.size, as prometheus-operator passes them.
-func retentionArgs(p *monitoringv1.Prometheus, v *version.Version, add func(name, value string)) error {
-	s := &p.Spec
+func retentionArgs(p *promserver.Server, v *version.Version, add func(name, value string)) error {
+	s := p.PrometheusOnly()
 	if s.Retention != "" {
 		if _, err := model.ParseDuration(string(s.Retention)); err != nil {
 			return fmt.Errorf("spec.retention %q: %w", s.Retention, err)
@@ -220,8 +221,8 @@ func ruleArgs(r monitoringv1.Rules, add func(name, value string)) error {
 // encoding, pkg/promcfg says so), metadata-wal-records for remote write 2.0 on 2.54 to
 // 3.3, which enabled it automatically afterwards. It refuses chunkEncoding.floats Xor
 // with the st-storage feature, whose chunks need start timestamps XOR does not store.
-func storageFeatures(p *monitoringv1.Prometheus, v *version.Version) ([]string, error) {
-	s := &p.Spec
+func storageFeatures(p *promserver.Server, v *version.Version) ([]string, error) {
+	s := p.Spec
 	var out []string
 	if t := s.TSDB; t != nil && t.ChunkEncoding != nil && t.ChunkEncoding.Floats != nil {
 		switch *t.ChunkEncoding.Floats {
@@ -249,8 +250,8 @@ func storageFeatures(p *monitoringv1.Prometheus, v *version.Version) ([]string, 
 }
 
 // webArgs adds the --web.* flags of spec.web, externalUrl, enableAdminAPI and listenLocal.
-func webArgs(p *monitoringv1.Prometheus, add func(name, value string)) error {
-	s := &p.Spec
+func webArgs(p *promserver.Server, add func(name, value string)) error {
+	s := p.Spec
 	if s.ExternalURL != "" {
 		u, err := url.Parse(s.ExternalURL)
 		if err != nil {
@@ -261,7 +262,7 @@ func webArgs(p *monitoringv1.Prometheus, add func(name, value string)) error {
 		}
 		add("web.external-url", s.ExternalURL)
 	}
-	if s.EnableAdminAPI {
+	if p.PrometheusOnly().EnableAdminAPI {
 		add("web.enable-admin-api", "")
 	}
 	if s.ListenLocal {
@@ -333,8 +334,8 @@ func logArgs(level, format string, add func(name, value string)) error {
 
 // receiverArgs adds the remote-write and OTLP receiver flags and returns the feature
 // flags they need on older versions.
-func receiverArgs(p *monitoringv1.Prometheus, v *version.Version, add func(name, value string)) ([]string, error) {
-	s := &p.Spec
+func receiverArgs(p *promserver.Server, v *version.Version, add func(name, value string)) ([]string, error) {
+	s := p.Spec
 	var features []string
 	if s.EnableRemoteWriteReceiver {
 		add("web.enable-remote-write-receiver", "")

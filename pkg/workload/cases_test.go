@@ -9,13 +9,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // buildCase is one spec whose generated StatefulSet is kept as a golden file and sent to
 // the API server in the dry-run test.
 type buildCase struct {
 	name  string
-	p     *monitoringv1.Prometheus
+	p     monitoringv1.PrometheusInterface
 	opts  func(*Options)
 	in    func(*Input)
 	shard int32
@@ -26,7 +28,7 @@ func (c buildCase) input() (Input, Options) {
 	if c.opts != nil {
 		c.opts(&opts)
 	}
-	in := Input{Prometheus: c.p, RuleConfigMaps: 1, TLSAssetSecrets: 1}
+	in := Input{Prometheus: promserver.Of(c.p), RuleConfigMaps: 1, TLSAssetSecrets: 1}
 	if c.in != nil {
 		c.in(&in)
 	}
@@ -362,9 +364,9 @@ func buildCases() []buildCase {
 	}
 }
 
-// agent returns the AgentView of a minimal PrometheusAgent "k8s" in namespace
-// "monitoring" with muts applied.
-func agent(muts ...func(*monitoringv1alpha1.PrometheusAgent)) *monitoringv1.Prometheus {
+// agent returns a minimal PrometheusAgent "k8s" in namespace "monitoring" with muts
+// applied.
+func agent(muts ...func(*monitoringv1alpha1.PrometheusAgent)) *monitoringv1alpha1.PrometheusAgent {
 	a := &monitoringv1alpha1.PrometheusAgent{
 		ObjectMeta: metav1.ObjectMeta{Name: "k8s", Namespace: "monitoring", Generation: 2},
 		Spec: monitoringv1alpha1.PrometheusAgentSpec{CommonPrometheusFields: monitoringv1.CommonPrometheusFields{
@@ -374,7 +376,7 @@ func agent(muts ...func(*monitoringv1alpha1.PrometheusAgent)) *monitoringv1.Prom
 	for _, m := range muts {
 		m(a)
 	}
-	return AgentView(a)
+	return a
 }
 
 func webTLSFields() monitoringv1.WebConfigFileFields {

@@ -7,6 +7,8 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // With ReloaderReportConfig the sidecar (not the init container) gets --report-pod, and
@@ -19,7 +21,7 @@ func TestReportConfig(t *testing.T) {
 	opts := DefaultOptions()
 	opts.ConfigReloaderImage = "reloader:test"
 	opts.ReloaderReportConfig = true
-	sts, err := StatefulSet(Input{Prometheus: p}, opts, 1)
+	sts, err := StatefulSet(Input{Prometheus: promserver.Of(p)}, opts, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func TestReportConfig(t *testing.T) {
 		t.Error("the reloader has no token although the pod does not mount one")
 	}
 
-	role, err := ReloaderRoleFor(Input{Prometheus: p}, opts)
+	role, err := ReloaderRoleFor(Input{Prometheus: promserver.Of(p)}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,12 +64,12 @@ func TestReportConfig(t *testing.T) {
 
 	// With API-watch mode too, the read rules come first.
 	opts.ReloaderWatchAPI = true
-	if role, err = ReloaderRoleFor(Input{Prometheus: p}, opts); err != nil || len(role.Rules) != 3 || role.Rules[2].Resources[0] != "pods/status" {
+	if role, err = ReloaderRoleFor(Input{Prometheus: promserver.Of(p)}, opts); err != nil || len(role.Rules) != 3 || role.Rules[2].Resources[0] != "pods/status" {
 		t.Errorf("API-watch and report role %+v, %v", role, err)
 	}
 	// Neither: no Role.
 	opts.ReloaderWatchAPI, opts.ReloaderReportConfig = false, false
-	if role, err = ReloaderRoleFor(Input{Prometheus: p}, opts); err != nil || role != nil {
+	if role, err = ReloaderRoleFor(Input{Prometheus: promserver.Of(p)}, opts); err != nil || role != nil {
 		t.Errorf("role without API use %+v, %v", role, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // CheckDaemonSetMode refuses the fields a PrometheusAgent in DaemonSet mode cannot have,
@@ -17,8 +18,8 @@ import (
 // older CRD lets them through): one agent runs per node and scrapes the pods of its node,
 // so there are no replicas, shards or volumes of its own, and no ServiceMonitors, Probes
 // or ScrapeConfigs, whose targets are not pods of one node. Select pods with PodMonitors.
-func CheckDaemonSetMode(p *monitoringv1.Prometheus) error {
-	s := &p.Spec
+func CheckDaemonSetMode(p *promserver.Server) error {
+	s := p.Spec
 	for _, f := range []struct {
 		set  bool
 		what string
@@ -48,17 +49,17 @@ func CheckDaemonSetMode(p *monitoringv1.Prometheus) error {
 // NODE_NAME in the reloader's environment for the config's node-local discovery.
 func DaemonSet(in Input, opts Options) (*appsv1.DaemonSet, error) {
 	p := in.Prometheus
-	if p == nil || !DaemonSetMode(p) {
+	if p == nil || !p.DaemonSetMode() {
 		return nil, fmt.Errorf("not a PrometheusAgent in DaemonSet mode")
 	}
 	ds, err := buildDaemonSet(p, opts, in)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s/%s: %w", strings.ToLower(kindName(p)), p.Namespace, p.Name, err)
+		return nil, fmt.Errorf("%s %s/%s: %w", strings.ToLower(p.Kind()), p.Namespace, p.Name, err)
 	}
 	return ds, nil
 }
 
-func buildDaemonSet(p *monitoringv1.Prometheus, opts Options, in Input) (*appsv1.DaemonSet, error) {
+func buildDaemonSet(p *promserver.Server, opts Options, in Input) (*appsv1.DaemonSet, error) {
 	if err := CheckDaemonSetMode(p); err != nil {
 		return nil, err
 	}
@@ -114,7 +115,7 @@ func buildDaemonSet(p *monitoringv1.Prometheus, opts Options, in Input) (*appsv1
 
 // DaemonSetStatus is the status of a PrometheusAgent in DaemonSet mode from its live
 // DaemonSet (nil: not created yet): one pod per node, counted as replicas.
-func DaemonSetStatus(p *monitoringv1.Prometheus, ds *appsv1.DaemonSet, now metav1.Time) monitoringv1.PrometheusStatus {
+func DaemonSetStatus(p *promserver.Server, ds *appsv1.DaemonSet, now metav1.Time) monitoringv1.PrometheusStatus {
 	st := monitoringv1.PrometheusStatus{Paused: p.Spec.Paused, Selector: Selector(p), Shards: 1}
 	var problems []string
 	if ds == nil {

@@ -12,9 +12,10 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
-func daemonSetAgent(muts ...func(*monitoringv1alpha1.PrometheusAgent)) *monitoringv1.Prometheus {
+func daemonSetAgent(muts ...func(*monitoringv1alpha1.PrometheusAgent)) *monitoringv1alpha1.PrometheusAgent {
 	return agent(append([]func(*monitoringv1alpha1.PrometheusAgent){func(a *monitoringv1alpha1.PrometheusAgent) {
 		a.Spec.Mode = ptr.To(monitoringv1alpha1.DaemonSetPrometheusAgentMode)
 		a.Spec.PodMonitorSelector = &metav1.LabelSelector{}
@@ -24,7 +25,7 @@ func daemonSetAgent(muts ...func(*monitoringv1alpha1.PrometheusAgent)) *monitori
 func TestDaemonSetGolden(t *testing.T) {
 	for _, c := range []struct {
 		name  string
-		p     *monitoringv1.Prometheus
+		p     monitoringv1.PrometheusInterface
 		input Input
 	}{
 		{"minimal", daemonSetAgent(), Input{}},
@@ -38,7 +39,7 @@ func TestDaemonSetGolden(t *testing.T) {
 		}), Input{TLSAssetSecrets: 1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			c.input.Prometheus = c.p
+			c.input.Prometheus = promserver.Of(c.p)
 			ds, err := DaemonSet(c.input, DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
@@ -52,7 +53,7 @@ func TestDaemonSetGolden(t *testing.T) {
 // shard label in the selector, NODE_NAME for the reloader, the agent's flags, and the
 // WAL on an emptyDir.
 func TestDaemonSetPods(t *testing.T) {
-	ds, err := DaemonSet(Input{Prometheus: daemonSetAgent()}, DefaultOptions())
+	ds, err := DaemonSet(Input{Prometheus: promserver.Of(daemonSetAgent())}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestDaemonSetPods(t *testing.T) {
 		t.Fatalf("no emptyDir for the WAL among %+v", pod.Volumes)
 	}
 	// The StatefulSet mode of the same agent keeps its shard and has no NODE_NAME.
-	sts, err := StatefulSet(Input{Prometheus: agent()}, DefaultOptions(), 0)
+	sts, err := StatefulSet(Input{Prometheus: promserver.Of(agent())}, DefaultOptions(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,12 +116,12 @@ func TestDaemonSetRefusals(t *testing.T) {
 		{func(a *monitoringv1alpha1.PrometheusAgent) { a.Spec.ProbeSelector = &metav1.LabelSelector{} }, "spec.probeSelector cannot be set"},
 		{func(a *monitoringv1alpha1.PrometheusAgent) { a.Spec.ScrapeConfigSelector = &metav1.LabelSelector{} }, "spec.scrapeConfigSelector cannot be set"},
 	} {
-		_, err := DaemonSet(Input{Prometheus: daemonSetAgent(c.mut)}, DefaultOptions())
+		_, err := DaemonSet(Input{Prometheus: promserver.Of(daemonSetAgent(c.mut))}, DefaultOptions())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)
 		}
 	}
-	if _, err := DaemonSet(Input{Prometheus: agent()}, DefaultOptions()); err == nil {
+	if _, err := DaemonSet(Input{Prometheus: promserver.Of(agent())}, DefaultOptions()); err == nil {
 		t.Error("a DaemonSet for an agent in StatefulSet mode")
 	}
 }
@@ -132,14 +133,14 @@ func TestDaemonSetStatus(t *testing.T) {
 	now := metav1.Now()
 	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "prom-agent-k8s", Generation: 1},
 		Status: appsv1.DaemonSetStatus{ObservedGeneration: 1, DesiredNumberScheduled: 3, UpdatedNumberScheduled: 3, NumberAvailable: 2, NumberUnavailable: 1}}
-	st := DaemonSetStatus(p, ds, now)
+	st := DaemonSetStatus(promserver.Of(p), ds, now)
 	if st.Replicas != 3 || st.AvailableReplicas != 2 || st.UnavailableReplicas != 1 || st.Shards != 1 {
 		t.Fatalf("status %+v", st)
 	}
 	if c := st.Conditions[0]; c.Status != monitoringv1.ConditionDegraded || !strings.Contains(c.Message, "2 of 3 pods available") {
 		t.Fatalf("condition %+v", c)
 	}
-	none := DaemonSetStatus(p, nil, now)
+	none := DaemonSetStatus(promserver.Of(p), nil, now)
 	if c := none.Conditions[0]; c.Status != monitoringv1.ConditionFalse || !strings.Contains(c.Message, "does not exist yet") {
 		t.Fatalf("condition without DaemonSet %+v", c)
 	}

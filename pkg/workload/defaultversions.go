@@ -3,6 +3,8 @@ package workload
 import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // Versions are the versions an object without spec.version (spec.thanos.version for a
@@ -15,9 +17,9 @@ type Versions struct {
 // OfPrometheus returns p with the default versions written in where p gives none (a copy;
 // p itself when nothing is missing). Every later step (configuration, rules, workload)
 // then reads the version the pod runs.
-func (v Versions) OfPrometheus(p *monitoringv1.Prometheus) *monitoringv1.Prometheus {
+func (v Versions) OfPrometheus(p *promserver.Server) *promserver.Server {
 	needs := v.Prometheus != "" && p.Spec.Version == ""
-	needsThanos := v.Thanos != "" && p.Spec.Thanos != nil && ptr.Deref(p.Spec.Thanos.Version, "") == ""
+	needsThanos := v.Thanos != "" && p.PrometheusOnly().Thanos != nil && ptr.Deref(p.PrometheusOnly().Thanos.Version, "") == ""
 	if !needs && !needsThanos {
 		return p
 	}
@@ -26,7 +28,7 @@ func (v Versions) OfPrometheus(p *monitoringv1.Prometheus) *monitoringv1.Prometh
 		p.Spec.Version = v.Prometheus
 	}
 	if needsThanos {
-		p.Spec.Thanos.Version = ptr.To(v.Thanos)
+		p.PrometheusOnly().Thanos.Version = ptr.To(v.Thanos)
 	}
 	return p
 }

@@ -8,6 +8,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 func TestStatefulSetErrors(t *testing.T) {
@@ -184,7 +186,7 @@ func TestStatefulSetErrors(t *testing.T) {
 			if c.opts != nil {
 				c.opts(&opts)
 			}
-			sts, err := StatefulSets(Input{Prometheus: p, RuleConfigMaps: 1}, opts)
+			sts, err := StatefulSets(Input{Prometheus: promserver.Of(p), RuleConfigMaps: 1}, opts)
 			if err == nil {
 				t.Fatalf("no error; built %d StatefulSets", len(sts))
 			}
@@ -197,7 +199,7 @@ func TestStatefulSetErrors(t *testing.T) {
 
 func TestStatefulSetErrorsNameTheObject(t *testing.T) {
 	p := prom(func(p *monitoringv1.Prometheus) { p.Spec.Retention = "forever" })
-	_, err := StatefulSet(Input{Prometheus: p}, DefaultOptions(), 0)
+	_, err := StatefulSet(Input{Prometheus: promserver.Of(p)}, DefaultOptions(), 0)
 	if err == nil || !strings.HasPrefix(err.Error(), "prometheus monitoring/k8s shard 0: ") {
 		t.Fatalf("error %v does not name the Prometheus and shard", err)
 	}
@@ -207,10 +209,10 @@ func TestStatefulSetBadInputs(t *testing.T) {
 	if _, err := StatefulSets(Input{}, DefaultOptions()); err == nil {
 		t.Error("nil Prometheus: no error")
 	}
-	if _, err := StatefulSet(Input{Prometheus: prom()}, DefaultOptions(), 1); err == nil || !strings.Contains(err.Error(), "shard 1 does not exist") {
+	if _, err := StatefulSet(Input{Prometheus: promserver.Of(prom())}, DefaultOptions(), 1); err == nil || !strings.Contains(err.Error(), "shard 1 does not exist") {
 		t.Errorf("shard out of range: %v", err)
 	}
-	if _, err := StatefulSet(Input{Prometheus: prom(), RuleConfigMaps: -1}, DefaultOptions(), 0); err == nil {
+	if _, err := StatefulSet(Input{Prometheus: promserver.Of(prom()), RuleConfigMaps: -1}, DefaultOptions(), 0); err == nil {
 		t.Error("negative rule ConfigMaps: no error")
 	}
 }

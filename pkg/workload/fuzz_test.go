@@ -6,6 +6,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // FuzzBuilders feeds arbitrary Prometheus specs (JSON, seeded with the golden cases) to
@@ -13,7 +15,7 @@ import (
 // return is deterministic.
 func FuzzBuilders(f *testing.F) {
 	for _, c := range buildCases() {
-		b, err := json.Marshal(c.p.Spec)
+		b, err := json.Marshal(promserver.Of(c.p).Spec)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -28,10 +30,10 @@ func FuzzBuilders(f *testing.F) {
 		}
 		opts := DefaultOptions()
 		opts.ReloaderWatchAPI = api
-		in := Input{Prometheus: p, RuleConfigMaps: int(rules), TLSAssetSecrets: int(rules % 7)}
+		in := Input{Prometheus: promserver.Of(p), RuleConfigMaps: int(rules), TLSAssetSecrets: int(rules % 7)}
 		sets, err := StatefulSets(in, opts)
 		if err == nil {
-			again, err := StatefulSets(Input{Prometheus: p.DeepCopy(), RuleConfigMaps: int(rules), TLSAssetSecrets: int(rules % 7)}, opts)
+			again, err := StatefulSets(Input{Prometheus: promserver.Of(p.DeepCopy()), RuleConfigMaps: int(rules), TLSAssetSecrets: int(rules % 7)}, opts)
 			if err != nil || len(again) != len(sets) {
 				t.Fatalf("second build differs: %v", err)
 			}
@@ -41,10 +43,10 @@ func FuzzBuilders(f *testing.F) {
 				}
 			}
 		}
-		_, _ = WebConfig(p)
-		_ = GoverningService(p)
+		_, _ = WebConfig(promserver.Of(p))
+		_ = GoverningService(promserver.Of(p))
 		_, _ = ReloaderRole(in)
-		_ = ReloaderRoleBinding(p)
-		_ = Status(p, nil, nil, metav1.NewTime(time.Unix(0, 0)))
+		_ = ReloaderRoleBinding(promserver.Of(p))
+		_ = Status(promserver.Of(p), nil, nil, metav1.NewTime(time.Unix(0, 0)))
 	})
 }

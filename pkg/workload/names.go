@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"strings"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // Container names, as prometheus-operator names them (users patch them by name).
@@ -54,7 +54,7 @@ const (
 // of prometheus-operator's selector, so that either operator takes over the other's
 // StatefulSet in place, with its pods and volumes (ADR 0008). The selector is immutable:
 // never change this set.
-func selectorLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
+func selectorLabels(p *promserver.Server, shard int32) map[string]string {
 	name := p.Name
 	l := map[string]string{
 		layout.ManagedByLabel:      layout.ManagedByValue,
@@ -64,7 +64,7 @@ func selectorLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
 		layout.OperatorNameLabel:   name,
 		layout.ShardLabel:          strconv.Itoa(int(shard)),
 	}
-	if DaemonSetMode(p) {
+	if p.DaemonSetMode() {
 		// A DaemonSet has no shards; its selector is what upstream's selects on.
 		delete(l, layout.ShardLabel)
 	}
@@ -84,7 +84,7 @@ func withOperatorLabels(opts Options, l map[string]string) map[string]string {
 }
 
 // objectLabels are the labels of the StatefulSet and its pods.
-func objectLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
+func objectLabels(p *promserver.Server, shard int32) map[string]string {
 	l := selectorLabels(p, shard)
 	l[layout.LegacyManagedByLabel] = layout.ManagedByValue
 	return l
@@ -93,7 +93,7 @@ func objectLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
 // statefulSetLabels are the labels of one shard's StatefulSet: its pods' labels and
 // prometheus-operator's mode label (server or agent), which its StatefulSet informer
 // selects on.
-func statefulSetLabels(p *monitoringv1.Prometheus, shard int32) map[string]string {
+func statefulSetLabels(p *promserver.Server, shard int32) map[string]string {
 	l := objectLabels(p, shard)
 	l[layout.ModeLabel] = mode(p)
 	return l
@@ -101,7 +101,7 @@ func statefulSetLabels(p *monitoringv1.Prometheus, shard int32) map[string]strin
 
 // Selector is the label selector matching the pods of every shard of p, as reported in
 // status.selector for the scale subresource.
-func Selector(p *monitoringv1.Prometheus) string {
+func Selector(p *promserver.Server) string {
 	l := selectorLabels(p, 0)
 	delete(l, layout.ShardLabel)
 	return labels.SelectorFromSet(l).String()
@@ -109,7 +109,7 @@ func Selector(p *monitoringv1.Prometheus) string {
 
 // ServiceName is the governing Service of p's StatefulSets: spec.serviceName, or
 // prometheus-operated (prometheus-agent-operated for an agent).
-func ServiceName(p *monitoringv1.Prometheus) string {
+func ServiceName(p *promserver.Server) string {
 	if s := ptr.Deref(p.Spec.ServiceName, ""); s != "" {
 		return s
 	}
@@ -119,12 +119,12 @@ func ServiceName(p *monitoringv1.Prometheus) string {
 // ManagesGoverningService reports whether the controller creates prometheus-operated (or
 // prometheus-agent-operated) for p; when spec.serviceName is set the user provides the
 // Service.
-func ManagesGoverningService(p *monitoringv1.Prometheus) bool {
+func ManagesGoverningService(p *promserver.Server) bool {
 	return ptr.Deref(p.Spec.ServiceName, "") == ""
 }
 
 // storageVolumeName is the name of the TSDB volume or volume claim template.
-func storageVolumeName(p *monitoringv1.Prometheus) string {
+func storageVolumeName(p *promserver.Server) string {
 	if s := p.Spec.Storage; s != nil && s.EmptyDir == nil && s.Ephemeral == nil && s.VolumeClaimTemplate.Name != "" {
 		return s.VolumeClaimTemplate.Name
 	}
@@ -132,7 +132,7 @@ func storageVolumeName(p *monitoringv1.Prometheus) string {
 }
 
 // portName is the name of the Prometheus container port and of the governing Service port.
-func portName(p *monitoringv1.Prometheus) string {
+func portName(p *promserver.Server) string {
 	if p.Spec.PortName != "" {
 		return p.Spec.PortName
 	}
@@ -151,7 +151,7 @@ func Slots(n int) int {
 }
 
 // ruleSlotDir is the mount directory of the n-th rule ConfigMap slot.
-func ruleSlotDir(p *monitoringv1.Prometheus, n int) string {
+func ruleSlotDir(p *promserver.Server, n int) string {
 	return path.Join(layout.RulesDir, Instance(p).RuleConfigMap(n))
 }
 

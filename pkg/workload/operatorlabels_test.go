@@ -7,6 +7,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // TestOperatorLabelsInSelectors: the operator's --labels are in the StatefulSet selector
@@ -33,7 +35,7 @@ func TestOperatorLabelsInSelectors(t *testing.T) {
 			AdditionalLabelSelectors:       ptr.To(monitoringv1.ShardAndResourceNameLabelSelector),
 		}}
 	})
-	sets, err := StatefulSets(Input{Prometheus: p}, opts)
+	sets, err := StatefulSets(Input{Prometheus: promserver.Of(p)}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

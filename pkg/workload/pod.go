@@ -9,13 +9,14 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // defaultUID is the user, group and fsGroup of the pod unless spec.securityContext is set.
 const defaultUID = 1000
 
 // podSecurityContext is spec.securityContext, or a non-root default.
-func podSecurityContext(p *monitoringv1.Prometheus) *corev1.PodSecurityContext {
+func podSecurityContext(p *promserver.Server) *corev1.PodSecurityContext {
 	return podSecurityContextOr(p.Spec.SecurityContext)
 }
 
@@ -44,7 +45,7 @@ func containerSecurityContext() *corev1.SecurityContext {
 
 // podMetadata merges spec.podMetadata with the operator's labels and annotations; the
 // operator's win.
-func podMetadata(p *monitoringv1.Prometheus, opts Options, shard int32) metav1.ObjectMeta {
+func podMetadata(p *promserver.Server, opts Options, shard int32) metav1.ObjectMeta {
 	labels := map[string]string{}
 	annotations := map[string]string{}
 	if m := p.Spec.PodMetadata; m != nil {
@@ -64,7 +65,7 @@ func podMetadata(p *monitoringv1.Prometheus, opts Options, shard int32) metav1.O
 
 // topologySpread converts spec.topologySpreadConstraints; additionalLabelSelectors adds
 // the labels of this Prometheus (OnResource) or of this shard (OnShard) to the selector.
-func topologySpread(p *monitoringv1.Prometheus, opts Options, shard int32) ([]corev1.TopologySpreadConstraint, error) {
+func topologySpread(p *promserver.Server, opts Options, shard int32) ([]corev1.TopologySpreadConstraint, error) {
 	if len(p.Spec.TopologySpreadConstraints) == 0 {
 		return nil, nil
 	}
@@ -108,7 +109,7 @@ func hostAliases(in []monitoringv1.HostAlias) []corev1.HostAlias {
 }
 
 // dnsPolicy is spec.dnsPolicy, or ClusterFirstWithHostNet on the host network.
-func dnsPolicy(p *monitoringv1.Prometheus) corev1.DNSPolicy {
+func dnsPolicy(p *promserver.Server) corev1.DNSPolicy {
 	return dnsPolicyFor(p.Spec.DNSPolicy, p.Spec.HostNetwork)
 }
 

@@ -7,11 +7,11 @@ import (
 	"net/url"
 	"strconv"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 const (
@@ -24,7 +24,7 @@ const (
 // probeHandler checks endpoint under the route prefix. With listenLocal the kubelet
 // cannot reach 127.0.0.1 inside the pod, so the check runs in the container with
 // whichever HTTP client the image has.
-func probeHandler(p *monitoringv1.Prometheus, endpoint string) corev1.ProbeHandler {
+func probeHandler(p *promserver.Server, endpoint string) corev1.ProbeHandler {
 	scheme := corev1.URISchemeHTTP
 	if webTLS(p) {
 		scheme = corev1.URISchemeHTTPS
@@ -53,7 +53,7 @@ func probeHandler(p *monitoringv1.Prometheus, endpoint string) corev1.ProbeHandl
 // /-/ready succeeds only once the WAL is replayed, so the startup probe waits on it for up
 // to spec.maximumStartupDurationSeconds (15 minutes by default); /-/healthy answers as
 // soon as the web server runs and is the liveness check.
-func probes(p *monitoringv1.Prometheus) (startup, readiness, liveness *corev1.Probe, err error) {
+func probes(p *promserver.Server) (startup, readiness, liveness *corev1.Probe, err error) {
 	maxStartup := int32(defaultMaxStartupDuration)
 	if m := p.Spec.MaximumStartupDurationSeconds; m != nil {
 		if *m < minMaxStartupDuration {

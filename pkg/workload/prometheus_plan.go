@@ -3,13 +3,13 @@ package workload
 import (
 	"fmt"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/plan"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // PlanInput is what the plan of a Prometheus or PrometheusAgent is made of besides the
@@ -79,7 +79,7 @@ func PrometheusPlan(in PlanInput, opts Options) (*plan.Plan, error) {
 		return nil, err
 	}
 	pl.Data = append(pl.Data, m.Secret(names.WebConfigSecret(), map[string][]byte{layout.WebConfigFile: web}))
-	if !IsAgent(p) {
+	if !p.IsAgent() {
 		// Written for every Prometheus, as prometheus-operator writes it, whether its pods
 		// mount it or not; one of that name someone else owns is a conflict only when they do.
 		o := m.Secret(ThanosHTTPClientSecretName(p), map[string][]byte{ThanosHTTPClientFile: ThanosHTTPClientConfig()})
@@ -113,7 +113,7 @@ func PrometheusPlan(in PlanInput, opts Options) (*plan.Plan, error) {
 func prometheusWorkload(pl *plan.Plan, in PlanInput, opts Options, owner metav1.OwnerReference) error {
 	p := in.Prometheus
 	switch {
-	case DaemonSetMode(p):
+	case p.DaemonSetMode():
 		// No StatefulSet, so no governing Service: the agents are reached per pod.
 		ds, err := DaemonSet(in.Input, opts)
 		if err != nil {
@@ -123,16 +123,16 @@ func prometheusWorkload(pl *plan.Plan, in PlanInput, opts Options, owner metav1.
 		pl.DaemonSet = ds
 	case ManagesGoverningService(p):
 		pl.Service = &plan.Service{Governing: GoverningService(p),
-			Uses: func(o client.Object) bool { return ManagesGoverningService(o.(*monitoringv1.Prometheus)) },
+			Uses: func(o client.Object) bool { return ManagesGoverningService(o.(*promserver.Server)) },
 			Adjust: func(o client.Object, svc *corev1.Service) {
-				if o.(*monitoringv1.Prometheus).Spec.Thanos != nil {
+				if o.(*promserver.Server).PrometheusOnly().Thanos != nil {
 					AddThanosGRPCPort(svc)
 				}
 			}}
 	default:
 		pl.Service = &plan.Service{Name: ServiceName(p), Check: func(svc *corev1.Service) error { return CheckGoverningService(p, svc) }}
 	}
-	if !DaemonSetMode(p) {
+	if !p.DaemonSetMode() {
 		sets, err := StatefulSets(in.Input, opts)
 		if err != nil {
 			return err
@@ -154,12 +154,8 @@ func prometheusWorkload(pl *plan.Plan, in PlanInput, opts Options, owner metav1.
 	return nil
 }
 
-// ownerRef makes p (a Prometheus or the AgentView of a PrometheusAgent) the controlling
+// ownerRef makes p (a Prometheus or a PrometheusAgent) the controlling
 // owner of what it generates.
-func ownerRef(p *monitoringv1.Prometheus) metav1.OwnerReference {
-	apiVersion, kind := monitoringv1.SchemeGroupVersion.String(), monitoringv1.PrometheusesKind
-	if IsAgent(p) {
-		apiVersion, kind = p.APIVersion, p.Kind
-	}
-	return plan.OwnerRef(apiVersion, kind, p.Name, p.UID)
+func ownerRef(p *promserver.Server) metav1.OwnerReference {
+	return plan.OwnerRef(p.APIVersion(), p.Kind(), p.Name, p.UID)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lookout-operator/lookout/pkg/plan"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // TestPrometheusPlanNames: the plan of a Prometheus names every object in write order
@@ -12,7 +13,7 @@ import (
 // ConfigMaps) and prunes the numbered families beyond what it writes.
 func TestPrometheusPlanNames(t *testing.T) {
 	opts := DefaultOptions()
-	pl, err := PrometheusPlan(PlanInput{Input: Input{Prometheus: prom()}, Config: [][]byte{{1}, {2}}, ConfigHashes: []string{"a", "b"}}, opts)
+	pl, err := PrometheusPlan(PlanInput{Input: Input{Prometheus: promserver.Of(prom())}, Config: [][]byte{{1}, {2}}, ConfigHashes: []string{"a", "b"}}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +44,11 @@ func TestPrometheusPlanNames(t *testing.T) {
 func TestConfigPartsNeedLookoutReloader(t *testing.T) {
 	opts := DefaultOptions()
 	opts.ConfigReloaderImage = "quay.io/prometheus-operator/prometheus-config-reloader:v0.93.1"
-	one := PlanInput{Input: Input{Prometheus: prom()}, Config: [][]byte{{1}}, ConfigHashes: []string{"a"}}
+	one := PlanInput{Input: Input{Prometheus: promserver.Of(prom())}, Config: [][]byte{{1}}, ConfigHashes: []string{"a"}}
 	if _, err := PrometheusPlan(one, opts); err != nil {
 		t.Fatalf("one Secret with upstream's reloader: %v", err)
 	}
-	two := PlanInput{Input: Input{Prometheus: prom()}, Config: [][]byte{{1}, {2}}, ConfigHashes: []string{"a", "b"}}
+	two := PlanInput{Input: Input{Prometheus: promserver.Of(prom())}, Config: [][]byte{{1}, {2}}, ConfigHashes: []string{"a", "b"}}
 	_, err := PrometheusPlan(two, opts)
 	if err == nil || !strings.Contains(err.Error(), "takes 2 Secrets") || !strings.Contains(err.Error(), DefaultOptions().ConfigReloaderImage) {
 		t.Fatalf("two Secrets with upstream's reloader: %v", err)

@@ -15,11 +15,12 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 func build(t *testing.T, p *monitoringv1.Prometheus, opts Options, rules, tls int) *appsv1.StatefulSet {
 	t.Helper()
-	sts, err := StatefulSet(Input{Prometheus: p, RuleConfigMaps: rules, TLSAssetSecrets: tls}, opts, 0)
+	sts, err := StatefulSet(Input{Prometheus: promserver.Of(p), RuleConfigMaps: rules, TLSAssetSecrets: tls}, opts, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestImage(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := prom(c.mut)
-		got, err := Image(p, opts)
+		got, err := Image(promserver.Of(p), opts)
 		if err != nil || got != c.want {
 			t.Errorf("Image = %q, %v; want %q", got, err, c.want)
 		}
@@ -267,7 +268,7 @@ func TestImage(t *testing.T) {
 	// tagged ones).
 	tagged := opts
 	tagged.PrometheusBaseImage, tagged.AlertmanagerBaseImage = "quay.io/prometheus/prometheus:v3.5.0", "quay.io/prometheus/alertmanager:v0.30.0"
-	if got, _ := Image(prom(), tagged); got != "quay.io/prometheus/prometheus:v3.5.0" {
+	if got, _ := Image(promserver.Of(prom()), tagged); got != "quay.io/prometheus/prometheus:v3.5.0" {
 		t.Errorf("tagged default Prometheus base image: %q", got)
 	}
 	if got, _ := AlertmanagerImage(am(), tagged); got != "quay.io/prometheus/alertmanager:v0.30.0" {
@@ -277,22 +278,22 @@ func TestImage(t *testing.T) {
 
 func TestNamesAndSelector(t *testing.T) {
 	p := prom(func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To[int32](3) })
-	names, err := StatefulSetNames(p)
+	names, err := StatefulSetNames(promserver.Of(p))
 	if err != nil || strings.Join(names, ",") != "prometheus-k8s,prometheus-k8s-shard-1,prometheus-k8s-shard-2" {
 		t.Errorf("names %v %v", names, err)
 	}
-	if n, _ := Shards(prom(func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To[int32](0) })); n != 1 {
+	if n, _ := Shards(promserver.Of(prom(func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To[int32](0) }))); n != 1 {
 		t.Errorf("0 shards is 1 shard, got %d", n)
 	}
 	want := "app.kubernetes.io/instance=k8s,app.kubernetes.io/managed-by=prometheus-operator,app.kubernetes.io/name=prometheus,operator.prometheus.io/name=k8s,prometheus=k8s"
-	if got := Selector(p); got != want {
+	if got := Selector(promserver.Of(p)); got != want {
 		t.Errorf("Selector = %q, want %q", got, want)
 	}
-	if ServiceName(p) != "prometheus-operated" || !ManagesGoverningService(p) {
+	if ServiceName(promserver.Of(p)) != "prometheus-operated" || !ManagesGoverningService(promserver.Of(p)) {
 		t.Error("default governing service")
 	}
 	p.Spec.ServiceName = ptr.To("mine")
-	if ServiceName(p) != "mine" || ManagesGoverningService(p) {
+	if ServiceName(promserver.Of(p)) != "mine" || ManagesGoverningService(promserver.Of(p)) {
 		t.Error("spec.serviceName")
 	}
 }

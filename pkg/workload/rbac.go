@@ -8,10 +8,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // ReloaderRoleName names the Role and RoleBinding of the config-reloader in API-watch mode.
-func ReloaderRoleName(p *monitoringv1.Prometheus) string {
+func ReloaderRoleName(p *promserver.Server) string {
 	return Instance(p).Base() + "-config-reloader"
 }
 
@@ -74,7 +75,7 @@ func ReloaderRoleFor(in Input, opts Options) (*rbacv1.Role, error) {
 }
 
 // PodNames are the names of p's StatefulSet pods: every replica of every shard.
-func PodNames(p *monitoringv1.Prometheus) ([]string, error) {
+func PodNames(p *promserver.Server) ([]string, error) {
 	sets, err := StatefulSetNames(p)
 	if err != nil {
 		return nil, err
@@ -94,7 +95,7 @@ func PodNames(p *monitoringv1.Prometheus) ([]string, error) {
 
 // ReloaderRoleBinding binds ReloaderRole to the pod's service account (spec.serviceAccountName,
 // or default).
-func ReloaderRoleBinding(p *monitoringv1.Prometheus) *rbacv1.RoleBinding {
+func ReloaderRoleBinding(p *promserver.Server) *rbacv1.RoleBinding {
 	sa := p.Spec.ServiceAccountName
 	if sa == "" {
 		sa = "default"
@@ -102,7 +103,7 @@ func ReloaderRoleBinding(p *monitoringv1.Prometheus) *rbacv1.RoleBinding {
 	return reloaderRoleBinding(ReloaderRoleName(p), p.Namespace, roleLabels(p), sa)
 }
 
-func roleLabels(p *monitoringv1.Prometheus) map[string]string {
+func roleLabels(p *promserver.Server) map[string]string {
 	return map[string]string{
 		layout.ManagedByLabel:       layout.ManagedByValue,
 		layout.LegacyManagedByLabel: layout.ManagedByValue,

@@ -15,6 +15,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // Environment variables the config-reloader expands into the generated config.
@@ -27,7 +28,7 @@ const (
 
 // prometheusLocalURL is endpoint on Prometheus as the sidecar reaches it: 127.0.0.1 over HTTP, localhost over
 // HTTPS (server certificates name hosts, rarely loopback addresses), or Options.LocalHost.
-func prometheusLocalURL(p *monitoringv1.Prometheus, opts Options, endpoint string) string {
+func prometheusLocalURL(p *promserver.Server, opts Options, endpoint string) string {
 	return localURL(opts, webTLS(p), layout.PrometheusWebPort, webPath(p, endpoint))
 }
 
@@ -65,7 +66,7 @@ func reloaderProbes(listenLocal bool, opts Options) *corev1.Probe {
 }
 
 // reloadSignal reports whether spec.reloadStrategy asks for a process signal.
-func reloadSignal(p *monitoringv1.Prometheus) bool {
+func reloadSignal(p *promserver.Server) bool {
 	return ptr.Deref(p.Spec.ReloadStrategy, monitoringv1.HTTPReloadStrategyType) == monitoringv1.ProcessSignalReloadStrategyType
 }
 
@@ -183,7 +184,7 @@ func (r reloaderSpec) container(opts Options, init bool) (corev1.Container, erro
 }
 
 // prometheusReloader is the reloader of one Prometheus shard.
-func prometheusReloader(p *monitoringv1.Prometheus, opts Options, shard int32, ruleSlots, configParts int) reloaderSpec {
+func prometheusReloader(p *promserver.Server, opts Options, shard int32, ruleSlots, configParts int) reloaderSpec {
 	dirs := make([]string, 0, ruleSlots+1)
 	for n := range ruleSlots {
 		dirs = append(dirs, ruleSlotDir(p, n))
@@ -235,7 +236,7 @@ func ReportPodArg(namespace string) string {
 // apiWatchArgs are the flags of API-watch mode (Options.ReloaderWatchAPI), which only
 // Lookout's reloader has: the config Secret and the rule ConfigMaps, mirrored into the
 // directories the other flags name.
-func apiWatchArgs(p *monitoringv1.Prometheus, ruleSlots, configParts int) []string {
+func apiWatchArgs(p *promserver.Server, ruleSlots, configParts int) []string {
 	args := []string{fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, Instance(p).ConfigSecret(), layout.ConfigDir)}
 	for n := 1; n < configParts; n++ {
 		args = append(args, fmt.Sprintf("--watch-secret=%s/%s=%s", p.Namespace, Instance(p).ConfigPartSecret(n), layout.ConfigPartDir(n)))
@@ -248,12 +249,12 @@ func apiWatchArgs(p *monitoringv1.Prometheus, ruleSlots, configParts int) []stri
 
 // reloaderEnv is the environment of both reloader containers. In DaemonSet mode it adds
 // NODE_NAME, which the config's node-local pod discovery names.
-func reloaderEnv(p *monitoringv1.Prometheus, shard int32) []corev1.EnvVar {
+func reloaderEnv(p *promserver.Server, shard int32) []corev1.EnvVar {
 	env := []corev1.EnvVar{
 		{Name: PodNameEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}},
 		{Name: ShardEnv, Value: strconv.Itoa(int(shard))},
 	}
-	if DaemonSetMode(p) {
+	if p.DaemonSetMode() {
 		env = append(env, corev1.EnvVar{Name: NodeNameEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "spec.nodeName"}}})
 	}
 	return env
@@ -262,7 +263,7 @@ func reloaderEnv(p *monitoringv1.Prometheus, shard int32) []corev1.EnvVar {
 // reloaderMounts are the volume mounts of both reloader containers: the config it reads,
 // the directory it writes, and the rule directories it watches (and, in API-watch mode,
 // fills).
-func reloaderMounts(p *monitoringv1.Prometheus, opts Options, ruleSlots, configParts int) []corev1.VolumeMount {
+func reloaderMounts(p *promserver.Server, opts Options, ruleSlots, configParts int) []corev1.VolumeMount {
 	readOnly := !opts.ReloaderWatchAPI
 	mounts := []corev1.VolumeMount{
 		{Name: configVolume, MountPath: layout.ConfigDir, ReadOnly: readOnly},
@@ -282,6 +283,6 @@ func reloaderMounts(p *monitoringv1.Prometheus, opts Options, ruleSlots, configP
 
 // reloaderContainer builds the sidecar (init false) or the init container (init true)
 // of a Prometheus shard.
-func reloaderContainer(p *monitoringv1.Prometheus, opts Options, shard int32, ruleSlots, configParts int, init bool) (corev1.Container, error) {
+func reloaderContainer(p *promserver.Server, opts Options, shard int32, ruleSlots, configParts int, init bool) (corev1.Container, error) {
 	return prometheusReloader(p, opts, shard, ruleSlots, configParts).container(opts, init)
 }

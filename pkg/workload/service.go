@@ -3,13 +3,13 @@ package workload
 import (
 	"fmt"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // GoverningService is the headless Service prometheus-operated shared by the Prometheus
@@ -18,7 +18,7 @@ import (
 // the namespace. The controller creates it only when
 // ManagesGoverningService(p). With spec.thanos it also has the sidecars' grpc port 10901,
 // as prometheus-operator adds it, so that Thanos Query finds them by DNS SRV records.
-func GoverningService(p *monitoringv1.Prometheus) *corev1.Service {
+func GoverningService(p *promserver.Server) *corev1.Service {
 	port := portName(p)
 	svc := &corev1.Service{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
@@ -45,7 +45,7 @@ func GoverningService(p *monitoringv1.Prometheus) *corev1.Service {
 			},
 		},
 	}
-	if p.Spec.Thanos != nil {
+	if p.PrometheusOnly().Thanos != nil {
 		AddThanosGRPCPort(svc)
 	}
 	return svc
@@ -74,10 +74,10 @@ func AddThanosGRPCPort(svc *corev1.Service) {
 // to reconcile p unless the Service exists in p's namespace and its selector selects the
 // pods of every shard of p. A Service without a selector is accepted, as upstream accepts
 // it (its endpoints are then the user's to manage).
-func CheckGoverningService(p *monitoringv1.Prometheus, svc *corev1.Service) error {
+func CheckGoverningService(p *promserver.Server, svc *corev1.Service) error {
 	pods := objectLabels(p, 0)
 	delete(pods, layout.ShardLabel)
-	return checkCustomService(kindName(p), p.Namespace, ServiceName(p), governingServiceName(p), svc, pods)
+	return checkCustomService(p.Kind(), p.Namespace, ServiceName(p), governingServiceName(p), svc, pods)
 }
 
 // checkCustomService checks that svc, the user's Service ns/name given as spec.serviceName

@@ -8,6 +8,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 func TestCheckGoverningService(t *testing.T) {
@@ -31,7 +33,7 @@ func TestCheckGoverningService(t *testing.T) {
 		{"missing", nil, `spec.serviceName: Service monitoring/k8s-governing does not exist`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := CheckGoverningService(p, c.svc)
+			err := CheckGoverningService(promserver.Of(p), c.svc)
 			switch {
 			case c.want == "" && err != nil:
 				t.Errorf("refused: %v", err)
@@ -42,12 +44,12 @@ func TestCheckGoverningService(t *testing.T) {
 	}
 	// Every shard's pods carry the labels the check requires.
 	for shard := range int32(3) {
-		sts, err := StatefulSet(Input{Prometheus: p}, DefaultOptions(), shard)
+		sts, err := StatefulSet(Input{Prometheus: promserver.Of(p)}, DefaultOptions(), shard)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := svc(map[string]string{"app.kubernetes.io/name": "prometheus", "app.kubernetes.io/instance": "k8s", "managed-by": "prometheus-operator"})
-		if err := CheckGoverningService(p, s); err != nil {
+		if err := CheckGoverningService(promserver.Of(p), s); err != nil {
 			t.Fatal(err)
 		}
 		for k, v := range s.Spec.Selector {

@@ -8,6 +8,8 @@ import (
 	"github.com/prometheus/common/model"
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // DeletionDeadlineAnnotation is set on the StatefulSet of a shard that was scaled away
@@ -20,8 +22,8 @@ const DeletionDeadlineAnnotation = "operator.prometheus.io/deletion-deadline"
 // (spec.shardRetentionPolicy.whenScaled Retain). Their pods keep running with the
 // configuration every shard shares, whose jobs drop every target on a shard number at or
 // above spec.shards (pkg/promcfg), so their data stays queryable and they scrape nothing.
-func RetainShards(p *monitoringv1.Prometheus) (bool, error) {
-	r := p.Spec.ShardRetentionPolicy
+func RetainShards(p *promserver.Server) (bool, error) {
+	r := p.PrometheusOnly().ShardRetentionPolicy
 	if r == nil {
 		return false, nil
 	}
@@ -42,8 +44,8 @@ func RetainShards(p *monitoringv1.Prometheus) (bool, error) {
 // spec.shardRetentionPolicy.retain.retentionPeriod, else spec.retention (24h when no
 // retention is set at all). Zero means forever: the data of a Prometheus retaining by
 // size (or by percentage of its volume) alone does not expire with time.
-func RetentionGracePeriod(p *monitoringv1.Prometheus) (time.Duration, error) {
-	s := &p.Spec
+func RetentionGracePeriod(p *promserver.Server) (time.Duration, error) {
+	s := p.PrometheusOnly()
 	if r := s.ShardRetentionPolicy; r != nil && r.Retain != nil {
 		d, err := model.ParseDuration(string(r.Retain.RetentionPeriod))
 		if err != nil {
@@ -83,7 +85,7 @@ type SurplusShard struct {
 // RetentionGracePeriod, or never) and deleted when the deadline has passed. A deadline
 // already on the StatefulSet is kept even if the policy changed since, except that a
 // policy other than Retain deletes at once.
-func DecideSurplusShard(p *monitoringv1.Prometheus, sts *appsv1.StatefulSet, now time.Time) (SurplusShard, error) {
+func DecideSurplusShard(p *promserver.Server, sts *appsv1.StatefulSet, now time.Time) (SurplusShard, error) {
 	retain, err := RetainShards(p)
 	if err != nil {
 		return SurplusShard{}, err

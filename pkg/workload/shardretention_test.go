@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 func TestDecideSurplusShard(t *testing.T) {
@@ -57,7 +59,7 @@ func TestDecideSurplusShard(t *testing.T) {
 		{"never: keep", prom(retain("48h")), sts("0001-01-01T00:00:00Z"), SurplusShard{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := DecideSurplusShard(c.p, c.sts, now)
+			got, err := DecideSurplusShard(promserver.Of(c.p), c.sts, now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,12 +93,12 @@ func TestShardRetentionErrors(t *testing.T) {
 			if c.sts != "" {
 				s.Annotations = map[string]string{DeletionDeadlineAnnotation: c.sts}
 			}
-			_, err := DecideSurplusShard(prom(c.mut), s, time.Now())
+			_, err := DecideSurplusShard(promserver.Of(prom(c.mut)), s, time.Now())
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want one containing %q", err, c.want)
 			}
 			if c.sts == "" {
-				if _, err := StatefulSet(Input{Prometheus: prom(c.mut)}, DefaultOptions(), 0); err == nil || !strings.Contains(err.Error(), c.want) {
+				if _, err := StatefulSet(Input{Prometheus: promserver.Of(prom(c.mut))}, DefaultOptions(), 0); err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Errorf("StatefulSet: error %v, want one containing %q", err, c.want)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // defaultTerminationGracePeriod leaves Prometheus time to flush its head block.
@@ -19,7 +20,7 @@ const defaultTerminationGracePeriod = 600
 // Input is what the controller hands the StatefulSet builder for one Prometheus.
 type Input struct {
 	// Prometheus is the object reconciled; the builders never modify it.
-	Prometheus *monitoringv1.Prometheus
+	Prometheus *promserver.Server
 	// RuleConfigMaps is how many rule ConfigMaps the controller wrote, named
 	// layout.RuleConfigMapName(name, 0..RuleConfigMaps-1).
 	RuleConfigMaps int
@@ -33,7 +34,7 @@ type Input struct {
 }
 
 // Shards is the number of shards of p: spec.shards, 1 when unset or 0.
-func Shards(p *monitoringv1.Prometheus) (int32, error) {
+func Shards(p *promserver.Server) (int32, error) {
 	s := ptr.Deref(p.Spec.Shards, 1)
 	if s < 0 {
 		return 0, fmt.Errorf("spec.shards must not be negative, got %d", s)
@@ -42,7 +43,7 @@ func Shards(p *monitoringv1.Prometheus) (int32, error) {
 }
 
 // Replicas is the number of replicas of each shard: spec.replicas, 1 when unset.
-func Replicas(p *monitoringv1.Prometheus) (int32, error) {
+func Replicas(p *promserver.Server) (int32, error) {
 	r := ptr.Deref(p.Spec.Replicas, 1)
 	if r < 0 {
 		return 0, fmt.Errorf("spec.replicas must not be negative, got %d", r)
@@ -52,8 +53,8 @@ func Replicas(p *monitoringv1.Prometheus) (int32, error) {
 
 // StatefulSetNames are the names of the StatefulSets p should have, shard 0 first; the
 // controller deletes any other StatefulSet it owns.
-func StatefulSetNames(p *monitoringv1.Prometheus) ([]string, error) {
-	if DaemonSetMode(p) {
+func StatefulSetNames(p *promserver.Server) ([]string, error) {
+	if p.DaemonSetMode() {
 		return nil, nil // a DaemonSet instead
 	}
 	n, err := Shards(p)
@@ -97,12 +98,12 @@ func StatefulSet(in Input, opts Options, shard int32) (*appsv1.StatefulSet, erro
 	}
 	sts, err := buildStatefulSet(p, opts, in, shard)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s/%s shard %d: %w", strings.ToLower(kindName(p)), p.Namespace, p.Name, shard, err)
+		return nil, fmt.Errorf("%s %s/%s shard %d: %w", strings.ToLower(p.Kind()), p.Namespace, p.Name, shard, err)
 	}
 	return sts, nil
 }
 
-func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard int32) (*appsv1.StatefulSet, error) {
+func buildStatefulSet(p *promserver.Server, opts Options, in Input, shard int32) (*appsv1.StatefulSet, error) {
 	shards, err := Shards(p)
 	if err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func buildStatefulSet(p *monitoringv1.Prometheus, opts Options, in Input, shard 
 	}
 	name := Instance(p).StatefulSet(int(shard))
 	if len(name) > maxStatefulSetName {
-		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter %s name", name, len(name), maxStatefulSetName, kindName(p))
+		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter %s name", name, len(name), maxStatefulSetName, p.Kind())
 	}
 	v, err := promVersion(p)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // Reasons of the Available condition.
@@ -33,7 +34,7 @@ const maxPodsInMessage = 3
 // available, Degraded when some are, False when none is. The controller adds Reconciled.
 // now is the transition time of a condition whose status changed; an unchanged status
 // keeps the time p.Status has.
-func Status(p *monitoringv1.Prometheus, sets []appsv1.StatefulSet, pods []corev1.Pod, now metav1.Time) monitoringv1.PrometheusStatus {
+func Status(p *promserver.Server, sets []appsv1.StatefulSet, pods []corev1.Pod, now metav1.Time) monitoringv1.PrometheusStatus {
 	shards := max(ptr.Deref(p.Spec.Shards, 1), 1)
 	replicas := max(ptr.Deref(p.Spec.Replicas, 1), 0)
 
@@ -137,7 +138,7 @@ func availableCondition(expected, available int32, problems []string, generation
 
 // shardOf returns the shard of a StatefulSet of p from its name, or, for names this
 // package does not generate, from its labels (byName false).
-func shardOf(p *monitoringv1.Prometheus, s *appsv1.StatefulSet) (shard int32, byName, ok bool) {
+func shardOf(p *promserver.Server, s *appsv1.StatefulSet) (shard int32, byName, ok bool) {
 	if s.Namespace != "" && p.Namespace != "" && s.Namespace != p.Namespace {
 		return 0, false, false
 	}
@@ -159,7 +160,7 @@ func shardOf(p *monitoringv1.Prometheus, s *appsv1.StatefulSet) (shard int32, by
 
 // unreadyPods names up to maxPodsInMessage pods of the shard that are not ready, with the
 // reason their first waiting or failing container gives.
-func unreadyPods(p *monitoringv1.Prometheus, shard int32, pods []corev1.Pod) string {
+func unreadyPods(p *promserver.Server, shard int32, pods []corev1.Pod) string {
 	return unreadyPodsOf(pods, func(pod *corev1.Pod) bool {
 		if pod.Labels[layout.OperatorNameLabel] != p.Name || pod.Labels[layout.ShardLabel] != strconv.Itoa(int(shard)) {
 			return false

@@ -12,11 +12,12 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 func liveSet(name string, shard int32, spec, replicas, updated, available int32) appsv1.StatefulSet {
 	return appsv1.StatefulSet{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "monitoring", Labels: objectLabels(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}, shard)},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "monitoring", Labels: objectLabels(promserver.Of(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}), shard)},
 		Spec:       appsv1.StatefulSetSpec{Replicas: ptr.To(spec)},
 		Status:     appsv1.StatefulSetStatus{Replicas: replicas, UpdatedReplicas: updated, AvailableReplicas: available},
 	}
@@ -53,13 +54,13 @@ func TestStatus(t *testing.T) {
 			sets: []appsv1.StatefulSet{liveSet("prometheus-k8s", 0, 2, 2, 2, 2), liveSet("prometheus-k8s-shard-1", 1, 2, 2, 1, 1)},
 			pods: []corev1.Pod{
 				{
-					ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-shard-1-1", Namespace: "monitoring", Labels: objectLabels(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}, 1)},
+					ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-shard-1-1", Namespace: "monitoring", Labels: objectLabels(promserver.Of(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}), 1)},
 					Status: corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{
 						{Name: "prometheus", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}},
 					}},
 				},
 				{
-					ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-shard-1-0", Namespace: "monitoring", Labels: objectLabels(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}, 1)},
+					ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-shard-1-0", Namespace: "monitoring", Labels: objectLabels(promserver.Of(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}), 1)},
 					Status:     corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}},
 				},
 			},
@@ -72,7 +73,7 @@ func TestStatus(t *testing.T) {
 			p:    prom(),
 			sets: []appsv1.StatefulSet{liveSet("prometheus-k8s", 0, 1, 1, 1, 0)},
 			pods: []corev1.Pod{{
-				ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-0", Labels: objectLabels(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}, 0)},
+				ObjectMeta: metav1.ObjectMeta{Name: "prometheus-k8s-0", Labels: objectLabels(promserver.Of(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: "k8s"}}), 0)},
 				Status: corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{
 					{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: "Unschedulable"},
 				}},
@@ -110,7 +111,7 @@ func TestStatus(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			st := Status(c.p, c.sets, c.pods, now)
+			st := Status(promserver.Of(c.p), c.sets, c.pods, now)
 			if len(st.Conditions) != 1 {
 				t.Fatalf("conditions %+v", st.Conditions)
 			}
@@ -131,7 +132,7 @@ func TestStatus(t *testing.T) {
 				t.Errorf("totals %v, want %v", got, c.totals)
 			}
 			wantShards := max(ptr.Deref(c.p.Spec.Shards, 1), 1)
-			if st.Shards != wantShards || st.Selector != Selector(c.p) {
+			if st.Shards != wantShards || st.Selector != Selector(promserver.Of(c.p)) {
 				t.Errorf("shards %d selector %q", st.Shards, st.Selector)
 			}
 		})
@@ -145,7 +146,7 @@ func TestStatusShardStatusesAndTransitions(t *testing.T) {
 	})
 	sets := []appsv1.StatefulSet{liveSet("prometheus-k8s-shard-1", 1, 1, 1, 0, 1), liveSet("prometheus-k8s", 0, 1, 1, 1, 1)}
 	t0 := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	st := Status(p, sets, nil, t0)
+	st := Status(promserver.Of(p), sets, nil, t0)
 	if !st.Paused {
 		t.Error("paused not reported")
 	}
@@ -160,11 +161,11 @@ func TestStatusShardStatusesAndTransitions(t *testing.T) {
 	// Same status later keeps the transition time; a change takes the new time.
 	p.Status = st
 	t1 := metav1.NewTime(t0.Add(time.Hour))
-	if again := Status(p, sets, nil, t1); !again.Conditions[0].LastTransitionTime.Equal(&t0) {
+	if again := Status(promserver.Of(p), sets, nil, t1); !again.Conditions[0].LastTransitionTime.Equal(&t0) {
 		t.Errorf("unchanged condition moved to %v", again.Conditions[0].LastTransitionTime)
 	}
 	sets[0].Status.AvailableReplicas = 0
-	if changed := Status(p, sets, nil, t1); changed.Conditions[0].Status != monitoringv1.ConditionDegraded || !changed.Conditions[0].LastTransitionTime.Equal(&t1) {
+	if changed := Status(promserver.Of(p), sets, nil, t1); changed.Conditions[0].Status != monitoringv1.ConditionDegraded || !changed.Conditions[0].LastTransitionTime.Equal(&t1) {
 		t.Errorf("changed condition %+v", changed.Conditions[0])
 	}
 }
@@ -177,7 +178,7 @@ func TestStatusLimitsPodsInMessage(t *testing.T) {
 			layout.OperatorNameLabel: "k8s", layout.ShardLabel: "0",
 		}}})
 	}
-	st := Status(p, []appsv1.StatefulSet{liveSet("prometheus-k8s", 0, 5, 5, 5, 0)}, pods, metav1.Now())
+	st := Status(promserver.Of(p), []appsv1.StatefulSet{liveSet("prometheus-k8s", 0, 5, 5, 5, 0)}, pods, metav1.Now())
 	msg := st.Conditions[0].Message
 	if !strings.Contains(msg, "pod prometheus-k8s-0: not ready, pod prometheus-k8s-1: not ready, pod prometheus-k8s-2: not ready, 2 more pods not ready") {
 		t.Errorf("message %q", msg)

@@ -8,12 +8,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // storage returns the TSDB volume (emptyDir or ephemeral) or volume claim template, and
 // its mount in the prometheus container. Like prometheus-operator, spec.storage.emptyDir
 // wins over ephemeral, which wins over volumeClaimTemplate; no storage is an emptyDir.
-func storage(p *monitoringv1.Prometheus) (*corev1.Volume, *corev1.PersistentVolumeClaim, corev1.VolumeMount, error) {
+func storage(p *promserver.Server) (*corev1.Volume, *corev1.PersistentVolumeClaim, corev1.VolumeMount, error) {
 	return storageFor(p.Spec.Storage, storageVolumeName(p), layout.StorageDir, storageSubPath)
 }
 

@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // DefaultThanosVersion is the Thanos version of the sidecar when spec.thanos.version is
@@ -57,7 +58,7 @@ const (
 
 // ThanosHTTPClientSecretName is the Secret holding the HTTP client configuration the
 // Thanos sidecar uses to reach Prometheus (prometheus-<name>-thanos-prometheus-http-client-file).
-func ThanosHTTPClientSecretName(p *monitoringv1.Prometheus) string {
+func ThanosHTTPClientSecretName(p *promserver.Server) string {
 	return "prometheus-" + p.Name + "-" + thanosHTTPClientVolume
 }
 
@@ -71,11 +72,11 @@ func ThanosHTTPClientConfig() []byte {
 // NeedsThanosHTTPClientSecret reports whether p's pods mount the Secret
 // ThanosHTTPClientSecretName: with spec.thanos on Thanos v0.24.0 and later. An invalid
 // spec.thanos.version reports false; the StatefulSet builder refuses it.
-func NeedsThanosHTTPClientSecret(p *monitoringv1.Prometheus) bool {
-	if p.Spec.Thanos == nil {
+func NeedsThanosHTTPClientSecret(p *promserver.Server) bool {
+	if p.PrometheusOnly().Thanos == nil {
 		return false
 	}
-	v, err := thanosVersion(p.Spec.Thanos)
+	v, err := thanosVersion(p.PrometheusOnly().Thanos)
 	return err == nil && atLeast(v, thanosHTTPClientFlagVersion)
 }
 
@@ -93,8 +94,8 @@ func thanosVersion(t *monitoringv1.ThanosSpec) (*version.Version, error) {
 }
 
 // thanosUploads reports whether the sidecar uploads blocks to object storage.
-func thanosUploads(p *monitoringv1.Prometheus) bool {
-	t := p.Spec.Thanos
+func thanosUploads(p *promserver.Server) bool {
+	t := p.PrometheusOnly().Thanos
 	return t != nil && (t.ObjectStorageConfig != nil || t.ObjectStorageConfigFile != nil)
 }
 
@@ -113,14 +114,14 @@ const (
 )
 
 // compactionFor decides the compaction mode as prometheus-operator does.
-func compactionFor(p *monitoringv1.Prometheus, v *version.Version) (compactionMode, error) {
-	if p.Spec.DisableCompaction {
+func compactionFor(p *promserver.Server, v *version.Version) (compactionMode, error) {
+	if p.PrometheusOnly().DisableCompaction {
 		return compactionDisabled, nil
 	}
 	if !thanosUploads(p) {
 		return compactionDefault, nil
 	}
-	tv, err := thanosVersion(p.Spec.Thanos)
+	tv, err := thanosVersion(p.PrometheusOnly().Thanos)
 	if err != nil {
 		return compactionDefault, err
 	}
@@ -134,7 +135,7 @@ func compactionFor(p *monitoringv1.Prometheus, v *version.Version) (compactionMo
 // (spec.thanos.blockSize, 2h by default) when disabled, the shipper meta file when
 // delayed, and --no-storage.tsdb.allow-overlapping-compaction when blocks are uploaded
 // with an out-of-order window on Prometheus v2.55.0 and later.
-func compactionArgs(p *monitoringv1.Prometheus, v *version.Version, add func(name, value string)) error {
+func compactionArgs(p *promserver.Server, v *version.Version, add func(name, value string)) error {
 	mode, err := compactionFor(p, v)
 	if err != nil {
 		return err
@@ -142,7 +143,7 @@ func compactionArgs(p *monitoringv1.Prometheus, v *version.Version, add func(nam
 	switch mode {
 	case compactionDisabled:
 		block := "2h"
-		if t := p.Spec.Thanos; t != nil && t.BlockDuration != "" {
+		if t := p.PrometheusOnly().Thanos; t != nil && t.BlockDuration != "" {
 			if _, err := model.ParseDuration(string(t.BlockDuration)); err != nil {
 				return fmt.Errorf("spec.thanos.blockSize %q: %w", t.BlockDuration, err)
 			}
@@ -194,8 +195,8 @@ var thanosTLSVersion = map[monitoringv1.TLSVersion]string{
 // thanosSidecar builds the thanos-sidecar container and the volumes it needs beyond the
 // Prometheus ones (nil, nil when spec.thanos is not set). v is the Prometheus version,
 // storageMount the TSDB mount of the Prometheus container.
-func thanosSidecar(p *monitoringv1.Prometheus, opts Options, v *version.Version, storageMount corev1.VolumeMount) (*corev1.Container, []corev1.Volume, error) {
-	t := p.Spec.Thanos
+func thanosSidecar(p *promserver.Server, opts Options, v *version.Version, storageMount corev1.VolumeMount) (*corev1.Container, []corev1.Volume, error) {
+	t := p.PrometheusOnly().Thanos
 	if t == nil {
 		return nil, nil, nil
 	}

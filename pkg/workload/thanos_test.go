@@ -8,16 +8,18 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 func TestGoverningServiceThanos(t *testing.T) {
-	svc := GoverningService(prom(func(p *monitoringv1.Prometheus) { p.Spec.Thanos = &monitoringv1.ThanosSpec{} }))
+	svc := GoverningService(promserver.Of(prom(func(p *monitoringv1.Prometheus) { p.Spec.Thanos = &monitoringv1.ThanosSpec{} })))
 	golden(t, "service-thanos", toYAML(t, svc))
 	AddThanosGRPCPort(svc)
 	if len(svc.Spec.Ports) != 2 {
 		t.Fatalf("AddThanosGRPCPort added a second grpc port: %v", svc.Spec.Ports)
 	}
-	plain := GoverningService(prom())
+	plain := GoverningService(promserver.Of(prom()))
 	if len(plain.Spec.Ports) != 1 {
 		t.Fatalf("without spec.thanos the Service has ports %v", plain.Spec.Ports)
 	}
@@ -25,7 +27,7 @@ func TestGoverningServiceThanos(t *testing.T) {
 
 func TestThanosSidecarIsLastAndOptional(t *testing.T) {
 	names := func(p *monitoringv1.Prometheus) []string {
-		sts, err := StatefulSet(Input{Prometheus: p, RuleConfigMaps: 1}, DefaultOptions(), 0)
+		sts, err := StatefulSet(Input{Prometheus: promserver.Of(p), RuleConfigMaps: 1}, DefaultOptions(), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +50,7 @@ func TestThanosDefaultBaseImage(t *testing.T) {
 	opts := DefaultOptions()
 	opts.ThanosBaseImage = "registry.example/thanos"
 	p := prom(func(p *monitoringv1.Prometheus) { p.Spec.Thanos = &monitoringv1.ThanosSpec{Version: ptr.To("v0.39.2")} })
-	sts, err := StatefulSet(Input{Prometheus: p}, opts, 0)
+	sts, err := StatefulSet(Input{Prometheus: promserver.Of(p)}, opts, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func TestThanosDefaultBaseImage(t *testing.T) {
 		"quay.io/thanos/thanos@sha256:0123abcd": "quay.io/thanos/thanos@sha256:0123abcd",
 	} {
 		opts.ThanosBaseImage = base
-		sts, err := StatefulSet(Input{Prometheus: p}, opts, 0)
+		sts, err := StatefulSet(Input{Prometheus: promserver.Of(p)}, opts, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,15 +79,15 @@ func TestThanosDefaultBaseImage(t *testing.T) {
 
 func TestThanosHTTPClientSecret(t *testing.T) {
 	p := prom()
-	if NeedsThanosHTTPClientSecret(p) {
+	if NeedsThanosHTTPClientSecret(promserver.Of(p)) {
 		t.Error("no spec.thanos, but the Secret is needed")
 	}
 	p.Spec.Thanos = &monitoringv1.ThanosSpec{}
-	if !NeedsThanosHTTPClientSecret(p) || ThanosHTTPClientSecretName(p) != "prometheus-k8s-thanos-prometheus-http-client-file" {
-		t.Errorf("default Thanos version: needed %v, name %q", NeedsThanosHTTPClientSecret(p), ThanosHTTPClientSecretName(p))
+	if !NeedsThanosHTTPClientSecret(promserver.Of(p)) || ThanosHTTPClientSecretName(promserver.Of(p)) != "prometheus-k8s-thanos-prometheus-http-client-file" {
+		t.Errorf("default Thanos version: needed %v, name %q", NeedsThanosHTTPClientSecret(promserver.Of(p)), ThanosHTTPClientSecretName(promserver.Of(p)))
 	}
 	p.Spec.Thanos.Version = ptr.To("v0.23.2")
-	if NeedsThanosHTTPClientSecret(p) {
+	if NeedsThanosHTTPClientSecret(promserver.Of(p)) {
 		t.Error("Thanos v0.23 has no --prometheus.http-client-file")
 	}
 	if got := string(ThanosHTTPClientConfig()); got != "tls_config:\n  insecure_skip_verify: true\n" {
@@ -135,7 +137,7 @@ func TestThanosErrors(t *testing.T) {
 			if c.mut != nil {
 				c.mut(p)
 			}
-			_, err := StatefulSet(Input{Prometheus: p}, DefaultOptions(), 0)
+			_, err := StatefulSet(Input{Prometheus: promserver.Of(p)}, DefaultOptions(), 0)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -146,7 +148,7 @@ func TestThanosErrors(t *testing.T) {
 	}
 	opts := DefaultOptions()
 	opts.ThanosBaseImage = ""
-	_, err := StatefulSet(Input{Prometheus: prom(func(p *monitoringv1.Prometheus) { p.Spec.Thanos = &monitoringv1.ThanosSpec{} })}, opts, 0)
+	_, err := StatefulSet(Input{Prometheus: promserver.Of(prom(func(p *monitoringv1.Prometheus) { p.Spec.Thanos = &monitoringv1.ThanosSpec{} }))}, opts, 0)
 	if want := "no Thanos image: spec.thanos.image is empty and the operator has no default Thanos base image (--thanos-default-base-image)"; err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Fatalf("error %v, want suffix %q", err, want)
 	}

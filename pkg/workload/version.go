@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // minimumVersion is the oldest Prometheus whose flags the builders know.
@@ -14,7 +15,7 @@ var minimumVersion = version.MustParseGeneric("2.45.0")
 
 // promVersion is the Prometheus version the flags are generated for: spec.version, or
 // DefaultPrometheusVersion.
-func promVersion(p *monitoringv1.Prometheus) (*version.Version, error) {
+func promVersion(p *promserver.Server) (*version.Version, error) {
 	s := p.Spec.Version
 	if s == "" {
 		s = DefaultPrometheusVersion
@@ -38,9 +39,9 @@ func atLeast(v *version.Version, min string) bool {
 // spec.image when set; otherwise the base image (spec.baseImage, deprecated, or the
 // operator's default) with spec.sha (deprecated) as digest, or spec.tag (deprecated), or
 // spec.version (DefaultPrometheusVersion when empty) as tag.
-func Image(p *monitoringv1.Prometheus, opts Options) (string, error) {
-	s := &p.Spec
-	return imageFor("Prometheus", imageSpec{s.Image, s.BaseImage, s.SHA, s.Tag, s.Version}, opts.PrometheusBaseImage, DefaultPrometheusVersion)
+func Image(p *promserver.Server, opts Options) (string, error) {
+	s := p.Spec
+	return imageFor("Prometheus", imageSpec{s.Image, p.PrometheusOnly().BaseImage, p.PrometheusOnly().SHA, p.PrometheusOnly().Tag, s.Version}, opts.PrometheusBaseImage, DefaultPrometheusVersion)
 }
 
 // imageSpec are the image fields every workload kind has.

@@ -4,36 +4,36 @@ import (
 	"path"
 	"path/filepath"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // ruleSlotVolume is the volume name of the n-th rule ConfigMap slot; it is the ConfigMap
 // name, as prometheus-operator names it, when that is a valid volume name.
-func ruleSlotVolume(p *monitoringv1.Prometheus, n int) string {
+func ruleSlotVolume(p *promserver.Server, n int) string {
 	return volumeName("", Instance(p).RuleConfigMap(n))
 }
 
 // needsAPIAccessVolume reports whether the reloader needs its own projected service
 // account token: it reads (or, reporting the loaded configuration, writes) the API but
 // the pod does not mount the token.
-func needsAPIAccessVolume(p *monitoringv1.Prometheus, opts Options) bool {
+func needsAPIAccessVolume(p *promserver.Server, opts Options) bool {
 	return reloaderUsesAPI(p, opts) && !ptr.Deref(p.Spec.AutomountServiceAccountToken, true)
 }
 
 // reloaderUsesAPI reports whether the Prometheus reloader talks to the API server.
-func reloaderUsesAPI(p *monitoringv1.Prometheus, opts Options) bool {
+func reloaderUsesAPI(p *promserver.Server, opts Options) bool {
 	return opts.ReloaderWatchAPI || ReportsConfig(p, opts)
 }
 
 // ReportsConfig reports whether p's reloader writes the loaded configuration's hash on
 // its pod: with Options.ReloaderReportConfig, for StatefulSet pods (the Role names each
 // pod; a DaemonSet's pods cannot be named in advance).
-func ReportsConfig(p *monitoringv1.Prometheus, opts Options) bool {
-	return opts.ReloaderReportConfig && !DaemonSetMode(p)
+func ReportsConfig(p *promserver.Server, opts Options) bool {
+	return opts.ReloaderReportConfig && !p.DaemonSetMode()
 }
 
 // usesLogDir reports whether a log file is given without directory, and so is written
@@ -45,7 +45,7 @@ func usesLogDir(file string) bool {
 
 // podVolumes returns the volumes the operator adds (storage and spec.volumes excluded)
 // and the mounts of the prometheus container (storage and spec.volumeMounts excluded).
-func podVolumes(p *monitoringv1.Prometheus, opts Options, ruleSlots, tlsSlots, configParts int) ([]corev1.Volume, []corev1.VolumeMount, error) {
+func podVolumes(p *promserver.Server, opts Options, ruleSlots, tlsSlots, configParts int) ([]corev1.Volume, []corev1.VolumeMount, error) {
 	memory := &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}
 
 	configSource := corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: Instance(p).ConfigSecret()}}
@@ -115,7 +115,7 @@ func podVolumes(p *monitoringv1.Prometheus, opts Options, ruleSlots, tlsSlots, c
 		mounts = append(mounts, corev1.VolumeMount{Name: name, MountPath: path.Join(layout.ConfigMapsDir, c), ReadOnly: true})
 	}
 
-	if usesLogDir(p.Spec.QueryLogFile) || usesLogDir(ptr.Deref(p.Spec.ScrapeFailureLogFile, "")) {
+	if usesLogDir(p.PrometheusOnly().QueryLogFile) || usesLogDir(ptr.Deref(p.Spec.ScrapeFailureLogFile, "")) {
 		volumes = append(volumes, corev1.Volume{Name: logFilesVolume, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
 		mounts = append(mounts, corev1.VolumeMount{Name: logFilesVolume, MountPath: layout.LogDir})
 	}
@@ -148,7 +148,7 @@ func apiAccessVolumeSource() corev1.Volume {
 // API-watch mode, an emptyDir the reloader fills. The parts are optional: while one is
 // missing (just created, or deleted before the pod rolls) the reloader waits for it and
 // keeps the configuration it has.
-func configPartsSource(p *monitoringv1.Prometheus, opts Options, configParts int) corev1.VolumeSource {
+func configPartsSource(p *promserver.Server, opts Options, configParts int) corev1.VolumeSource {
 	if opts.ReloaderWatchAPI {
 		return corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}}
 	}

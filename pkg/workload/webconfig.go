@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // Files of the web TLS credentials inside the web-config volume, which projects the web
@@ -50,7 +51,7 @@ type webHTTPServerConfig struct {
 // under layout.WebConfigFile in the Secret Instance(p).WebConfigSecret(). The pod
 // always mounts that Secret, so the controller writes it even when spec.web is empty (the
 // content is then "{}"). The result is checked with Prometheus's own web config parser.
-func WebConfig(p *monitoringv1.Prometheus) ([]byte, error) {
+func WebConfig(p *promserver.Server) ([]byte, error) {
 	var w *monitoringv1.WebConfigFileFields
 	if p.Spec.Web != nil {
 		w = &p.Spec.Web.WebConfigFileFields
@@ -109,7 +110,7 @@ func webConfigFor(w *monitoringv1.WebConfigFileFields, dir, what string) ([]byte
 // webConfigSources are the projections of the web-config volume: the generated file, and
 // the TLS certificate, key and client CA spec.web.tlsConfig takes from Secrets or
 // ConfigMaps.
-func webConfigSources(p *monitoringv1.Prometheus) ([]corev1.VolumeProjection, error) {
+func webConfigSources(p *promserver.Server) ([]corev1.VolumeProjection, error) {
 	var w *monitoringv1.WebConfigFileFields
 	if p.Spec.Web != nil {
 		w = &p.Spec.Web.WebConfigFileFields

@@ -17,6 +17,8 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/exporter-toolkit/web"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 func TestWebConfigGolden(t *testing.T) {
@@ -42,7 +44,7 @@ func TestWebConfigGolden(t *testing.T) {
 	}
 	for name, p := range cases {
 		t.Run(name, func(t *testing.T) {
-			b, err := WebConfig(p)
+			b, err := WebConfig(promserver.Of(p))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +70,7 @@ func TestWebConfigLoadsInExporterToolkit(t *testing.T) {
 	f.TLSConfig.KeyFile = ptr.To(filepath.Join(dir, "tls.key"))
 	f.TLSConfig.ClientCAFile = ptr.To(filepath.Join(dir, "ca.crt"))
 	p := prom(func(p *monitoringv1.Prometheus) { p.Spec.Web = &monitoringv1.PrometheusWebSpec{WebConfigFileFields: f} })
-	b, err := WebConfig(p)
+	b, err := WebConfig(promserver.Of(p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,13 +116,13 @@ func selfSigned(t *testing.T) (certPEM, keyPEM []byte) {
 }
 
 func TestServiceAndRBACGolden(t *testing.T) {
-	golden(t, "service", toYAML(t, GoverningService(prom())))
-	role, err := ReloaderRole(Input{Prometheus: prom(), RuleConfigMaps: 6})
+	golden(t, "service", toYAML(t, GoverningService(promserver.Of(prom()))))
+	role, err := ReloaderRole(Input{Prometheus: promserver.Of(prom()), RuleConfigMaps: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "reloader-role", toYAML(t, role))
-	golden(t, "reloader-rolebinding", toYAML(t, ReloaderRoleBinding(prom(func(p *monitoringv1.Prometheus) { p.Spec.ServiceAccountName = "prometheus-k8s" }))))
+	golden(t, "reloader-rolebinding", toYAML(t, ReloaderRoleBinding(promserver.Of(prom(func(p *monitoringv1.Prometheus) { p.Spec.ServiceAccountName = "prometheus-k8s" })))))
 	if _, err := ReloaderRole(Input{}); err == nil {
 		t.Error("ReloaderRole without Prometheus: no error")
 	}
@@ -130,7 +132,7 @@ func TestServiceAndRBACGolden(t *testing.T) {
 func TestReloaderRoleMatchesWatches(t *testing.T) {
 	opts := DefaultOptions()
 	opts.ReloaderWatchAPI = true
-	in := Input{Prometheus: prom(), RuleConfigMaps: 6}
+	in := Input{Prometheus: promserver.Of(prom()), RuleConfigMaps: 6}
 	sts, err := StatefulSet(in, opts, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -62,8 +63,8 @@ func startFakePrometheusAPI(ctx context.Context, cl *cluster, s scenario) (stop 
 	srv := &http.Server{Handler: mux}
 	go func() { _ = srv.Serve(l) }()
 
-	prom := &monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: promName, Namespace: promNamespace}}
-	sel, err := labels.ConvertSelectorToLabelsMap(workload.Selector(prom))
+	p := promserver.Of(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: promName, Namespace: promNamespace}})
+	sel, err := labels.ConvertSelectorToLabelsMap(workload.Selector(p))
 	if err != nil {
 		srv.Close()
 		return nil, 0, err

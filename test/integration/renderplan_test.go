@@ -21,6 +21,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/operator"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/render"
 )
 
@@ -61,7 +62,7 @@ func TestRenderObjectsMatchOperator(t *testing.T) {
 	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: "plan"}, live); err != nil {
 		t.Fatal(err)
 	}
-	objs := &render.Objects{Prometheuses: []*monitoringv1.Prometheus{live}}
+	objs := &render.Objects{Prometheuses: []*promserver.Server{promserver.Of(live)}}
 	sms := &monitoringv1.ServiceMonitorList{}
 	rules := &monitoringv1.PrometheusRuleList{}
 	nss := &corev1.NamespaceList{}
@@ -72,7 +73,7 @@ func TestRenderObjectsMatchOperator(t *testing.T) {
 	}
 	for i := range sms.Items {
 		if sms.Items[i].Namespace == ns {
-			objs.ServiceMonitors = append(objs.ServiceMonitors, &sms.Items[i])
+			objs.Monitors.ServiceMonitors = append(objs.Monitors.ServiceMonitors, &sms.Items[i])
 		}
 	}
 	for i := range rules.Items {

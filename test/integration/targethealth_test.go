@@ -25,6 +25,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/operator"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -98,7 +99,7 @@ func targetsHealthy(ns, name, prom string) (string, error) {
 // report: ready, at addr (the fake API), its web port the fake API's port.
 func runningPrometheusPod(t *testing.T, p *monitoringv1.Prometheus, addr string) {
 	t.Helper()
-	sel, err := labels.ConvertSelectorToLabelsMap(workload.Selector(p))
+	sel, err := labels.ConvertSelectorToLabelsMap(workload.Selector(promserver.Of(p)))
 	if err != nil {
 		t.Fatal(err)
 	}

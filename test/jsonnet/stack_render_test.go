@@ -87,7 +87,7 @@ func TestStackRenders(t *testing.T) {
 				t.Errorf("Prometheus %s: %s %s/%s is not used: %s: %s", name, v.Kind, v.Namespace, v.Name, v.Reason, v.Message)
 			}
 		}
-		for _, sm := range objs.ServiceMonitors {
+		for _, sm := range objs.Monitors.ServiceMonitors {
 			if !used["ServiceMonitor "+sm.Namespace+"/"+sm.Name] {
 				t.Errorf("Prometheus %s does not use ServiceMonitor %s/%s", name, sm.Namespace, sm.Name)
 			}
@@ -116,7 +116,7 @@ func TestStackRenders(t *testing.T) {
 		if !slices.Equal(jobs, wantJobs) {
 			t.Errorf("Prometheus %s scrape jobs:\n %v\nwant one per ServiceMonitor endpoint:\n %v", name, jobs, wantJobs)
 		}
-		t.Logf("Prometheus %s: %d scrape jobs from %d ServiceMonitors", name, len(jobs), len(objs.ServiceMonitors))
+		t.Logf("Prometheus %s: %d scrape jobs from %d ServiceMonitors", name, len(jobs), len(objs.Monitors.ServiceMonitors))
 	}
 }
 

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -21,7 +21,7 @@ import (
 // object's shard (k ≥ 1). An object whose StatefulSet already runs as its own keeps it
 // (the other then reports the name conflict when it applies that shard); otherwise p is
 // refused before it creates anything.
-func (r *Reconciler) checkShardNames(ctx context.Context, p *monitoringv1.Prometheus) error {
+func (r *Reconciler) checkShardNames(ctx context.Context, p *promserver.Server) error {
 	mine := workload.Instance(p).StatefulSet(0)
 	live := &metav1.PartialObjectMetadata{}
 	live.SetGroupVersionKind(appsv1.SchemeGroupVersion.WithKind("StatefulSet"))

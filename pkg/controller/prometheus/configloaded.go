@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -32,7 +33,7 @@ const maxLaggingListed = 10
 // loadedInput is what the ConfigLoaded condition is computed from.
 type loadedInput struct {
 	// Prometheus is the object (its spec says which pods it should have).
-	Prometheus *monitoringv1.Prometheus
+	Prometheus *promserver.Server
 	// Reports says whether its reloaders report (workload.ReportsConfig, with its own
 	// service account).
 	Reports bool
@@ -53,7 +54,7 @@ func configLoadedCondition(in loadedInput) monitoringv1.Condition {
 	p := in.Prometheus
 	c := monitoringv1.Condition{Type: ConditionConfigLoaded, Status: monitoringv1.ConditionUnknown}
 	switch {
-	case workload.DaemonSetMode(p):
+	case p.DaemonSetMode():
 		c.Reason, c.Message = ReasonReportingUnavailable, "the pods of a DaemonSet-mode agent do not report the configuration they loaded"
 		return c
 	case !in.Reports:
@@ -124,7 +125,7 @@ func reportedHash(pod *corev1.Pod) (hash string, ok bool) {
 }
 
 // shardOf is the shard of p's pod name.
-func shardOf(p *monitoringv1.Prometheus, pod string) string {
+func shardOf(p *promserver.Server, pod string) string {
 	sets, _ := workload.StatefulSetNames(p)
 	for shard, s := range sets {
 		if rest, ok := strings.CutPrefix(pod, s+"-"); ok {
@@ -157,6 +158,6 @@ func withTransition(prev []monitoringv1.Condition, c monitoringv1.Condition, now
 }
 
 // podLabels select p's pods (every shard's).
-func podLabels(p *monitoringv1.Prometheus) map[string]string {
+func podLabels(p *promserver.Server) map[string]string {
 	return map[string]string{layout.PrometheusNameLabel: p.Name, layout.NameLabel: workload.NameValue(p)}
 }

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -22,7 +23,7 @@ import (
 // the configuration written last: this reconcile's, or, when this operator has not
 // written one since it started (paused, failing), the hash annotation of the config
 // Secret in the metadata cache.
-func (r *Reconciler) configLoaded(ctx context.Context, p *monitoringv1.Prometheus, st *promState) (monitoringv1.Condition, error) {
+func (r *Reconciler) configLoaded(ctx context.Context, p *promserver.Server, st *promState) (monitoringv1.Condition, error) {
 	opts, _ := r.workloadOptions(p)
 	in := loadedInput{Prometheus: p, Reports: workload.ReportsConfig(p, opts), Hash: st.configHash}
 	if !in.Reports {

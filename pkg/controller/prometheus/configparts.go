@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -16,6 +15,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/partset"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -166,7 +166,7 @@ func hashOf(pieces ...[]byte) string {
 
 // liveConfigParts counts the config part Secrets of p in the cache: 1 plus the part
 // Secrets numbered from 1 without a gap.
-func (r *Reconciler) liveConfigParts(ctx context.Context, p *monitoringv1.Prometheus) (int, error) {
+func (r *Reconciler) liveConfigParts(ctx context.Context, p *promserver.Server) (int, error) {
 	n := 1
 	for ; n < maxConfigParts; n++ {
 		live := &metav1.PartialObjectMetadata{}

@@ -9,7 +9,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // BenchmarkConfigSplit spreads the configuration of 100,000 ServiceMonitors (one
@@ -35,7 +37,7 @@ func BenchmarkConfigSplit(b *testing.B) {
 		}
 	}
 	g := promcfg.NewGenerator()
-	in := promcfg.Input{Prometheus: prom("p"), ServiceMonitors: sms}
+	in := promcfg.Input{Prometheus: promserver.Of(prom("p")), Monitors: monitorkind.Set{ServiceMonitors: sms}}
 	res, err := g.Generate(in)
 	if err != nil {
 		b.Fatal(err)

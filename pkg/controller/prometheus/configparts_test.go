@@ -23,8 +23,10 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/partset"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // noisyMonitor is a ServiceMonitor whose job compresses badly: a relabeling with random
@@ -234,7 +236,7 @@ func TestSplitHysteresis(t *testing.T) {
 	st := &promState{}
 	res := func(n int) *promcfg.Result {
 		t.Helper()
-		r, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: prom("p"), ServiceMonitors: sms[:n]})
+		r, err := promcfg.NewGenerator().Generate(promcfg.Input{Prometheus: promserver.Of(prom("p")), Monitors: monitorkind.Set{ServiceMonitors: sms[:n]}})
 		if err != nil {
 			t.Fatal(err)
 		}

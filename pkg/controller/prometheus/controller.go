@@ -10,8 +10,10 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // Config is what the operator tells the controller at start.
@@ -50,7 +52,7 @@ type Deps struct {
 // Reconciler reconciles Prometheus objects, or PrometheusAgent objects (Config.Kind):
 // the shared instance lifecycle with this kind's steps (steps.go).
 type Reconciler struct {
-	*instance.Reconciler[*monitoringv1.Prometheus, promState, monitoringv1.PrometheusStatus]
+	*instance.Reconciler[*promserver.Server, promState, monitoringv1.PrometheusStatus]
 	// Informers: Deps.Informers.
 	Informers InformerSource
 	cfg       Config
@@ -92,8 +94,9 @@ type promState struct {
 	selGeneration int64
 	sel           *pipeline.Selectors
 	rules         rulefiles.State
-	// order is each monitor kind's store order at the last reconcile (cachedObjects).
-	order struct{ serviceMonitors, podMonitors, probes, scrapeConfigs storeOrder }
+	// order is each monitor kind's store order at the last reconcile (cachedObjects),
+	// in monitorkind.All's order.
+	order []storeOrder
 	// configHash is the input hash of the configuration Secret written last
 	// (unmanagedHash for a user's), for the ConfigLoaded condition.
 	configHash string
@@ -110,11 +113,11 @@ func newState(namespaceBytes int) *promState {
 	// The configuration as pieces (ADR 21); only a configuration spread over several
 	// Secrets is joined into one buffer, to be cut.
 	gen.Pieces = true
-	return &promState{generator: gen}
+	return &promState{generator: gen, order: make([]storeOrder, len(monitorkind.All))}
 }
 
 // compile returns the Prometheus's compiled selectors, recompiling on a new generation.
-func (s *promState) compile(p *monitoringv1.Prometheus) (*pipeline.Selectors, error) {
+func (s *promState) compile(p *promserver.Server) (*pipeline.Selectors, error) {
 	s.selMu.Lock()
 	defer s.selMu.Unlock()
 	if s.sel != nil && s.selGeneration == p.Generation && p.Generation != 0 {

@@ -11,13 +11,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // checkDaemonSetMode refuses a PrometheusAgent in DaemonSet mode when the feature gate is
 // off (as prometheus-operator does) or when its spec has what the mode cannot have.
-func (r *Reconciler) checkDaemonSetMode(p *monitoringv1.Prometheus) error {
-	if !workload.DaemonSetMode(p) {
+func (r *Reconciler) checkDaemonSetMode(p *promserver.Server) error {
+	if !p.DaemonSetMode() {
 		return nil
 	}
 	if !r.cfg.AgentDaemonSet {
@@ -31,7 +32,7 @@ func (r *Reconciler) checkDaemonSetMode(p *monitoringv1.Prometheus) error {
 
 // deleteDaemonSet removes the DaemonSet of an agent back in StatefulSet mode (only with
 // the feature gate on: the operator may not even read DaemonSets otherwise).
-func (r *Reconciler) deleteDaemonSet(ctx context.Context, p *monitoringv1.Prometheus) error {
+func (r *Reconciler) deleteDaemonSet(ctx context.Context, p *promserver.Server) error {
 	if !r.kind.agent() || !r.cfg.AgentDaemonSet {
 		return nil
 	}
@@ -46,7 +47,7 @@ func (r *Reconciler) deleteDaemonSet(ctx context.Context, p *monitoringv1.Promet
 }
 
 // liveDaemonSet reads p's DaemonSet from the cache; nil when there is none.
-func (r *Reconciler) liveDaemonSet(ctx context.Context, p *monitoringv1.Prometheus) (*appsv1.DaemonSet, error) {
+func (r *Reconciler) liveDaemonSet(ctx context.Context, p *promserver.Server) (*appsv1.DaemonSet, error) {
 	ds := &appsv1.DaemonSet{}
 	err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).StatefulSet(0)}, ds)
 	switch {
@@ -59,7 +60,7 @@ func (r *Reconciler) liveDaemonSet(ctx context.Context, p *monitoringv1.Promethe
 }
 
 // daemonSetStatus is the status of an agent in DaemonSet mode, from its DaemonSet.
-func (r *Reconciler) daemonSetStatus(ctx context.Context, p *monitoringv1.Prometheus, now metav1.Time) (monitoringv1.PrometheusStatus, error) {
+func (r *Reconciler) daemonSetStatus(ctx context.Context, p *promserver.Server, now metav1.Time) (monitoringv1.PrometheusStatus, error) {
 	ds, err := r.liveDaemonSet(ctx, p)
 	if err != nil {
 		return monitoringv1.PrometheusStatus{}, err

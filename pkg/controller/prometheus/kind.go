@@ -8,14 +8,13 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lookout-operator/lookout/pkg/controller/instance"
-	"github.com/lookout-operator/lookout/pkg/workload"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // Kind is what differs between the two kinds one Reconciler serves: Prometheus, and
 // PrometheusAgent (Prometheus in agent mode: the same monitor selection, generation and
-// workload builders, without rules, alerting or Thanos). A PrometheusAgent is read as
-// its workload.AgentView, so everything after the read handles one type.
+// workload builders, without rules, alerting or Thanos). Both are read as a promserver.Server
+// (upstream's PrometheusInterface), so everything after the read handles one type.
 type Kind struct {
 	// Name names the controller and its metrics ("prometheus", "prometheus-agent").
 	Name string
@@ -25,11 +24,11 @@ type Kind struct {
 	APIVersion, Kind string
 	// object is an empty object of the kind, for watches.
 	object func() client.Object
-	// get reads one object from the cache as the Prometheus the pipeline handles, with
+	// get reads one object from the cache as the Server the pipeline handles, with
 	// the object itself (for events).
-	get func(ctx context.Context, c client.Reader, nn types.NamespacedName) (*monitoringv1.Prometheus, client.Object, error)
-	// list lists the objects (of one namespace, when opts say so) as Prometheus views.
-	list func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*monitoringv1.Prometheus, error)
+	get func(ctx context.Context, c client.Reader, nn types.NamespacedName) (*promserver.Server, client.Object, error)
+	// list lists the objects (of one namespace, when opts say so) as Servers.
+	list func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*promserver.Server, error)
 }
 
 // agent reports whether k is the PrometheusAgent kind.
@@ -40,19 +39,11 @@ var PrometheusKind = &Kind{
 	Name: "prometheus", Resource: monitoringv1.PrometheusName,
 	APIVersion: monitoringv1.SchemeGroupVersion.String(), Kind: monitoringv1.PrometheusesKind,
 	object: func() client.Object { return &monitoringv1.Prometheus{} },
-	get: func(ctx context.Context, c client.Reader, nn types.NamespacedName) (*monitoringv1.Prometheus, client.Object, error) {
-		p := &monitoringv1.Prometheus{}
-		if err := c.Get(ctx, nn, p); err != nil {
-			return nil, nil, err
-		}
-		return p, p, nil
-	},
-	list: func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*monitoringv1.Prometheus, error) {
+	get:    get[monitoringv1.Prometheus],
+	list: func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*promserver.Server, error) {
 		var list monitoringv1.PrometheusList
-		if err := c.List(ctx, &list, append(opts, client.UnsafeDisableDeepCopy)...); err != nil {
-			return nil, err
-		}
-		return instance.Pointers(list.Items), nil
+		err := c.List(ctx, &list, append(opts, client.UnsafeDisableDeepCopy)...)
+		return servers(list.Items, err)
 	},
 }
 
@@ -61,22 +52,38 @@ var AgentKind = &Kind{
 	Name: "prometheus-agent", Resource: monitoringv1alpha1.PrometheusAgentName,
 	APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(), Kind: monitoringv1alpha1.PrometheusAgentsKind,
 	object: func() client.Object { return &monitoringv1alpha1.PrometheusAgent{} },
-	get: func(ctx context.Context, c client.Reader, nn types.NamespacedName) (*monitoringv1.Prometheus, client.Object, error) {
-		a := &monitoringv1alpha1.PrometheusAgent{}
-		if err := c.Get(ctx, nn, a); err != nil {
-			return nil, nil, err
-		}
-		return workload.AgentView(a), a, nil
-	},
-	list: func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*monitoringv1.Prometheus, error) {
+	get:    get[monitoringv1alpha1.PrometheusAgent],
+	list: func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*promserver.Server, error) {
 		var list monitoringv1alpha1.PrometheusAgentList
-		if err := c.List(ctx, &list, append(opts, client.UnsafeDisableDeepCopy)...); err != nil {
-			return nil, err
-		}
-		out := make([]*monitoringv1.Prometheus, len(list.Items))
-		for i := range list.Items {
-			out[i] = workload.AgentView(&list.Items[i])
-		}
-		return out, nil
+		err := c.List(ctx, &list, append(opts, client.UnsafeDisableDeepCopy)...)
+		return servers(list.Items, err)
 	},
+}
+
+// get reads one Prometheus or PrometheusAgent from the cache, as a Server and as itself.
+func get[T any, PT interface {
+	*T
+	monitoringv1.PrometheusInterface
+	client.Object
+}](ctx context.Context, c client.Reader, nn types.NamespacedName) (*promserver.Server, client.Object, error) {
+	o := PT(new(T))
+	if err := c.Get(ctx, nn, o); err != nil {
+		return nil, nil, err
+	}
+	return promserver.Of(o), o, nil
+}
+
+// servers returns the Servers of a list's items (err passed through).
+func servers[T any, PT interface {
+	*T
+	monitoringv1.PrometheusInterface
+}](items []T, err error) ([]*promserver.Server, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*promserver.Server, len(items))
+	for i := range items {
+		out[i] = promserver.Of(PT(&items[i]))
+	}
+	return out, nil
 }

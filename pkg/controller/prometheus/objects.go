@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -32,7 +32,7 @@ func slots(n int) int { return workload.Slots(n) }
 
 // splitConfig spreads the configuration of res over as many Secrets as it needs
 // (ADR 20), starting from how many it takes now, and counts its size.
-func (r *Reconciler) splitConfig(ctx context.Context, p *monitoringv1.Prometheus, st *promState, res *promcfg.Result) (splitConfig, error) {
+func (r *Reconciler) splitConfig(ctx context.Context, p *promserver.Server, st *promState, res *promcfg.Result) (splitConfig, error) {
 	current := st.configParts
 	if current == 0 {
 		var err error
@@ -57,7 +57,7 @@ func (r *Reconciler) splitConfig(ctx context.Context, p *monitoringv1.Prometheus
 // account: the Role that reads the config Secret (every inlined scrape credential) is
 // never bound to the namespace's default service account, which every other pod of the
 // namespace may run as; p's reloader then reads the kubelet volume instead.
-func (r *Reconciler) workloadOptions(p *monitoringv1.Prometheus) (workload.Options, *note) {
+func (r *Reconciler) workloadOptions(p *promserver.Server) (workload.Options, *note) {
 	opts := r.cfg.Workload
 	if p.Spec.ServiceAccountName == "" {
 		// Nor is it granted patch on the pods' status: reports need p's own account.
@@ -76,7 +76,7 @@ func (r *Reconciler) workloadOptions(p *monitoringv1.Prometheus) (workload.Optio
 // them once it has passed). Only StatefulSets p owns are considered, and the Applier checks
 // it again before deleting. It returns when the earliest deadline of a retained shard
 // passes (0: none pending).
-func (r *Reconciler) deleteSurplusShards(ctx context.Context, p *monitoringv1.Prometheus) (time.Duration, error) {
+func (r *Reconciler) deleteSurplusShards(ctx context.Context, p *promserver.Server) (time.Duration, error) {
 	names, err := workload.StatefulSetNames(p)
 	if err != nil {
 		return 0, invalid(err)
@@ -109,7 +109,7 @@ func (r *Reconciler) deleteSurplusShards(ctx context.Context, p *monitoringv1.Pr
 // surplusShard applies spec.shardRetentionPolicy to sts, the StatefulSet of a shard p no
 // longer has: delete it, or annotate it with its deletion deadline (a merge patch guarded
 // by its resourceVersion), or leave it until the deadline returned.
-func (r *Reconciler) surplusShard(ctx context.Context, p *monitoringv1.Prometheus, sts *appsv1.StatefulSet) (time.Duration, error) {
+func (r *Reconciler) surplusShard(ctx context.Context, p *promserver.Server, sts *appsv1.StatefulSet) (time.Duration, error) {
 	d, err := workload.DecideSurplusShard(p, sts, r.Clock.Now())
 	if err != nil {
 		return 0, invalid(err)
@@ -135,4 +135,4 @@ func (r *Reconciler) surplusShard(ctx context.Context, p *monitoringv1.Prometheu
 	return d.RecheckAfter, nil
 }
 
-func ownedBy(o metav1.Object, p *monitoringv1.Prometheus) bool { return write.OwnedBy(o, p.UID) }
+func ownedBy(o metav1.Object, p *promserver.Server) bool { return write.OwnedBy(o, p.UID) }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
@@ -15,8 +14,10 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -25,27 +26,27 @@ import (
 // no ServiceMonitors, PodMonitors, Probes or ScrapeConfigs at all, as prometheus-operator
 // decides it (unless --disable-unmanaged-prometheus-configuration).
 // A PrometheusAgent's configuration is always managed, as upstream manages it.
-func (r *Reconciler) unmanagedConfiguration(p *monitoringv1.Prometheus) bool {
-	s := &p.Spec
-	return !r.kind.agent() && !r.cfg.DisableUnmanagedConfiguration && s.ServiceMonitorSelector == nil && s.PodMonitorSelector == nil &&
-		s.ProbeSelector == nil && s.ScrapeConfigSelector == nil
+func (r *Reconciler) unmanagedConfiguration(p *promserver.Server) bool {
+	if r.kind.agent() || r.cfg.DisableUnmanagedConfiguration {
+		return false
+	}
+	for _, k := range monitorkind.All {
+		if sel, _ := k.Selectors(p.Spec); sel != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // candidates lists the monitors of every kind from the cache.
 func (r *Reconciler) candidates(ctx context.Context, st *promState) (pipeline.Candidates, error) {
 	var c pipeline.Candidates
-	var err error
-	if c.ServiceMonitors, err = listMonitors[monitoringv1.ServiceMonitor, monitoringv1.ServiceMonitorList](ctx, r, &st.order.serviceMonitors, func(l *monitoringv1.ServiceMonitorList) []monitoringv1.ServiceMonitor { return l.Items }); err != nil {
-		return c, fmt.Errorf("listing ServiceMonitors: %w", err)
-	}
-	if c.PodMonitors, err = listMonitors[monitoringv1.PodMonitor, monitoringv1.PodMonitorList](ctx, r, &st.order.podMonitors, func(l *monitoringv1.PodMonitorList) []monitoringv1.PodMonitor { return l.Items }); err != nil {
-		return c, fmt.Errorf("listing PodMonitors: %w", err)
-	}
-	if c.Probes, err = listMonitors[monitoringv1.Probe, monitoringv1.ProbeList](ctx, r, &st.order.probes, func(l *monitoringv1.ProbeList) []monitoringv1.Probe { return l.Items }); err != nil {
-		return c, fmt.Errorf("listing Probes: %w", err)
-	}
-	if c.ScrapeConfigs, err = listMonitors[monitoringv1alpha1.ScrapeConfig, monitoringv1alpha1.ScrapeConfigList](ctx, r, &st.order.scrapeConfigs, func(l *monitoringv1alpha1.ScrapeConfigList) []monitoringv1alpha1.ScrapeConfig { return l.Items }); err != nil {
-		return c, fmt.Errorf("listing ScrapeConfigs: %w", err)
+	for i, k := range monitorkind.All {
+		objs, err := r.listMonitors(ctx, k, &st.order[i])
+		if err != nil {
+			return c, fmt.Errorf("listing %ss: %w", k.Name, err)
+		}
+		k.Put(&c, objs)
 	}
 	return c, nil
 }
@@ -54,31 +55,20 @@ func (r *Reconciler) candidates(ctx context.Context, st *promState) (pipeline.Ca
 // pointers, in order's order while the store holds the same objects, when the cache has
 // one store (cachedObjects), else a List without deep copies.
 // Either way the objects are shared with the cache and only read.
-func listMonitors[T any, L any, PT interface {
-	*T
-	client.Object
-}, PL interface {
-	*L
-	client.ObjectList
-}](ctx context.Context, r *Reconciler, order *storeOrder, items func(*L) []T) ([]PT, error) {
-	if objs, ok, err := cachedObjects(ctx, r.Informers, PT(new(T)), order); err != nil || ok {
+func (r *Reconciler) listMonitors(ctx context.Context, k *monitorkind.Kind, order *storeOrder) ([]client.Object, error) {
+	if objs, ok, err := cachedObjects(ctx, r.Informers, k.New(), order); err != nil || ok {
 		return objs, err
 	}
-	list := PL(new(L))
+	list := k.NewList()
 	if err := r.Client.List(ctx, list, client.UnsafeDisableDeepCopy); err != nil {
 		return nil, err
 	}
-	its := items((*L)(list))
-	out := make([]PT, len(its))
-	for i := range its {
-		out[i] = PT(&its[i])
-	}
-	return out, nil
+	return k.Items(list), nil
 }
 
 // reconcileObjects generates and applies everything but the status. The returned error
 // is nil, a *note (success with something to say) or a failure.
-func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prometheus, st *promState) error {
+func (r *Reconciler) reconcileObjects(ctx context.Context, p *promserver.Server, st *promState) error {
 	sel, err := st.compile(p)
 	if err != nil {
 		return invalid(err)
@@ -168,7 +158,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 	if noRemoteWrite != nil && outcome == nil {
 		outcome = noRemoteWrite
 	}
-	if !workload.DaemonSetMode(p) {
+	if !p.DaemonSetMode() {
 		if err := r.deleteDaemonSet(ctx, p); err != nil {
 			return err
 		}
@@ -190,7 +180,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *monitoringv1.Prome
 }
 
 // publish hands one kind's verdicts to the status store and counts them.
-func (r *Reconciler) publish(p *monitoringv1.Prometheus, kind string, vs []selection.Verdict) {
+func (r *Reconciler) publish(p *promserver.Server, kind string, vs []selection.Verdict) {
 	sel, rej := r.Publish(nnOf(p), kind, vs)
 	// prometheus-operator counts the rejected among the selected.
 	r.Upstream.SetResources(nnOf(p).String(), kind, sel+rej, rej)
@@ -202,7 +192,7 @@ func (r *Reconciler) namespaceLabels(ctx context.Context) (selection.NamespaceLa
 }
 
 // trackReferences remembers which Secrets and ConfigMaps p read.
-func (r *Reconciler) trackReferences(p *monitoringv1.Prometheus, res *promcfg.Result) {
+func (r *Reconciler) trackReferences(p *promserver.Server, res *promcfg.Result) {
 	keys := map[string]bool{}
 	for _, d := range res.Dependencies {
 		keys[watch.RefKey(string(d.Kind), d.Namespace, d.Name)] = true

@@ -32,6 +32,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -338,19 +339,19 @@ func TestReconciledConditionTransitions(t *testing.T) {
 	t0 := metav1.NewTime(time.Unix(1000, 0))
 	t1 := metav1.NewTime(time.Unix(2000, 0))
 	p := prom("p")
-	c := reconciledCondition(p, nil, t0)
+	c := reconciledCondition(promserver.Of(p), nil, t0)
 	if c.Status != monitoringv1.ConditionTrue || c.LastTransitionTime != t0 {
 		t.Fatalf("%+v", c)
 	}
 	p.Status.Conditions = []monitoringv1.Condition{c}
-	if again := reconciledCondition(p, nil, t1); again.LastTransitionTime != t0 {
+	if again := reconciledCondition(promserver.Of(p), nil, t1); again.LastTransitionTime != t0 {
 		t.Fatal("an unchanged status moved its transition time")
 	}
-	failed := reconciledCondition(p, invalid(errString("bad")), t1)
+	failed := reconciledCondition(promserver.Of(p), invalid(errString("bad")), t1)
 	if failed.Status != monitoringv1.ConditionFalse || failed.Reason != ReasonInvalidConfiguration || failed.LastTransitionTime != t1 {
 		t.Fatalf("%+v", failed)
 	}
-	paused := reconciledCondition(p, &note{Reason: ReasonPaused, Message: "paused"}, t1)
+	paused := reconciledCondition(promserver.Of(p), &note{Reason: ReasonPaused, Message: "paused"}, t1)
 	if paused.Status != monitoringv1.ConditionTrue || paused.Reason != ReasonPaused || paused.LastTransitionTime != t0 {
 		t.Fatalf("%+v", paused)
 	}
@@ -382,7 +383,7 @@ func TestAPIWatchNeedsOwnServiceAccount(t *testing.T) {
 			}
 		}
 	}
-	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ReloaderRoleName(prom("p"))}, &rbacv1.RoleBinding{}); err == nil {
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ReloaderRoleName(promserver.Of(prom("p")))}, &rbacv1.RoleBinding{}); err == nil {
 		t.Fatal("a RoleBinding was created for the default service account")
 	}
 
@@ -397,7 +398,7 @@ func TestAPIWatchNeedsOwnServiceAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	rb := &rbacv1.RoleBinding{}
-	f.get(rb, "mon", workload.ReloaderRoleName(p))
+	f.get(rb, "mon", workload.ReloaderRoleName(promserver.Of(p)))
 	if len(rb.Subjects) != 1 || rb.Subjects[0].Name != "prom" {
 		t.Fatalf("subjects %+v", rb.Subjects)
 	}
@@ -414,7 +415,7 @@ func TestAPIWatchNeedsOwnServiceAccount(t *testing.T) {
 	if err := f.reconcile("mon", "p"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ReloaderRoleName(p)}, &rbacv1.Role{}); err == nil {
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ReloaderRoleName(promserver.Of(p))}, &rbacv1.Role{}); err == nil {
 		t.Fatal("the Role outlived API-watch mode")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -36,10 +37,9 @@ import (
 //     (metadata only), mapped to the Prometheus objects of its namespace.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	b, on := r.Builder(mgr, r.kind.Name, r.kind.object())
-	b = b.Watches(&monitoringv1.ServiceMonitor{}, r.mapSelected(monitoringv1.ServiceMonitorsKind), on.Mapped(monitoringv1.ServiceMonitorsKind, instance.SpecOrLabels)).
-		Watches(&monitoringv1.PodMonitor{}, r.mapSelected(monitoringv1.PodMonitorsKind), on.Mapped(monitoringv1.PodMonitorsKind, instance.SpecOrLabels)).
-		Watches(&monitoringv1.Probe{}, r.mapSelected(monitoringv1.ProbesKind), on.Mapped(monitoringv1.ProbesKind, instance.SpecOrLabels)).
-		Watches(&monitoringv1alpha1.ScrapeConfig{}, r.mapSelected(monitoringv1alpha1.ScrapeConfigsKind), on.Mapped(monitoringv1alpha1.ScrapeConfigsKind, instance.SpecOrLabels))
+	for _, k := range monitorkind.All {
+		b = b.Watches(k.New(), r.mapSelected(k.Name), on.Mapped(k.Name, instance.SpecOrLabels))
+	}
 	if r.kind.agent() && r.cfg.AgentDaemonSet {
 		b = b.Owns(&appsv1.DaemonSet{}, on.Of("DaemonSet"))
 	}
@@ -111,18 +111,21 @@ func (r *Reconciler) lazyNamespaceLabels(ctx context.Context) (selection.Namespa
 
 // usesNamespaceSelector: a Prometheus with a namespace selector is reconciled when a
 // namespace's labels change (namespaces in its own namespace never matter).
-func usesNamespaceSelector(_ context.Context, p *monitoringv1.Prometheus, _ client.Object) bool {
-	s := &p.Spec
-	return s.ServiceMonitorNamespaceSelector != nil || s.PodMonitorNamespaceSelector != nil || s.RuleNamespaceSelector != nil ||
-		s.ProbeNamespaceSelector != nil || s.ScrapeConfigNamespaceSelector != nil
+func usesNamespaceSelector(_ context.Context, p *promserver.Server, _ client.Object) bool {
+	for _, k := range monitorkind.All {
+		if _, ns := k.Selectors(p.Spec); ns != nil {
+			return true
+		}
+	}
+	return p.PrometheusOnly().RuleNamespaceSelector != nil
 }
 
 // usesGoverningService: a Prometheus without spec.serviceName uses prometheus-operated.
-func usesGoverningService(_ context.Context, p *monitoringv1.Prometheus, _ client.Object) bool {
+func usesGoverningService(_ context.Context, p *promserver.Server, _ client.Object) bool {
 	return workload.ManagesGoverningService(p)
 }
 
-func requests(proms []*monitoringv1.Prometheus) []reconcile.Request {
+func requests(proms []*promserver.Server) []reconcile.Request {
 	out := make([]reconcile.Request, len(proms))
 	for i, p := range proms {
 		out[i] = reconcile.Request{NamespacedName: nnOf(p)}

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -218,7 +219,7 @@ func TestShardNameCollision(t *testing.T) {
 			t.Fatal(err)
 		}
 		ss, ok := f.statefulSet("prometheus-a-shard-1")
-		if !ok || !ownedBy(ss, b) {
+		if !ok || !ownedBy(ss, promserver.Of(b)) {
 			t.Fatalf("prometheus-a-shard-1 changed hands: %v", ss)
 		}
 	})

@@ -11,15 +11,16 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // status computes the status from the live StatefulSets (or DaemonSet) and the reconcile
 // outcome, repairing stuck rollouts on the way (--repair-policy-for-statefulsets).
-func (r *Reconciler) status(ctx context.Context, p *monitoringv1.Prometheus, st *promState, outcome error) (monitoringv1.PrometheusStatus, error) {
+func (r *Reconciler) status(ctx context.Context, p *promserver.Server, st *promState, outcome error) (monitoringv1.PrometheusStatus, error) {
 	now := metav1.NewTime(r.Clock.Now())
 	var status monitoringv1.PrometheusStatus
-	if workload.DaemonSetMode(p) && r.cfg.AgentDaemonSet {
+	if p.DaemonSetMode() && r.cfg.AgentDaemonSet {
 		var err error
 		if status, err = r.daemonSetStatus(ctx, p, now); err != nil {
 			return status, err
@@ -89,6 +90,6 @@ func statusChange(old, cur monitoringv1.PrometheusStatus) string {
 
 // reconciledCondition turns the outcome into the Reconciled condition, keeping the
 // transition time while the status does not change.
-func reconciledCondition(p *monitoringv1.Prometheus, result error, now metav1.Time) monitoringv1.Condition {
+func reconciledCondition(p *promserver.Server, result error, now metav1.Time) monitoringv1.Condition {
 	return outcome.ReconciledCondition(p.Status.Conditions, result, "the configuration, rule ConfigMaps and StatefulSets match the spec and the selected monitors", now)
 }

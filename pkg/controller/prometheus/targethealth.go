@@ -3,17 +3,16 @@ package prometheus
 import (
 	"context"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
-	"github.com/lookout-operator/lookout/pkg/workload"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // TargetHealthView returns, for the target health poller, the Prometheus (or
 // PrometheusAgent view) an owner of this controller's kind names: nil when the owner is of
 // another kind or has no StatefulSet pods to ask (an agent in DaemonSet mode).
-func (r *Reconciler) TargetHealthView(ctx context.Context, o resourcestatus.Owner) (*monitoringv1.Prometheus, error) {
+func (r *Reconciler) TargetHealthView(ctx context.Context, o resourcestatus.Owner) (*promserver.Server, error) {
 	if o.Resource != r.kind.Resource {
 		return nil, nil
 	}
@@ -21,7 +20,7 @@ func (r *Reconciler) TargetHealthView(ctx context.Context, o resourcestatus.Owne
 	if err != nil {
 		return nil, err
 	}
-	if workload.DaemonSetMode(p) {
+	if p.DaemonSetMode() {
 		return nil, nil
 	}
 	return p, nil

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -80,7 +81,7 @@ func TestThanosSidecar(t *testing.T) {
 		t.Errorf("prometheus-operated keeps grpc after spec.thanos was removed: %+v", svc.Spec.Ports)
 	}
 	// Kept, as prometheus-operator keeps it for every Prometheus.
-	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ThanosHTTPClientSecretName(p)}, &corev1.Secret{}); err != nil {
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ThanosHTTPClientSecretName(promserver.Of(p))}, &corev1.Secret{}); err != nil {
 		t.Errorf("the HTTP client file Secret is gone: %v", err)
 	}
 }

@@ -4,28 +4,17 @@ import (
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/targethealth"
 )
 
-// healthKinds are the kinds whose bindings carry a TargetsHealthy condition.
-var healthKinds = []string{
-	monitoringv1.ServiceMonitorsKind, monitoringv1.PodMonitorsKind,
-	monitoringv1.ProbesKind, monitoringv1alpha1.ScrapeConfigsKind,
-}
-
-func isHealthKind(kind string) bool {
-	for _, k := range healthKinds {
-		if k == kind {
-			return true
-		}
-	}
-	return false
-}
+// isHealthKind reports whether kind's bindings carry a TargetsHealthy condition: the
+// monitor kinds.
+func isHealthKind(kind string) bool { return monitorkind.Named(kind) != nil }
 
 // healthLookup tells what TargetsHealthy condition an owner's binding gets: report, the
 // health to report; keep (when there is none to report yet), keep the live condition as
@@ -56,7 +45,8 @@ func (s *Store) PublishHealth(owner Owner, snap *targethealth.Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, hadOld := s.health[owner]
-	for _, kind := range healthKinds {
+	for _, mk := range monitorkind.All {
+		kind := mk.Name
 		for nn, owners := range s.verdicts[kind] {
 			v, ok := owners.get(owner)
 			if !ok || !v.Used() {
@@ -82,8 +72,8 @@ func (s *Store) HealthOwners() []Owner {
 	defer s.mu.Unlock()
 	var out []Owner
 	for o, kinds := range s.published {
-		for _, k := range healthKinds {
-			if kinds[k] {
+		for _, k := range monitorkind.All {
+			if kinds[k.Name] {
 				out = append(out, o)
 				break
 			}

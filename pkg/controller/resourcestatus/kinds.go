@@ -4,6 +4,8 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lookout-operator/lookout/pkg/monitorkind"
 )
 
 // Object is a monitor or rule with a ConfigResourceStatus.
@@ -22,20 +24,20 @@ type Kind struct {
 	New func() Object
 }
 
-// Kinds are the kinds Lookout reports status on.
-var Kinds = []Kind{
-	{Name: monitoringv1.ServiceMonitorsKind, APIVersion: monitoringv1.SchemeGroupVersion.String(),
-		New: func() Object { return &monitoringv1.ServiceMonitor{} }},
-	{Name: monitoringv1.PodMonitorsKind, APIVersion: monitoringv1.SchemeGroupVersion.String(),
-		New: func() Object { return &monitoringv1.PodMonitor{} }},
-	{Name: monitoringv1.ProbesKind, APIVersion: monitoringv1.SchemeGroupVersion.String(),
-		New: func() Object { return &monitoringv1.Probe{} }},
-	{Name: monitoringv1alpha1.ScrapeConfigsKind, APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(),
-		New: func() Object { return &monitoringv1alpha1.ScrapeConfig{} }},
-	{Name: monitoringv1.PrometheusRuleKind, APIVersion: monitoringv1.SchemeGroupVersion.String(),
-		New: func() Object { return &monitoringv1.PrometheusRule{} }},
-	{Name: monitoringv1alpha1.AlertmanagerConfigKind, APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(),
-		New: func() Object { return &monitoringv1alpha1.AlertmanagerConfig{} }},
+// Kinds are the kinds Lookout reports status on: the monitor kinds, PrometheusRule and
+// AlertmanagerConfig.
+var Kinds = kinds()
+
+func kinds() []Kind {
+	var out []Kind
+	for _, k := range monitorkind.All {
+		out = append(out, Kind{Name: k.Name, APIVersion: k.APIVersion, New: func() Object { return k.New().(Object) }})
+	}
+	return append(out,
+		Kind{Name: monitoringv1.PrometheusRuleKind, APIVersion: monitoringv1.SchemeGroupVersion.String(),
+			New: func() Object { return &monitoringv1.PrometheusRule{} }},
+		Kind{Name: monitoringv1alpha1.AlertmanagerConfigKind, APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(),
+			New: func() Object { return &monitoringv1alpha1.AlertmanagerConfig{} }})
 }
 
 // ownerKind names the kind of a binding's owner for messages ("prometheuses" is

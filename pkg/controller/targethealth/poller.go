@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -28,6 +27,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/targethealth"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -46,7 +46,7 @@ const (
 
 // Lookup returns the Prometheus (or PrometheusAgent view) an owner names, nil when it is
 // gone or has no pods to ask (a PrometheusAgent in DaemonSet mode).
-type Lookup func(ctx context.Context, o resourcestatus.Owner) (*monitoringv1.Prometheus, error)
+type Lookup func(ctx context.Context, o resourcestatus.Owner) (*promserver.Server, error)
 
 // Deps are what the poller works with.
 type Deps struct {
@@ -224,7 +224,7 @@ type unreachable struct{ msg string }
 func (u unreachable) Error() string { return u.msg }
 
 // poll asks one ready pod of every shard of prom.
-func (p *Poller) poll(ctx context.Context, prom *monitoringv1.Prometheus) (*targethealth.Snapshot, error) {
+func (p *Poller) poll(ctx context.Context, prom *promserver.Server) (*targethealth.Snapshot, error) {
 	scheme, portName, defaultPort, prefix, localOnly := workload.WebAPI(prom)
 	if localOnly {
 		return nil, unreachable{"spec.listenLocal: the web port listens on the pod's loopback only"}
@@ -340,7 +340,7 @@ func choosePods(pods []corev1.Pod, shards int32, owned map[types.UID]bool) map[i
 // ownedStatefulSets returns the UIDs of prom's StatefulSets: those of its shards' names
 // that prom controls. Only their pods are polled: any pod carrying prom's labels would
 // otherwise be asked, and its answer would feed the status.
-func (p *Poller) ownedStatefulSets(ctx context.Context, prom *monitoringv1.Prometheus) (map[types.UID]bool, error) {
+func (p *Poller) ownedStatefulSets(ctx context.Context, prom *promserver.Server) (map[types.UID]bool, error) {
 	names, err := workload.StatefulSetNames(prom)
 	if err != nil {
 		return nil, err

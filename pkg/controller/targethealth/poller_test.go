@@ -26,6 +26,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -65,7 +66,7 @@ func target(pool, health, lastErr string) string {
 
 func pod(t *testing.T, prom *monitoringv1.Prometheus, name string, shard int, addr string, isReady bool) *corev1.Pod {
 	t.Helper()
-	sel, err := labels.ConvertSelectorToLabelsMap(workload.Selector(prom))
+	sel, err := labels.ConvertSelectorToLabelsMap(workload.Selector(promserver.Of(prom)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func pod(t *testing.T, prom *monitoringv1.Prometheus, name string, shard int, ad
 	if isReady {
 		status = corev1.ConditionTrue
 	}
-	names, err := workload.StatefulSetNames(prom)
+	names, err := workload.StatefulSetNames(promserver.Of(prom))
 	if err != nil || shard >= len(names) {
 		t.Fatalf("statefulset of shard %d: %v", shard, err)
 	}
@@ -95,7 +96,7 @@ func stsUID(name string) types.UID { return types.UID("uid-" + name) }
 // statefulSets are prom's StatefulSets, controlled by it, as the operator makes them.
 func statefulSets(t *testing.T, prom *monitoringv1.Prometheus) []client.Object {
 	t.Helper()
-	names, err := workload.StatefulSetNames(prom)
+	names, err := workload.StatefulSetNames(promserver.Of(prom))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,9 +129,11 @@ func setup(t *testing.T, prom *monitoringv1.Prometheus, pods ...client.Object) (
 	}
 	store.Publish(owner, "ServiceMonitor", vs)
 	p := New(Deps{
-		Store:  store,
-		Lookup: func(context.Context, resourcestatus.Owner) (*monitoringv1.Prometheus, error) { return prom, nil },
-		Pods:   fake.NewClientBuilder().WithScheme(scheme).WithObjects(pods...).Build(),
+		Store: store,
+		Lookup: func(context.Context, resourcestatus.Owner) (*promserver.Server, error) {
+			return promserver.Of(prom), nil
+		},
+		Pods: fake.NewClientBuilder().WithScheme(scheme).WithObjects(pods...).Build(),
 	}, Config{Interval: time.Second})
 	return p, store
 }
