@@ -25,6 +25,8 @@ type Plan struct {
 	// Prune are the numbered objects of which those past Keep are deleted after the pods
 	// are updated (a pod of the old template may still mount them until then).
 	Prune []Numbered
+	// Warnings say what the instance runs without, for its status.
+	Warnings []string
 }
 
 // Write says how an object of Data is written.

@@ -186,7 +186,7 @@ func TestStatefulSetErrors(t *testing.T) {
 			if c.opts != nil {
 				c.opts(&opts)
 			}
-			sts, err := StatefulSets(Input{Prometheus: promserver.Of(p), RuleConfigMaps: 1}, opts)
+			sts, _, err := StatefulSets(Input{Prometheus: promserver.Of(p), RuleConfigMaps: 1}, opts)
 			if err == nil {
 				t.Fatalf("no error; built %d StatefulSets", len(sts))
 			}
@@ -206,7 +206,7 @@ func TestStatefulSetErrorsNameTheObject(t *testing.T) {
 }
 
 func TestStatefulSetBadInputs(t *testing.T) {
-	if _, err := StatefulSets(Input{}, DefaultOptions()); err == nil {
+	if _, _, err := StatefulSets(Input{}, DefaultOptions()); err == nil {
 		t.Error("nil Prometheus: no error")
 	}
 	if _, err := StatefulSet(Input{Prometheus: promserver.Of(prom())}, DefaultOptions(), 1); err == nil || !strings.Contains(err.Error(), "shard 1 does not exist") {

@@ -31,9 +31,9 @@ func FuzzBuilders(f *testing.F) {
 		opts := DefaultOptions()
 		opts.ReloaderWatchAPI = api
 		in := Input{Prometheus: promserver.Of(p), RuleConfigMaps: int(rules), TLSAssetSecrets: int(rules % 7)}
-		sets, err := StatefulSets(in, opts)
+		sets, _, err := StatefulSets(in, opts)
 		if err == nil {
-			again, err := StatefulSets(Input{Prometheus: promserver.Of(p.DeepCopy()), RuleConfigMaps: int(rules), TLSAssetSecrets: int(rules % 7)}, opts)
+			again, _, err := StatefulSets(Input{Prometheus: promserver.Of(p.DeepCopy()), RuleConfigMaps: int(rules), TLSAssetSecrets: int(rules % 7)}, opts)
 			if err != nil || len(again) != len(sets) {
 				t.Fatalf("second build differs: %v", err)
 			}

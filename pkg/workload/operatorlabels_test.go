@@ -35,7 +35,7 @@ func TestOperatorLabelsInSelectors(t *testing.T) {
 			AdditionalLabelSelectors:       ptr.To(monitoringv1.ShardAndResourceNameLabelSelector),
 		}}
 	})
-	sets, err := StatefulSets(Input{Prometheus: promserver.Of(p)}, opts)
+	sets, _, err := StatefulSets(Input{Prometheus: promserver.Of(p)}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

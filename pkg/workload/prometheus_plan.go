@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -133,9 +134,13 @@ func prometheusWorkload(pl *plan.Plan, in PlanInput, opts Options, owner metav1.
 		pl.Service = &plan.Service{Name: ServiceName(p), Check: func(svc *corev1.Service) error { return CheckGoverningService(p, svc) }}
 	}
 	if !p.DaemonSetMode() {
-		sets, err := StatefulSets(in.Input, opts)
+		sets, skipped, err := StatefulSets(in.Input, opts)
 		if err != nil {
 			return err
+		}
+		if len(skipped) > 0 {
+			pl.Warnings = append(pl.Warnings, fmt.Sprintf("the StatefulSets %s are not created: their names are longer than %d characters, so their pods would fail on the controller-revision-hash label (prometheus-operator creates them and their pods never start); the other %d shards run. Use a shorter name or fewer shards",
+				strings.Join(skipped, ", "), maxStatefulSetName, len(sets)))
 		}
 		for _, s := range sets {
 			s.OwnerReferences = []metav1.OwnerReference{owner}

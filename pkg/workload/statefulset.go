@@ -68,24 +68,31 @@ func StatefulSetNames(p *promserver.Server) ([]string, error) {
 	return names, nil
 }
 
-// StatefulSets builds the StatefulSet of every shard, shard 0 first.
-func StatefulSets(in Input, opts Options) ([]*appsv1.StatefulSet, error) {
+// StatefulSets builds the StatefulSet of every shard that can run. A shard whose
+// StatefulSet name is too long for its pods' controller-revision-hash label is left out
+// and named in skipped (prometheus-operator creates it, and its pods never start); when
+// shard 0's is too long, nothing can run and that is an error.
+func StatefulSets(in Input, opts Options) (sets []*appsv1.StatefulSet, skipped []string, err error) {
 	if in.Prometheus == nil {
-		return nil, fmt.Errorf("no Prometheus given")
+		return nil, nil, fmt.Errorf("no Prometheus given")
 	}
 	n, err := Shards(in.Prometheus)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make([]*appsv1.StatefulSet, 0, n)
+	sets = make([]*appsv1.StatefulSet, 0, n)
 	for s := range n {
+		if name := Instance(in.Prometheus).StatefulSet(int(s)); s > 0 && len(name) > maxStatefulSetName {
+			skipped = append(skipped, name)
+			continue
+		}
 		sts, err := StatefulSet(in, opts, s)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, sts)
+		sets = append(sets, sts)
 	}
-	return out, nil
+	return sets, skipped, nil
 }
 
 // StatefulSet builds the StatefulSet of one shard, with the hash of its content in the

@@ -20,6 +20,9 @@ const (
 	// ReasonNoRemoteWrite: a PrometheusAgent without spec.remoteWrite runs, as with
 	// prometheus-operator, but its samples go nowhere.
 	ReasonNoRemoteWrite = "NoRemoteWrite"
+	// ReasonShardsNotCreated: some shards' StatefulSet names are too long for their pods;
+	// the other shards run.
+	ReasonShardsNotCreated = "ShardsNotCreated"
 )
 
 // invalid is a failure caused by the Prometheus's own spec: retrying cannot fix it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -151,6 +152,9 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *promserver.Server,
 	}
 	if !r.kind.agent() {
 		r.Metrics.RuleConfigMaps.WithLabelValues(p.Namespace, p.Name).Set(float64(len(rules.ConfigMaps)))
+	}
+	if len(pl.Warnings) > 0 && outcome == nil {
+		outcome = &note{Reason: ReasonShardsNotCreated, Message: strings.Join(pl.Warnings, "; ")}
 	}
 	if wnote != nil && outcome == nil {
 		outcome = wnote

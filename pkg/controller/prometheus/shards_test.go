@@ -224,3 +224,28 @@ func TestShardNameCollision(t *testing.T) {
 		}
 	})
 }
+
+// TestLongShardNamesKeepTheShardsThatFit: with a 33-character name and 12 shards, shards
+// 0–9 have StatefulSet names of at most 52 characters and run; the names of shards 10 and
+// 11 are too long for their pods' controller-revision-hash label, so they are not created
+// and the Reconciled condition names them (issue 33: the Prometheus used to be refused
+// whole, shard 0 included).
+func TestLongShardNamesKeepTheShardsThatFit(t *testing.T) {
+	name := strings.Repeat("s", 33)
+	f := newFixture(t, Config{}, prom(name, func(p *monitoringv1.Prometheus) { p.Spec.Shards = ptr.To[int32](12) }))
+	if err := f.reconcile("mon", name); err != nil {
+		t.Fatal(err)
+	}
+	var sets appsv1.StatefulSetList
+	if err := f.c.List(context.Background(), &sets); err != nil {
+		t.Fatal(err)
+	}
+	if len(sets.Items) != 10 {
+		t.Fatalf("%d StatefulSets, want shards 0-9", len(sets.Items))
+	}
+	c := f.condition(name)
+	long := "prometheus-" + name + "-shard-10, prometheus-" + name + "-shard-11"
+	if c.Status != monitoringv1.ConditionTrue || c.Reason != ReasonShardsNotCreated || !strings.Contains(c.Message, long) {
+		t.Fatalf("condition %+v, want ShardsNotCreated naming %s", c, long)
+	}
+}
