@@ -7,7 +7,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -17,12 +16,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/plan"
 	"github.com/lookout-operator/lookout/pkg/workload"
-)
-
-var (
-	secretGVK    = corev1.SchemeGroupVersion.WithKind("Secret")
-	configMapGVK = corev1.SchemeGroupVersion.WithKind("ConfigMap")
-	daemonSetGVK = appsv1.SchemeGroupVersion.WithKind("DaemonSet")
 )
 
 // ApplyPlan writes the plan of o: its Secrets and ConfigMaps in order, its Service, the
@@ -59,7 +52,7 @@ func (r *Reconciler[O, S, St]) ApplyPlan(ctx context.Context, o O, p *plan.Plan)
 		}
 	}
 	if p.DaemonSet != nil {
-		if err := w.Ensure(ctx, daemonSetGVK, p.DaemonSet, apply.CachedAs(&appsv1.DaemonSet{})); err != nil {
+		if err := w.Ensure(ctx, apply.DaemonSetGVK, p.DaemonSet, apply.CachedAs(&appsv1.DaemonSet{})); err != nil {
 			return err
 		}
 	}
@@ -73,20 +66,18 @@ func (r *Reconciler[O, S, St]) ApplyPlan(ctx context.Context, o O, p *plan.Plan)
 
 // applyData writes one Secret or ConfigMap as its Write says.
 func (r *Reconciler[O, S, St]) applyData(ctx context.Context, w *write.Writer, o O, d plan.Object) error {
-	gvk := secretGVK
+	gvk := apply.SecretGVK
 	if _, ok := d.Object.(*corev1.ConfigMap); ok {
-		gvk = configMapGVK
+		gvk = apply.ConfigMapGVK
 	}
 	if d.Write != plan.Ensure {
-		live := &metav1.PartialObjectMetadata{}
-		live.SetGroupVersionKind(gvk)
-		err := r.Client.Get(ctx, client.ObjectKeyFromObject(d.Object), live)
+		live, err := write.Metadata(ctx, r.Client, gvk, client.ObjectKeyFromObject(d.Object))
 		switch {
-		case err != nil && !apierrors.IsNotFound(err):
+		case err != nil:
 			return outcome.ApplyFailed(fmt.Errorf("reading %s %s/%s: %w", gvk.Kind, d.GetNamespace(), d.GetName(), err))
-		case err == nil && d.Write == plan.CreateOnly:
+		case live != nil && d.Write == plan.CreateOnly:
 			return nil
-		case err == nil && d.Write == plan.UnlessForeign && !write.OwnedBy(live, o.GetUID()):
+		case live != nil && d.Write == plan.UnlessForeign && !write.OwnedBy(live, o.GetUID()):
 			return nil
 		}
 	}

@@ -12,10 +12,9 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 )
-
-var serviceGVK = corev1.SchemeGroupVersion.WithKind("Service")
 
 // OwnerRef makes o (an object of the kind) an owner of what it generates, the controlling
 // one when controller is set.
@@ -49,7 +48,7 @@ func (r *Reconciler[O, S, St]) ApplyGoverningService(ctx context.Context, svc *c
 	}
 	sort.Slice(owners, func(i, j int) bool { return owners[i].Name < owners[j].Name })
 	svc.OwnerReferences = owners
-	return r.Writer().EnsureHashed(ctx, serviceGVK, svc, []any{svc.Labels, svc.Spec, owners})
+	return r.Writer().EnsureHashed(ctx, apply.ServiceGVK, svc, []any{svc.Labels, svc.Spec, owners})
 }
 
 // CheckService refuses an object whose spec.serviceName names a Service that does not

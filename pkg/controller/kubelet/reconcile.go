@@ -23,12 +23,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/kubelet"
 )
 
-var (
-	serviceGVK   = corev1.SchemeGroupVersion.WithKind("Service")
-	endpointsGVK = corev1.SchemeGroupVersion.WithKind("Endpoints")
-	sliceGVK     = discoveryv1.SchemeGroupVersion.WithKind("EndpointSlice")
-)
-
 // ReasonNotOwned is the reason of the Warning event on a Service or Endpoints object of
 // the kubelet name that the operator leaves alone.
 const ReasonNotOwned = "NotOwned"
@@ -154,7 +148,7 @@ func (r *Reconciler) ensureService(ctx context.Context, o kubelet.Options) (type
 		desired.Spec.IPFamilies = live.Spec.IPFamilies
 		desired.Spec.IPFamilyPolicy = live.Spec.IPFamilyPolicy
 	}
-	wrote, err := r.ensure(ctx, serviceGVK, desired, found, apply.OwnedWhen(kubelet.Managed), apply.Drifted(drifted))
+	wrote, err := r.ensure(ctx, apply.ServiceGVK, desired, found, apply.OwnedWhen(kubelet.Managed), apply.Drifted(drifted))
 	if apply.IsNotOwned(err) {
 		// Created by someone else since we read it.
 		return "", false, nil
@@ -194,7 +188,7 @@ func (r *Reconciler) ensureEndpoints(ctx context.Context, desired *corev1.Endpoi
 		drifted = kubelet.EndpointsDrifted(desired, live)
 		adopt(desired, live)
 	}
-	_, err = r.ensure(ctx, endpointsGVK, desired, found, apply.OwnedWhen(kubelet.Managed), apply.Drifted(drifted))
+	_, err = r.ensure(ctx, apply.EndpointsGVK, desired, found, apply.OwnedWhen(kubelet.Managed), apply.Drifted(drifted))
 	if apply.IsNotOwned(err) {
 		return nil
 	}
@@ -215,7 +209,7 @@ func (r *Reconciler) ensureSlices(ctx context.Context, o kubelet.Options, objs *
 			drifted = kubelet.SliceDrifted(desired, l)
 			adopt(desired, l)
 		}
-		if _, err := r.ensure(ctx, sliceGVK, desired, l != nil, apply.OwnedWhen(o.ManagedSlice), apply.Drifted(drifted)); err != nil {
+		if _, err := r.ensure(ctx, apply.EndpointSliceGVK, desired, l != nil, apply.OwnedWhen(o.ManagedSlice), apply.Drifted(drifted)); err != nil {
 			return err
 		}
 	}

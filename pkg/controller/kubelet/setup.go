@@ -82,12 +82,12 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 			}
 		}
 	}
-	watched := []schema.GroupVersionKind{serviceGVK}
+	watched := []schema.GroupVersionKind{apply.ServiceGVK}
 	if r.cfg.Endpoints {
-		watched = append(watched, endpointsGVK)
+		watched = append(watched, apply.EndpointsGVK)
 	}
 	if r.cfg.EndpointSlices {
-		watched = append(watched, sliceGVK)
+		watched = append(watched, apply.EndpointSliceGVK)
 	}
 	var watch []schema.GroupVersionKind
 	for _, gvk := range watched {

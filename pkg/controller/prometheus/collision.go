@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	appsv1 "k8s.io/api/apps/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
@@ -23,14 +22,12 @@ import (
 // refused before it creates anything.
 func (r *Reconciler) checkShardNames(ctx context.Context, p *promserver.Server) error {
 	mine := workload.Instance(p).StatefulSet(0)
-	live := &metav1.PartialObjectMetadata{}
-	live.SetGroupVersionKind(appsv1.SchemeGroupVersion.WithKind("StatefulSet"))
-	err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: mine}, live)
-	if err == nil && ownedBy(live, p) {
-		return nil
-	}
-	if err != nil && !apierrors.IsNotFound(err) {
+	live, err := write.Metadata(ctx, r.Client, apply.StatefulSetGVK, types.NamespacedName{Namespace: p.Namespace, Name: mine})
+	if err != nil {
 		return applyFailed(err)
+	}
+	if live != nil && ownedBy(live, p) {
+		return nil
 	}
 	others, err := r.kind.list(ctx, r.Client, client.InNamespace(p.Namespace))
 	if err != nil {

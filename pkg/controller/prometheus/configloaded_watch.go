@@ -6,7 +6,6 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -14,6 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -30,27 +31,22 @@ func (r *Reconciler) configLoaded(ctx context.Context, p *promserver.Server, st 
 		return configLoadedCondition(in), nil
 	}
 	if in.Hash == "" {
-		sec := &metav1.PartialObjectMetadata{}
-		sec.SetGroupVersionKind(secretGVK)
-		err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigSecret()}, sec)
+		sec, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigSecret()})
 		switch {
-		case apierrors.IsNotFound(err):
 		case err != nil:
 			return monitoringv1.Condition{}, fmt.Errorf("reading the config Secret's metadata: %w", err)
-		case ownedBy(sec, p):
+		case sec != nil && ownedBy(sec, p):
 			in.Hash = sec.GetAnnotations()[layout.InputHashAnnotation]
 		}
 		// A configuration spread over part Secrets (ADR 20) has the hash of the parts
 		// concatenated, which no annotation holds: unknown until the next write.
 		if in.Hash != "" && in.Hash != unmanagedHash {
-			part := &metav1.PartialObjectMetadata{}
-			part.SetGroupVersionKind(secretGVK)
-			err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigPartSecret(1)}, part)
+			part, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigPartSecret(1)})
 			switch {
-			case err == nil:
-				in.Hash = ""
-			case !apierrors.IsNotFound(err):
+			case err != nil:
 				return monitoringv1.Condition{}, fmt.Errorf("reading the config part Secret's metadata: %w", err)
+			case part != nil:
+				in.Hash = ""
 			}
 		}
 	}

@@ -8,10 +8,9 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/partset"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
@@ -169,14 +168,12 @@ func hashOf(pieces ...[]byte) string {
 func (r *Reconciler) liveConfigParts(ctx context.Context, p *promserver.Server) (int, error) {
 	n := 1
 	for ; n < maxConfigParts; n++ {
-		live := &metav1.PartialObjectMetadata{}
-		live.SetGroupVersionKind(secretGVK)
-		err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigPartSecret(n)}, live)
-		if apierrors.IsNotFound(err) || (err == nil && !ownedBy(live, p)) {
-			break
-		}
+		live, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigPartSecret(n)})
 		if err != nil {
 			return 0, applyFailed(err)
+		}
+		if live == nil || !ownedBy(live, p) {
+			break
 		}
 	}
 	return n, nil

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -19,10 +18,6 @@ import (
 
 // maxSecretData is what one Secret may hold.
 const maxSecretData = write.MaxSecretData
-
-var (
-	secretGVK = corev1.SchemeGroupVersion.WithKind("Secret")
-)
 
 func nnOf(o client.Object) types.NamespacedName {
 	return types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}

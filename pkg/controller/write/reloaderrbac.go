@@ -11,30 +11,26 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
-)
-
-var (
-	roleGVK        = rbacv1.SchemeGroupVersion.WithKind("Role")
-	roleBindingGVK = rbacv1.SchemeGroupVersion.WithKind("RoleBinding")
 )
 
 // EnsureReloaderRBAC writes the Role and RoleBinding that let a config-reloader in
 // API-watch mode read what it watches, owned by owner.
 func (w *Writer) EnsureReloaderRBAC(ctx context.Context, role *rbacv1.Role, rb *rbacv1.RoleBinding, owner metav1.OwnerReference) error {
 	role.OwnerReferences = []metav1.OwnerReference{owner}
-	if err := w.EnsureHashed(ctx, roleGVK, role, role.Rules); err != nil {
+	if err := w.EnsureHashed(ctx, apply.RoleGVK, role, role.Rules); err != nil {
 		return err
 	}
 	rb.OwnerReferences = []metav1.OwnerReference{owner}
-	return w.EnsureHashed(ctx, roleBindingGVK, rb, []any{rb.RoleRef, rb.Subjects})
+	return w.EnsureHashed(ctx, apply.RoleBindingGVK, rb, []any{rb.RoleRef, rb.Subjects})
 }
 
 // DeleteReloaderRBAC removes the Role and RoleBinding named name that EnsureReloaderRBAC
 // wrote for the owner with UID uid (read from c, the metadata cache); an object of that
 // name the owner does not own stays.
 func (w *Writer) DeleteReloaderRBAC(ctx context.Context, c client.Reader, namespace, name string, uid types.UID) error {
-	for _, gvk := range []schema.GroupVersionKind{roleBindingGVK, roleGVK} {
+	for _, gvk := range []schema.GroupVersionKind{apply.RoleBindingGVK, apply.RoleGVK} {
 		live := &metav1.PartialObjectMetadata{}
 		live.SetGroupVersionKind(gvk)
 		err := c.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, live)

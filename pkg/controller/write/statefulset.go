@@ -16,8 +16,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
-var statefulSetGVK = appsv1.SchemeGroupVersion.WithKind("StatefulSet")
-
 // EnsureStatefulSet ensures one StatefulSet, read from c (the cache). A change to a field
 // the API server refuses to update makes it delete the live one with propagation Orphan
 // (pods and claims stay and are adopted) and fail, so that the next reconcile creates it
@@ -28,7 +26,7 @@ func (w *Writer) EnsureStatefulSet(ctx context.Context, c client.Reader, desired
 	err = c.Get(ctx, client.ObjectKeyFromObject(desired), live)
 	switch {
 	case apierrors.IsNotFound(err):
-		return false, w.Ensure(ctx, statefulSetGVK, desired, apply.CachedAs(&appsv1.StatefulSet{}))
+		return false, w.Ensure(ctx, apply.StatefulSetGVK, desired, apply.CachedAs(&appsv1.StatefulSet{}))
 	case err != nil:
 		return false, outcome.ApplyFailed(fmt.Errorf("reading StatefulSet %s/%s: %w", desired.Namespace, desired.Name, err))
 	}
@@ -39,5 +37,5 @@ func (w *Writer) EnsureStatefulSet(ctx context.Context, c client.Reader, desired
 		return true, outcome.ApplyFailed(fmt.Errorf("StatefulSet %s/%s is being recreated (orphaning its pods) because %s changed; it is created again on the next reconcile", live.Namespace, live.Name, why))
 	}
 	drifted = drifted || ptr.Deref(live.Spec.Replicas, 1) != ptr.Deref(desired.Spec.Replicas, 1)
-	return false, w.Ensure(ctx, statefulSetGVK, desired, apply.Drifted(drifted), apply.CachedAs(&appsv1.StatefulSet{}))
+	return false, w.Ensure(ctx, apply.StatefulSetGVK, desired, apply.Drifted(drifted), apply.CachedAs(&appsv1.StatefulSet{}))
 }
