@@ -106,13 +106,16 @@ stack:
 	$(GO) run ./test/jsonnet/cmd/render-stack
 
 ## generate: regenerate the CRDs from the upstream API types, then add Lookout's extensions
-## (hack/crdextend: enum values and printer columns upstream's markers do not have)
+## (hack/crdextend: enum values and printer columns upstream's markers do not have) and
+## serve AlertmanagerConfig v1alpha1 only, as upstream's default CRDs (hack/crdsplit: v1beta1
+## moves into example/webhook/alertmanagerconfig-v1beta1.yaml with the conversion webhook)
 generate crds: tool-controller-gen
 	rm -f example/crds/*.yaml
 	$(BIN)/controller-gen crd:crdVersions=v1 \
 		paths=github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/... \
 		output:crd:dir=example/crds
 	$(GO) run ./hack/crdextend example/crds
+	$(GO) run ./hack/crdsplit example/crds example/webhook/alertmanagerconfig-v1beta1.yaml
 	@$(MAKE) --no-print-directory chart-crds
 
 ## chart-crds: copy example/crds into the Helm chart's crds/ (test/packaging checks they match)

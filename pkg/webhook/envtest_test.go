@@ -171,35 +171,65 @@ func startWebhookEnv(t *testing.T) *webhookEnv {
 	return &webhookEnv{client: c}
 }
 
-// patchConversion applies example/webhook/alertmanagerconfig-conversion.yaml to the
-// AlertmanagerConfig CRD as the install guide does (kubectl patch --type merge), with the
-// clientConfig pointed at url.
+// patchConversion applies example/webhook/alertmanagerconfig-v1beta1.yaml to the
+// AlertmanagerConfig CRD as the install guide does (kubectl patch --type json), with the
+// clientConfig pointed at url. Before it the CRD serves v1alpha1 alone, as
+// prometheus-operator's default CRDs do (issue 33); after it, v1beta1 too, converted.
 func patchConversion(t *testing.T, c client.Client, root, url string, ca []byte) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, "example", "webhook", "alertmanagerconfig-conversion.yaml"))
+	ctx := context.Background()
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := c.Get(ctx, types.NamespacedName{Name: "alertmanagerconfigs.monitoring.coreos.com"}, crd); err != nil {
+		t.Fatal(err)
+	}
+	if len(crd.Spec.Versions) != 1 || crd.Spec.Versions[0].Name != "v1alpha1" || crd.Spec.Conversion != nil && crd.Spec.Conversion.Strategy != apiextensionsv1.NoneConverter {
+		t.Fatalf("the default AlertmanagerConfig CRD serves %+v with conversion %+v; want v1alpha1 alone, as upstream's", crd.Spec.Versions, crd.Spec.Conversion)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "example", "webhook", "alertmanagerconfig-v1beta1.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var patch map[string]any
-	if err := yaml.Unmarshal(data, &patch); err != nil {
+	var ops []map[string]any
+	if err := yaml.Unmarshal(data, &ops); err != nil {
 		t.Fatal(err)
 	}
-	wh := patch["spec"].(map[string]any)["conversion"].(map[string]any)["webhook"].(map[string]any)
-	cc := wh["clientConfig"].(map[string]any)
-	if svc := cc["service"].(map[string]any); svc["path"] != webhook.ConvertPath {
-		t.Fatalf("the shipped conversion webhook calls %v, the operator serves %s", svc["path"], webhook.ConvertPath)
+	converted := false
+	for _, op := range ops {
+		if op["path"] != "/spec/conversion" {
+			continue
+		}
+		wh := op["value"].(map[string]any)["webhook"].(map[string]any)
+		cc := wh["clientConfig"].(map[string]any)
+		if svc := cc["service"].(map[string]any); svc["path"] != webhook.ConvertPath {
+			t.Fatalf("the shipped conversion webhook calls %v, the operator serves %s", svc["path"], webhook.ConvertPath)
+		}
+		wh["clientConfig"] = map[string]any{"url": url, "caBundle": ca}
+		converted = true
 	}
-	wh["clientConfig"] = map[string]any{"url": url, "caBundle": ca}
-	raw, err := json.Marshal(patch)
+	if !converted {
+		t.Fatal("the shipped patch sets no conversion webhook")
+	}
+	raw, err := json.Marshal(ops)
 	if err != nil {
 		t.Fatal(err)
 	}
-	crd := &apiextensionsv1.CustomResourceDefinition{ObjectMeta: metav1.ObjectMeta{Name: "alertmanagerconfigs.monitoring.coreos.com"}}
-	if err := c.Patch(context.Background(), crd, client.RawPatch(types.MergePatchType, raw)); err != nil {
+	if err := c.Patch(ctx, crd, client.RawPatch(types.JSONPatchType, raw)); err != nil {
 		t.Fatalf("patching the AlertmanagerConfig CRD: %v", err)
 	}
-	if crd.Spec.Conversion == nil || crd.Spec.Conversion.Strategy != apiextensionsv1.WebhookConverter {
-		t.Fatalf("the CRD's conversion after the patch: %+v", crd.Spec.Conversion)
+	if crd.Spec.Conversion == nil || crd.Spec.Conversion.Strategy != apiextensionsv1.WebhookConverter || len(crd.Spec.Versions) != 2 {
+		t.Fatalf("the CRD after the patch: conversion %+v, %d versions", crd.Spec.Conversion, len(crd.Spec.Versions))
+	}
+	// The API server serves the new version once it has read the CRD again.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := c.List(ctx, &monitoringv1beta1.AlertmanagerConfigList{}, client.InNamespace("team-a"))
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("v1beta1 not served 30s after the patch: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
