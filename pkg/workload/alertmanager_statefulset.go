@@ -156,16 +156,17 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v *version.Vers
 		SecurityContext:          containerSecurityContext(),
 	}
 	rl := reloaderSpec{
-		configFile:   path.Join(layout.AlertmanagerConfigDir, layout.AlertmanagerConfigCompressedKey),
-		envsubstFile: path.Join(layout.AlertmanagerConfigOutDir, layout.AlertmanagerConfigOutFile),
-		watchedDirs:  vols.watched,
-		reloadURL:    localURL(opts, amWebTLS(a, v), layout.AlertmanagerWebPort, path.Join("/", amRoutePrefix(a), "/-/reload")),
-		listenLocal:  s.ListenLocal,
-		logLevel:     s.LogLevel,
-		logFormat:    s.LogFormat,
-		pullPolicy:   s.ImagePullPolicy,
-		env:          []corev1.EnvVar{podNameEnv()},
-		mounts:       vols.reloaderMounts,
+		configFile:    path.Join(layout.AlertmanagerConfigDir, layout.AlertmanagerConfigCompressedKey),
+		envsubstFile:  path.Join(layout.AlertmanagerConfigOutDir, layout.AlertmanagerConfigOutFile),
+		watchedDirs:   vols.watched,
+		reloadURL:     localURL(opts, amWebTLS(a, v), layout.AlertmanagerWebPort, path.Join("/", amRoutePrefix(a), "/-/reload")),
+		listenLocal:   s.ListenLocal,
+		logLevel:      s.LogLevel,
+		logFormat:     s.LogFormat,
+		pullPolicy:    s.ImagePullPolicy,
+		env:           []corev1.EnvVar{podNameEnv()},
+		mounts:        vols.reloaderMounts,
+		webConfigFile: vols.reloaderWebConfig,
 	}
 	if opts.ReloaderWatchAPI {
 		// The generated config Secret, mirrored into the directory --config-file names.

@@ -31,6 +31,8 @@ type amVolumes struct {
 	volumes                  []corev1.Volume
 	amMounts, reloaderMounts []corev1.VolumeMount
 	watched                  []string
+	// reloaderWebConfig is the web configuration of the reloader's listener (empty: none).
+	reloaderWebConfig string
 }
 
 // alertmanagerVolumes lays out the pod's volumes as prometheus-operator does: the
@@ -133,6 +135,9 @@ func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v *version.
 		out.volumes = append(out.volumes, corev1.Volume{Name: webConfigVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: sources}}})
 		m := corev1.VolumeMount{Name: webConfigVolume, MountPath: layout.AlertmanagerWebConfigDir, ReadOnly: true}
 		out.amMounts = append(out.amMounts, m)
+		// The reloader's listener is served as Alertmanager's, as prometheus-operator does.
+		out.reloaderMounts = append(out.reloaderMounts, m)
+		out.reloaderWebConfig = path.Join(layout.AlertmanagerWebConfigDir, layout.WebConfigFile)
 	}
 	if a.Spec.ClusterTLS != nil && atLeast(v, "0.24.0") {
 		sources, err := clusterTLSSources(a)

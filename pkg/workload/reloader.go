@@ -53,9 +53,14 @@ func (o Options) localHost(def string) string {
 
 // reloaderProbes are the probes --enable-config-reloader-probes adds to the sidecar:
 // /healthz on its port, or, when it listens on loopback only (listenLocal), the same
-// request made inside the container with whichever HTTP client the image has.
-func reloaderProbes(listenLocal bool, opts Options) *corev1.Probe {
+// request made inside the container with whichever HTTP client the image has. A sidecar
+// with a web configuration (web) may ask for TLS, a client certificate or a password,
+// which a kubelet probe cannot give: its port is probed with a TCP connection instead.
+func reloaderProbes(listenLocal, web bool, opts Options) *corev1.Probe {
 	handler := corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/healthz", Port: intstr.FromString(reloaderPortName)}}
+	if web {
+		handler = corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromString(reloaderPortName)}}
+	}
 	if listenLocal {
 		u := url.URL{Scheme: "http", Host: net.JoinHostPort(opts.localHost("127.0.0.1"), strconv.Itoa(reloaderPort)), Path: "/healthz"}
 		script := fmt.Sprintf(`if command -v wget >/dev/null 2>&1; then exec wget -q -O /dev/null %[1]q; `+
@@ -90,6 +95,10 @@ type reloaderSpec struct {
 	reloadURL, runtimeInfoURL string
 	// signal reloads with a process signal instead of HTTP.
 	signal bool
+	// webConfigFile is the web configuration (TLS, basic auth) of the sidecar's own
+	// listener, as the server's (--web-config-file; empty: plain HTTP). The web config
+	// volume is then among mounts.
+	webConfigFile string
 	// listenLocal makes the sidecar listen on loopback only.
 	listenLocal         bool
 	logLevel, logFormat string
@@ -141,6 +150,9 @@ func (r reloaderSpec) args(opts Options, init bool) ([]string, error) {
 			args = append(args, "--runtimeinfo-url="+r.runtimeInfoURL)
 		}
 		args = append(args, "--reload-method="+method, "--listen-address="+listen)
+		if r.webConfigFile != "" {
+			args = append(args, "--web-config-file="+r.webConfigFile)
+		}
 		args = append(args, r.reportArgs...)
 	}
 	if err := logArgs(r.logLevel, r.logFormat, func(n, v string) { args = append(args, "--log-"+n+"="+v) }); err != nil {
@@ -177,7 +189,7 @@ func (r reloaderSpec) container(opts Options, init bool) (corev1.Container, erro
 		c.Ports = []corev1.ContainerPort{{Name: reloaderPortName, ContainerPort: reloaderPort, Protocol: corev1.ProtocolTCP}}
 	}
 	if opts.ReloaderProbes {
-		probe := reloaderProbes(r.listenLocal, opts)
+		probe := reloaderProbes(r.listenLocal, r.webConfigFile != "", opts)
 		c.StartupProbe, c.ReadinessProbe, c.LivenessProbe = probe, probe.DeepCopy(), probe.DeepCopy()
 	}
 	return c, nil
@@ -217,6 +229,12 @@ func prometheusReloader(p *promserver.Server, opts Options, shard int32, ruleSlo
 		pullPolicy:     p.Spec.ImagePullPolicy,
 		env:            reloaderEnv(p, shard),
 		mounts:         reloaderMounts(p, opts, ruleSlots, configParts),
+	}
+	if p.Spec.Web != nil {
+		// As prometheus-operator: only with spec.web, so that a Prometheus without it
+		// keeps the pod template an older reloader image accepts.
+		r.webConfigFile = path.Join(layout.WebConfigDir, layout.WebConfigFile)
+		r.mounts = append(r.mounts, corev1.VolumeMount{Name: webConfigVolume, MountPath: layout.WebConfigDir, ReadOnly: true})
 	}
 	if opts.ReloaderWatchAPI {
 		r.extraArgs = apiWatchArgs(p, ruleSlots, configParts)

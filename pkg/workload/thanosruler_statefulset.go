@@ -151,7 +151,11 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts Options, v *version.Versio
 	volumes = append(volumes, corev1.Volume{Name: tlsAssetsVolume, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: tlsSources}}})
 	mounts = append(mounts, corev1.VolumeMount{Name: tlsAssetsVolume, MountPath: layout.ThanosRulerTLSAssetsDir, ReadOnly: true})
 
-	var reloaderMounts []corev1.VolumeMount
+	var (
+		reloaderMounts    []corev1.VolumeMount
+		webMount          *corev1.VolumeMount
+		reloaderWebConfig string
+	)
 	if atLeast(v, thanosRulerWebConfigVersion) {
 		sources, err := webConfigSourcesFor(thanosRulerWebFields(t), names.WebConfigSecret())
 		if err != nil {
@@ -161,6 +165,8 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts Options, v *version.Versio
 		m := corev1.VolumeMount{Name: webConfigVolume, MountPath: layout.ThanosRulerWebConfigDir, ReadOnly: true}
 		mounts = append(mounts, m)
 		args = append(args, arg{"http.config", path.Join(layout.ThanosRulerWebConfigDir, layout.WebConfigFile)}.String())
+		// The reloader's listener is served as the ruler's, as prometheus-operator does.
+		webMount, reloaderWebConfig = &m, path.Join(layout.ThanosRulerWebConfigDir, layout.WebConfigFile)
 	}
 	mounts = append(mounts, storageMount)
 
@@ -181,6 +187,9 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts Options, v *version.Versio
 	}
 	for _, m := range s.VolumeMounts {
 		mounts = append(mounts, *m.DeepCopy())
+	}
+	if webMount != nil {
+		reloaderMounts = append(reloaderMounts, *webMount)
 	}
 
 	ports := []corev1.ContainerPort{{Name: ThanosGRPCPortName, ContainerPort: layout.ThanosRulerGRPCPort, Protocol: corev1.ProtocolTCP}}
@@ -211,14 +220,15 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts Options, v *version.Versio
 	// ruler reads its other files at start. It always reads the kubelet volumes (the
 	// operator's --reloader-watch-api does not apply to a ThanosRuler).
 	rl := reloaderSpec{
-		watchedDirs: watched,
-		reloadURL:   localURL(opts, thanosRulerWebTLS(t, v), layout.ThanosRulerHTTPPort, path.Join("/", s.RoutePrefix, "/-/reload")),
-		listenLocal: s.ListenLocal,
-		logLevel:    s.LogLevel,
-		logFormat:   s.LogFormat,
-		pullPolicy:  s.ImagePullPolicy,
-		env:         []corev1.EnvVar{podNameEnv()},
-		mounts:      reloaderMounts,
+		watchedDirs:   watched,
+		reloadURL:     localURL(opts, thanosRulerWebTLS(t, v), layout.ThanosRulerHTTPPort, path.Join("/", s.RoutePrefix, "/-/reload")),
+		listenLocal:   s.ListenLocal,
+		logLevel:      s.LogLevel,
+		logFormat:     s.LogFormat,
+		pullPolicy:    s.ImagePullPolicy,
+		env:           []corev1.EnvVar{podNameEnv()},
+		mounts:        reloaderMounts,
+		webConfigFile: reloaderWebConfig,
 	}
 	reloader, err := rl.container(opts, false)
 	if err != nil {

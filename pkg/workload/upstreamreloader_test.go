@@ -211,6 +211,18 @@ func newFakePod(t *testing.T, rc reloaderCase) *fakePod {
 			}
 		}
 	}
+	for _, a := range rc.sidecar.Args {
+		// The web configuration of the sidecar's listener, which the kubelet mounts: an
+		// empty one (plain HTTP) is enough for the arguments to be tried.
+		if value, ok := strings.CutPrefix(a, "--web-config-file="); ok {
+			if err := os.MkdirAll(p.path(filepath.Dir(value)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p.path(value), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	for _, a := range rc.initC.Args {
 		name, value, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 		var err error
