@@ -35,21 +35,18 @@ const placeholder = "https://unavailable.invalid/"
 type lenient struct{ a Assets }
 
 func (l lenient) Secret(ns string, sel corev1.SecretKeySelector) (string, error) {
-	if l.a == nil {
-		return placeholder, nil
-	}
-	v, err := l.a.Secret(ns, sel)
-	if errors.Is(err, ErrUnavailable) {
-		return placeholder, nil
-	}
-	return v, err
+	return l.read(func(a Assets) (string, error) { return a.Secret(ns, sel) })
 }
 
 func (l lenient) ConfigMap(ns string, sel corev1.ConfigMapKeySelector) (string, error) {
+	return l.read(func(a Assets) (string, error) { return a.ConfigMap(ns, sel) })
+}
+
+func (l lenient) read(get func(Assets) (string, error)) (string, error) {
 	if l.a == nil {
 		return placeholder, nil
 	}
-	v, err := l.a.ConfigMap(ns, sel)
+	v, err := get(l.a)
 	if errors.Is(err, ErrUnavailable) {
 		return placeholder, nil
 	}

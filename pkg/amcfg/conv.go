@@ -45,10 +45,19 @@ func (c *conv) named(n string) string {
 }
 
 func (c *conv) secret(field string, sel corev1.SecretKeySelector) (string, *problem) {
+	return c.read(field, func(a Assets) (string, error) { return a.Secret(c.namespace, sel) })
+}
+
+func (c *conv) configMap(field string, sel corev1.ConfigMapKeySelector) (string, *problem) {
+	return c.read(field, func(a Assets) (string, error) { return a.ConfigMap(c.namespace, sel) })
+}
+
+// read asks the Assets for one value of field.
+func (c *conv) read(field string, get func(Assets) (string, error)) (string, *problem) {
 	if c.assets == nil {
 		return "", refProblem(field, errNoAssets)
 	}
-	v, err := c.assets.Secret(c.namespace, sel)
+	v, err := get(c.assets)
 	if err != nil {
 		return "", refProblem(field, err)
 	}
@@ -81,17 +90,6 @@ func (c *conv) secretURL(field string, sel *corev1.SecretKeySelector) (string, *
 	v = strings.TrimSpace(v)
 	if err := checkURL(v); err != nil {
 		return "", invalid(field, "the Secret value is not a valid URL: %v", err)
-	}
-	return v, nil
-}
-
-func (c *conv) configMap(field string, sel corev1.ConfigMapKeySelector) (string, *problem) {
-	if c.assets == nil {
-		return "", refProblem(field, errNoAssets)
-	}
-	v, err := c.assets.ConfigMap(c.namespace, sel)
-	if err != nil {
-		return "", refProblem(field, err)
 	}
 	return v, nil
 }

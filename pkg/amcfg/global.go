@@ -17,9 +17,10 @@ func (c *conv) globalSection(in *monitoringv1.AlertmanagerGlobalConfig) (*obj, *
 		return nil, nil
 	}
 	const f = "spec.alertmanagerConfiguration.global"
+	r := c.resolver(f)
 	out := (&obj{}).set("resolve_timeout", string(in.ResolveTimeout))
 	if h := in.HTTPConfigWithProxy; h != nil {
-		hc, p := c.httpConfig(f+".httpConfig", &monitoringv1alpha1.HTTPConfig{
+		out.set("http_config", r.httpConfig(f+".httpConfig", &monitoringv1alpha1.HTTPConfig{
 			Authorization:     h.Authorization,
 			BasicAuth:         h.BasicAuth,
 			OAuth2:            h.OAuth2,
@@ -28,68 +29,31 @@ func (c *conv) globalSection(in *monitoringv1.AlertmanagerGlobalConfig) (*obj, *
 			ProxyConfig:       h.ProxyConfig,
 			FollowRedirects:   h.FollowRedirects,
 			EnableHTTP2:       h.EnableHTTP2,
-		})
-		if p != nil {
-			return nil, p
-		}
-		out.set("http_config", hc)
+		}))
 	}
 	if s := in.SMTPConfig; s != nil {
 		if s.ForceImplicitTLS != nil {
-			if p := c.gate(f+".smtp.forceImplicitTLS", "forceImplicitTLS", "0.31.0"); p != nil {
-				return nil, p
-			}
+			r.gate(f+".smtp.forceImplicitTLS", "forceImplicitTLS", "0.31.0")
 		}
 		out.set("smtp_from", s.From)
 		if s.SmartHost != nil {
 			out.set("smtp_smarthost", net.JoinHostPort(s.SmartHost.Host, s.SmartHost.Port))
 		}
 		out.set("smtp_hello", s.Hello).set("smtp_auth_username", s.AuthUsername)
-		pw, p := c.optSecret(f+".smtp.authPassword", s.AuthPassword)
-		if p != nil {
-			return nil, p
-		}
-		sec, p := c.optSecret(f+".smtp.authSecret", s.AuthSecret)
-		if p != nil {
-			return nil, p
-		}
-		out.set("smtp_auth_password", pw).set("smtp_auth_secret", sec).set("smtp_auth_identity", s.AuthIdentity)
+		out.set("smtp_auth_password", r.optSecret(f+".smtp.authPassword", s.AuthPassword))
+		out.set("smtp_auth_secret", r.optSecret(f+".smtp.authSecret", s.AuthSecret)).set("smtp_auth_identity", s.AuthIdentity)
 		out.set("smtp_require_tls", s.RequireTLS)
-		tls, p := c.tlsConfig(f+".smtp.tlsConfig", s.TLSConfig)
-		if p != nil {
-			return nil, p
-		}
-		out.set("smtp_tls_config", tls).set("smtp_force_implicit_tls", s.ForceImplicitTLS)
+		out.set("smtp_tls_config", r.tlsConfig(f+".smtp.tlsConfig", s.TLSConfig)).set("smtp_force_implicit_tls", s.ForceImplicitTLS)
 	}
-	slack, p := c.secretURL(f+".slackApiUrl", in.SlackAPIURL)
-	if p != nil {
-		return nil, p
-	}
-	ogURL, p := c.secretURL(f+".opsGenieApiUrl", in.OpsGenieAPIURL)
-	if p != nil {
-		return nil, p
-	}
-	ogKey, p := c.optSecret(f+".opsGenieApiKey", in.OpsGenieAPIKey)
-	if p != nil {
-		return nil, p
-	}
-	pd, p := plainURL(f+".pagerdutyUrl", urlp2(in.PagerdutyURL))
-	if p != nil {
-		return nil, p
-	}
-	out.set("slack_api_url", slack).set("opsgenie_api_url", ogURL).set("opsgenie_api_key", ogKey).set("pagerduty_url", pd)
-	if p := c.globalIntegrations(f, out, in); p != nil {
-		return nil, p
+	out.set("slack_api_url", r.secretURL(f+".slackApiUrl", in.SlackAPIURL))
+	out.set("opsgenie_api_url", r.secretURL(f+".opsGenieApiUrl", in.OpsGenieAPIURL))
+	out.set("opsgenie_api_key", r.optSecret(f+".opsGenieApiKey", in.OpsGenieAPIKey))
+	out.set("pagerduty_url", r.url(f+".pagerdutyUrl", strp(in.PagerdutyURL)))
+	r.globalIntegrations(out, in)
+	if !r.ok() {
+		return nil, r.p
 	}
 	return out, nil
-}
-
-func urlp2(u *monitoringv1.URL) *string {
-	if u == nil {
-		return nil
-	}
-	s := string(*u)
-	return &s
 }
 
 // templates lists the template files of spec.alertmanagerConfiguration.templates. A key
@@ -116,8 +80,9 @@ func templates(in []monitoringv1.SecretOrConfigMap) ([]string, error) {
 	return out, nil
 }
 
-// globalIntegrations adds the per-integration global settings (API URLs and keys).
-func (c *conv) globalIntegrations(f string, out *obj, in *monitoringv1.AlertmanagerGlobalConfig) *problem {
+// globalIntegrations adds the per-integration global settings (API URLs and keys); r
+// is at the global section.
+func (r *resolver) globalIntegrations(out *obj, in *monitoringv1.AlertmanagerGlobalConfig) {
 	type urlKey struct {
 		field, key string
 		u          *monitoringv1.URL
@@ -128,37 +93,30 @@ func (c *conv) globalIntegrations(f string, out *obj, in *monitoringv1.Alertmana
 	}
 	var urls []urlKey
 	var secrets []secretKey
-	gate := func(field, min string) *problem { return c.gate(f+"."+field, field, min) }
+	f := r.f
+	gate := func(field, min string) { r.gate(f+"."+field, field, min) }
 	if t := in.TelegramConfig; t != nil {
-		if p := gate("telegram", "0.24.0"); p != nil {
-			return p
-		}
+		gate("telegram", "0.24.0")
 		urls = append(urls, urlKey{"telegram.apiURL", "telegram_api_url", t.APIURL})
 		secrets = append(secrets, secretKey{"telegram.botToken", "telegram_bot_token", t.BotToken})
 		out.set("telegram_bot_token_file", t.BotTokenFile)
 	}
 	if j := in.JiraConfig; j != nil {
-		if p := gate("jira", "0.28.0"); p != nil {
-			return p
-		}
+		gate("jira", "0.28.0")
 		urls = append(urls, urlKey{"jira.apiURL", "jira_api_url", j.APIURL})
 	}
 	if v := in.VictorOpsConfig; v != nil {
 		urls = append(urls, urlKey{"victorops.apiURL", "victorops_api_url", v.APIURL})
 		secrets = append(secrets, secretKey{"victorops.apiKey", "victorops_api_key", v.APIKey})
 	}
-	if r := in.RocketChatConfig; r != nil {
-		if p := gate("rocketChat", "0.28.0"); p != nil {
-			return p
-		}
-		urls = append(urls, urlKey{"rocketChat.apiURL", "rocketchat_api_url", r.APIURL})
-		secrets = append(secrets, secretKey{"rocketChat.token", "rocketchat_token", r.Token},
-			secretKey{"rocketChat.tokenID", "rocketchat_token_id", r.TokenID})
+	if rc := in.RocketChatConfig; rc != nil {
+		gate("rocketChat", "0.28.0")
+		urls = append(urls, urlKey{"rocketChat.apiURL", "rocketchat_api_url", rc.APIURL})
+		secrets = append(secrets, secretKey{"rocketChat.token", "rocketchat_token", rc.Token},
+			secretKey{"rocketChat.tokenID", "rocketchat_token_id", rc.TokenID})
 	}
 	if w := in.WebexConfig; w != nil {
-		if p := gate("webex", "0.25.0"); p != nil {
-			return p
-		}
+		gate("webex", "0.25.0")
 		urls = append(urls, urlKey{"webex.apiURL", "webex_api_url", w.APIURL})
 	}
 	if w := in.WeChatConfig; w != nil {
@@ -167,28 +125,13 @@ func (c *conv) globalIntegrations(f string, out *obj, in *monitoringv1.Alertmana
 		out.set("wechat_api_corp_id", w.APICorpID)
 	}
 	for _, u := range urls {
-		v, p := plainURL(f+"."+u.field, urlp2(u.u))
-		if p != nil {
-			return p
-		}
-		out.set(u.key, v)
+		out.set(u.key, r.url(f+"."+u.field, strp(u.u)))
 	}
 	for _, s := range secrets {
-		v, p := c.optSecret(f+"."+s.field, s.sel)
-		if p != nil {
-			return p
-		}
-		out.set(s.key, v)
+		out.set(s.key, r.optSecret(f+"."+s.field, s.sel))
 	}
 	if m := in.MattermostConfig; m != nil {
-		if p := gate("mattermost", "0.30.0"); p != nil {
-			return p
-		}
-		v, p := c.secretURL(f+".mattermost.webhookURL", m.WebhookURL)
-		if p != nil {
-			return p
-		}
-		out.set("mattermost_webhook_url", v)
+		gate("mattermost", "0.30.0")
+		out.set("mattermost_webhook_url", r.secretURL(f+".mattermost.webhookURL", m.WebhookURL))
 	}
-	return nil
 }

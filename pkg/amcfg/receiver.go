@@ -13,56 +13,37 @@ type receiverKind struct {
 	// minVersion is the first Alertmanager version with this integration ("" = any).
 	minVersion string
 	count      func(r *monitoringv1alpha1.Receiver) int
-	convert    func(c *conv, field string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem)
+	// convert converts config i; a problem is left in the resolver.
+	convert func(r *resolver, rcv *monitoringv1alpha1.Receiver, i int) *obj
+}
+
+// kind is the receiverKind whose configs are the list configs returns, each converted
+// by convert.
+func kind[T any](field, key, minVersion string, configs func(*monitoringv1alpha1.Receiver) []T, convert func(*resolver, *T) *obj) receiverKind {
+	return receiverKind{
+		field: field, key: key, minVersion: minVersion,
+		count:   func(rcv *monitoringv1alpha1.Receiver) int { return len(configs(rcv)) },
+		convert: func(r *resolver, rcv *monitoringv1alpha1.Receiver, i int) *obj { return convert(r, &configs(rcv)[i]) },
+	}
 }
 
 // receiverKinds lists every integration of the v1alpha1 API in output order.
 var receiverKinds = []receiverKind{
-	{"emailConfigs", "email_configs", "", func(r *monitoringv1alpha1.Receiver) int { return len(r.EmailConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.email(f, &r.EmailConfigs[i])
-	}},
-	{"pagerdutyConfigs", "pagerduty_configs", "", func(r *monitoringv1alpha1.Receiver) int { return len(r.PagerDutyConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.pagerduty(f, &r.PagerDutyConfigs[i])
-	}},
-	{"slackConfigs", "slack_configs", "", func(r *monitoringv1alpha1.Receiver) int { return len(r.SlackConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.slack(f, &r.SlackConfigs[i])
-	}},
-	{"webhookConfigs", "webhook_configs", "", func(r *monitoringv1alpha1.Receiver) int { return len(r.WebhookConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.webhook(f, &r.WebhookConfigs[i])
-	}},
-	{"opsgenieConfigs", "opsgenie_configs", "", func(r *monitoringv1alpha1.Receiver) int { return len(r.OpsGenieConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.opsgenie(f, &r.OpsGenieConfigs[i])
-	}},
-	{"victoropsConfigs", "victorops_configs", "", func(r *monitoringv1alpha1.Receiver) int { return len(r.VictorOpsConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.victorops(f, &r.VictorOpsConfigs[i])
-	}},
-	{"pushoverConfigs", "pushover_configs", "", func(r *monitoringv1alpha1.Receiver) int { return len(r.PushoverConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.pushover(f, &r.PushoverConfigs[i])
-	}},
-	{"snsConfigs", "sns_configs", "0.23.0", func(r *monitoringv1alpha1.Receiver) int { return len(r.SNSConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.sns(f, &r.SNSConfigs[i])
-	}},
-	{"telegramConfigs", "telegram_configs", "0.24.0", func(r *monitoringv1alpha1.Receiver) int { return len(r.TelegramConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.telegram(f, &r.TelegramConfigs[i])
-	}},
-	{"webexConfigs", "webex_configs", "0.25.0", func(r *monitoringv1alpha1.Receiver) int { return len(r.WebexConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.webex(f, &r.WebexConfigs[i])
-	}},
-	{"discordConfigs", "discord_configs", "0.25.0", func(r *monitoringv1alpha1.Receiver) int { return len(r.DiscordConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.discord(f, &r.DiscordConfigs[i])
-	}},
-	{"msteamsConfigs", "msteams_configs", "0.26.0", func(r *monitoringv1alpha1.Receiver) int { return len(r.MSTeamsConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.msteams(f, &r.MSTeamsConfigs[i])
-	}},
-	{"msteamsv2Configs", "msteamsv2_configs", "0.28.0", func(r *monitoringv1alpha1.Receiver) int { return len(r.MSTeamsV2Configs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.msteamsv2(f, &r.MSTeamsV2Configs[i])
-	}},
-	{"rocketchatConfigs", "rocketchat_configs", "0.28.0", func(r *monitoringv1alpha1.Receiver) int { return len(r.RocketChatConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.rocketchat(f, &r.RocketChatConfigs[i])
-	}},
-	{"wechatConfigs", "wechat_configs", "", func(r *monitoringv1alpha1.Receiver) int { return len(r.WeChatConfigs) }, func(c *conv, f string, r *monitoringv1alpha1.Receiver, i int) (*obj, *problem) {
-		return c.wechat(f, &r.WeChatConfigs[i])
-	}},
+	kind("emailConfigs", "email_configs", "", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.EmailConfig { return r.EmailConfigs }, (*resolver).email),
+	kind("pagerdutyConfigs", "pagerduty_configs", "", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.PagerDutyConfig { return r.PagerDutyConfigs }, (*resolver).pagerduty),
+	kind("slackConfigs", "slack_configs", "", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.SlackConfig { return r.SlackConfigs }, (*resolver).slack),
+	kind("webhookConfigs", "webhook_configs", "", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.WebhookConfig { return r.WebhookConfigs }, (*resolver).webhook),
+	kind("opsgenieConfigs", "opsgenie_configs", "", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.OpsGenieConfig { return r.OpsGenieConfigs }, (*resolver).opsgenie),
+	kind("victoropsConfigs", "victorops_configs", "", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.VictorOpsConfig { return r.VictorOpsConfigs }, (*resolver).victorops),
+	kind("pushoverConfigs", "pushover_configs", "", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.PushoverConfig { return r.PushoverConfigs }, (*resolver).pushover),
+	kind("snsConfigs", "sns_configs", "0.23.0", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.SNSConfig { return r.SNSConfigs }, (*resolver).sns),
+	kind("telegramConfigs", "telegram_configs", "0.24.0", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.TelegramConfig { return r.TelegramConfigs }, (*resolver).telegram),
+	kind("webexConfigs", "webex_configs", "0.25.0", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.WebexConfig { return r.WebexConfigs }, (*resolver).webex),
+	kind("discordConfigs", "discord_configs", "0.25.0", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.DiscordConfig { return r.DiscordConfigs }, (*resolver).discord),
+	kind("msteamsConfigs", "msteams_configs", "0.26.0", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.MSTeamsConfig { return r.MSTeamsConfigs }, (*resolver).msteams),
+	kind("msteamsv2Configs", "msteamsv2_configs", "0.28.0", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.MSTeamsV2Config { return r.MSTeamsV2Configs }, (*resolver).msteamsv2),
+	kind("rocketchatConfigs", "rocketchat_configs", "0.28.0", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.RocketChatConfig { return r.RocketChatConfigs }, (*resolver).rocketchat),
+	kind("wechatConfigs", "wechat_configs", "", func(r *monitoringv1alpha1.Receiver) []monitoringv1alpha1.WeChatConfig { return r.WeChatConfigs }, (*resolver).wechat),
 }
 
 // receivers converts spec.receivers; names are prefixed and must be unique.
@@ -92,9 +73,10 @@ func (c *conv) receivers(in []monitoringv1alpha1.Receiver) ([]any, map[string]bo
 			}
 			var list []any
 			for j := 0; j < n; j++ {
-				cfg, p := k.convert(c, fmt.Sprintf("%s.%s[%d]", f, k.field, j), r, j)
-				if p != nil {
-					return nil, nil, p
+				res := c.resolver(fmt.Sprintf("%s.%s[%d]", f, k.field, j))
+				cfg := k.convert(res, r, j)
+				if res.p != nil {
+					return nil, nil, res.p
 				}
 				list = append(list, cfg.ms)
 			}
@@ -105,29 +87,7 @@ func (c *conv) receivers(in []monitoringv1alpha1.Receiver) ([]any, map[string]bo
 	return out, names, nil
 }
 
-// common adds send_resolved and http_config, which every integration has.
-func (c *conv) common(field string, out *obj, sendResolved *bool, hc *monitoringv1alpha1.HTTPConfig) *problem {
-	out.set("send_resolved", sendResolved)
-	h, p := c.httpConfig(field+".httpConfig", hc)
-	if p != nil {
-		return p
-	}
-	out.set("http_config", h)
-	return nil
-}
-
-// gates checks each named field that is set against the version it needs.
-func (c *conv) gates(field string, fs ...fieldGate) *problem {
-	for _, g := range fs {
-		if g.set {
-			if p := c.gate(field+"."+g.name, g.name, g.min); p != nil {
-				return p
-			}
-		}
-	}
-	return nil
-}
-
+// fieldGate is a field of a config that needs Alertmanager min when set.
 type fieldGate struct {
 	name string
 	set  bool

@@ -39,26 +39,21 @@ func (c *conv) route(field string, in *monitoringv1alpha1.Route, refs routeRefs,
 	} {
 		out.set(d.key, d.v)
 	}
-	if mti, p := c.intervalRefs(field+".muteTimeIntervals", in.MuteTimeIntervals, refs); p != nil {
-		return nil, ms, p
-	} else {
-		out.set("mute_time_intervals", mti)
+	r := c.resolver(field)
+	intervals := func(f string, names []string) []string {
+		return resolved(r, func() ([]string, *problem) { return c.intervalRefs(f, names, refs) })
 	}
+	out.set("mute_time_intervals", intervals(field+".muteTimeIntervals", in.MuteTimeIntervals))
 	if len(in.ActiveTimeIntervals) > 0 {
-		if p := c.gate(field+".activeTimeIntervals", "activeTimeIntervals", "0.24.0"); p != nil {
-			return nil, ms, p
-		}
+		r.gate(field+".activeTimeIntervals", "activeTimeIntervals", "0.24.0")
 	}
-	if ati, p := c.intervalRefs(field+".activeTimeIntervals", in.ActiveTimeIntervals, refs); p != nil {
-		return nil, ms, p
-	} else {
-		out.set("active_time_intervals", ati)
-	}
+	out.set("active_time_intervals", intervals(field+".activeTimeIntervals", in.ActiveTimeIntervals))
 	if len(in.Labels) > 0 {
-		if p := c.gate(field+".labels", "route labels", "0.34.0"); p != nil {
-			return nil, ms, p
-		}
+		r.gate(field+".labels", "route labels", "0.34.0")
 		out.set("labels", kvMap(in.Labels))
+	}
+	if !r.ok() {
+		return nil, ms, r.p
 	}
 	out.set("continue", in.Continue)
 	children, err := in.ChildRoutes()

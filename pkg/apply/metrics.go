@@ -19,19 +19,12 @@ type Metrics struct {
 // tests that read the counters directly).
 func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	m := &Metrics{
-		Writes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lookout_api_writes_total",
-			Help: "API write requests (create, update, delete, status apply) made by the operator, by kind and verb.",
-		}, []string{"kind", "verb"}),
-		Conflicts: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lookout_ownership_conflicts_total",
-			Help: "Writes refused because the live object exists and is not owned by the object the operator generates it for, by kind.",
-		}, []string{"kind"}),
+		Writes: promreg.CounterVec("lookout_api_writes_total",
+			"API write requests (create, update, delete, status apply) made by the operator, by kind and verb.", "kind", "verb"),
+		Conflicts: promreg.CounterVec("lookout_ownership_conflicts_total",
+			"Writes refused because the live object exists and is not owned by the object the operator generates it for, by kind.", "kind"),
 	}
-	if err := promreg.Register(reg, "write metrics", []prometheus.Collector{m.Writes, m.Conflicts}...); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return promreg.Registered(m, reg, "write metrics", m.Writes, m.Conflicts)
 }
 
 // CountWrite records one write.

@@ -91,9 +91,7 @@ func (h *headerCtx) alertmanager(am *monitoringv1.AlertmanagerEndpoints, sdRole,
 		}
 	}
 	m.Set("api_version", apiVersion)
-	if am.EnableHttp2 != nil {
-		m.Set("enable_http2", *am.EnableHttp2)
-	}
+	setOpt(&m, "enable_http2", am.EnableHttp2)
 	sd, err := h.ps.kubernetesSD(h.rec, sdRole, []string{ns}, false, nil)
 	if err != nil {
 		return nil, err
@@ -109,12 +107,8 @@ func (h *headerCtx) alertmanager(am *monitoringv1.AlertmanagerEndpoints, sdRole,
 	if err := client.render(&m, h.rec, p.Namespace, h.v); err != nil {
 		return nil, err
 	}
-	if am.Sigv4 != nil {
-		s4, err := h.sigv4(am.Sigv4)
-		if err != nil {
-			return nil, fmt.Errorf("sigv4: %w", err)
-		}
-		m.Set("sigv4", s4)
+	if err := h.setSigv4(&m, am.Sigv4); err != nil {
+		return nil, err
 	}
 	rules := []M{relabelRule{Action: "keep", SourceLabels: []string{"__meta_kubernetes_service_name"}, Regex: regexp.QuoteMeta(am.Name)}.yaml()}
 	switch {

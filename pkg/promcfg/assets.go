@@ -89,6 +89,20 @@ func (r *recorder) get(ref AssetRef) ([]byte, error) {
 	return r.inner.Get(ref)
 }
 
+// setSecret sets key of m to the value of the Secret key sel names in namespace ns;
+// nothing when sel is nil. field names sel in errors.
+func (r *recorder) setSecret(m *M, ns, key, field string, sel *corev1.SecretKeySelector) error {
+	if sel == nil {
+		return nil
+	}
+	v, err := r.secret(ns, *sel)
+	if err != nil {
+		return fmt.Errorf("%s: %w", field, err)
+	}
+	m.Set(key, v)
+	return nil
+}
+
 func (r *recorder) secret(ns string, sel corev1.SecretKeySelector) (string, error) {
 	if sel.Name == "" || sel.Key == "" {
 		return "", fmt.Errorf("secret reference needs a name and a key")

@@ -2,7 +2,6 @@ package promcfg
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/alecthomas/units"
@@ -42,32 +41,33 @@ func (rc *renderCtx) renderScrapeTiming(m *M, f *scrapeFields) {
 		m.SetAlways("honor_timestamps", *f.HonorTimestamps)
 	}
 	if f.TrackTimestampsStaleness != nil {
-		if rc.Version.Supports(featTrackTimestampsStaleness) {
-			m.SetAlways("track_timestamps_staleness", *f.TrackTimestampsStaleness)
-		} else {
-			rc.unsupported(featTrackTimestampsStaleness)
-		}
+		rc.setSupported(m, featTrackTimestampsStaleness, "track_timestamps_staleness", *f.TrackTimestampsStaleness)
 	}
+}
+
+// setScrapeDuration sets key of m to v, a positive duration (field in errors, example
+// in the message); nothing when v is empty.
+func setScrapeDuration(m *M, key, field string, v monitoringv1.Duration, example string) (model.Duration, error) {
+	if v == "" {
+		return 0, nil
+	}
+	d, err := model.ParseDuration(string(v))
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("invalid %s %q: must be a positive Prometheus duration such as %s", field, v, example)
+	}
+	m.Set(key, string(v))
+	return d, nil
 }
 
 // renderScrapeSettings appends interval, timeout, protocols, path, params and scheme.
 func (rc *renderCtx) renderScrapeSettings(m *M, f *scrapeFields) error {
-	var interval, timeout model.Duration
-	if f.Interval != "" {
-		d, err := model.ParseDuration(string(f.Interval))
-		if err != nil || d <= 0 {
-			return fmt.Errorf("invalid interval %q: must be a positive Prometheus duration such as 30s", f.Interval)
-		}
-		interval = d
-		m.Set("scrape_interval", string(f.Interval))
+	interval, err := setScrapeDuration(m, "scrape_interval", "interval", f.Interval, "30s")
+	if err != nil {
+		return err
 	}
-	if f.Timeout != "" {
-		d, err := model.ParseDuration(string(f.Timeout))
-		if err != nil || d <= 0 {
-			return fmt.Errorf("invalid scrapeTimeout %q: must be a positive Prometheus duration such as 10s", f.Timeout)
-		}
-		timeout = d
-		m.Set("scrape_timeout", string(f.Timeout))
+	timeout, err := setScrapeDuration(m, "scrape_timeout", "scrapeTimeout", f.Timeout, "10s")
+	if err != nil {
+		return err
 	}
 	if timeout != 0 {
 		effInterval := interval
@@ -106,18 +106,7 @@ func (rc *renderCtx) renderScrapeSettings(m *M, f *scrapeFields) error {
 		}
 		m.Set("metrics_path", f.Path)
 	}
-	if len(f.Params) > 0 {
-		keys := make([]string, 0, len(f.Params))
-		for k := range f.Params {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		params := M{}
-		for _, k := range keys {
-			params.SetAlways(k, f.Params[k])
-		}
-		m.Set("params", params)
-	}
+	m.Set("params", stringMap(f.Params))
 	if f.Scheme != nil && *f.Scheme != "" {
 		s := strings.ToLower(string(*f.Scheme))
 		if s != "http" && s != "https" {
@@ -222,11 +211,7 @@ func effectiveBodySize(own *monitoringv1.ByteSize, enforced monitoringv1.ByteSiz
 func (rc *renderCtx) renderHistograms(m *M, f *scrapeFields) error {
 	nh := f.NativeHistograms
 	if nh.ScrapeNativeHistograms != nil {
-		if rc.Version.Supports(featScrapeNativeHistograms) {
-			m.SetAlways("scrape_native_histograms", *nh.ScrapeNativeHistograms)
-		} else {
-			rc.unsupported(featScrapeNativeHistograms)
-		}
+		rc.setSupported(m, featScrapeNativeHistograms, "scrape_native_histograms", *nh.ScrapeNativeHistograms)
 	}
 	if nh.ScrapeClassicHistograms != nil {
 		switch {
@@ -254,18 +239,10 @@ func (rc *renderCtx) renderHistograms(m *M, f *scrapeFields) error {
 		}
 	}
 	if nh.ConvertClassicHistogramsToNHCB != nil {
-		if rc.Version.Supports(featConvertClassicToNHCB) {
-			m.SetAlways("convert_classic_histograms_to_nhcb", *nh.ConvertClassicHistogramsToNHCB)
-		} else {
-			rc.unsupported(featConvertClassicToNHCB)
-		}
+		rc.setSupported(m, featConvertClassicToNHCB, "convert_classic_histograms_to_nhcb", *nh.ConvertClassicHistogramsToNHCB)
 	}
 	if f.ExtraScrapeMetrics != nil {
-		if rc.Version.Supports(featExtraScrapeMetrics) {
-			m.SetAlways("extra_scrape_metrics", *f.ExtraScrapeMetrics)
-		} else {
-			rc.unsupported(featExtraScrapeMetrics)
-		}
+		rc.setSupported(m, featExtraScrapeMetrics, "extra_scrape_metrics", *f.ExtraScrapeMetrics)
 	}
 	return nil
 }

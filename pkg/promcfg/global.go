@@ -5,7 +5,6 @@ import (
 	"maps"
 	"path"
 	"slices"
-	"sort"
 	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -73,21 +72,13 @@ func (h *headerCtx) global() (M, error) {
 		if _, err := model.ParseDuration(string(*p.PrometheusOnly().RuleQueryOffset)); err != nil {
 			return nil, fmt.Errorf("spec.ruleQueryOffset: %w", err)
 		}
-		if v.Supports(featRuleQueryOffset) {
-			g.Set("rule_query_offset", string(*p.PrometheusOnly().RuleQueryOffset))
-		} else {
-			h.unsupported("spec.ruleQueryOffset", featRuleQueryOffset)
-		}
+		h.setSupported(&g, featRuleQueryOffset, "spec.ruleQueryOffset", "rule_query_offset", string(*p.PrometheusOnly().RuleQueryOffset))
 	}
 	if p.PrometheusOnly().QueryLogFile != "" {
 		g.Set("query_log_file", logFilePath(p.PrometheusOnly().QueryLogFile))
 	}
 	if s.ScrapeFailureLogFile != nil && *s.ScrapeFailureLogFile != "" {
-		if v.Supports(featScrapeFailureLogFile) {
-			g.Set("scrape_failure_log_file", logFilePath(*s.ScrapeFailureLogFile))
-		} else {
-			h.unsupported("spec.scrapeFailureLogFile", featScrapeFailureLogFile)
-		}
+		h.setSupported(&g, featScrapeFailureLogFile, "spec.scrapeFailureLogFile", "scrape_failure_log_file", logFilePath(*s.ScrapeFailureLogFile))
 	}
 	ext, err := h.externalLabels()
 	if err != nil {
@@ -132,50 +123,26 @@ func (h *headerCtx) global() (M, error) {
 		if err != nil {
 			return nil, fmt.Errorf("spec.nameValidationScheme: %w", err)
 		}
-		if v.Supports(featMetricNameValidation) {
-			g.Set("metric_name_validation_scheme", val)
-		} else {
-			h.unsupported("spec.nameValidationScheme", featMetricNameValidation)
-		}
+		h.setSupported(&g, featMetricNameValidation, "spec.nameValidationScheme", "metric_name_validation_scheme", val)
 	}
 	if s.NameEscapingScheme != nil {
 		esc, err := nameEscaping(*s.NameEscapingScheme)
 		if err != nil {
 			return nil, fmt.Errorf("spec.nameEscapingScheme: %w", err)
 		}
-		if v.Supports(featMetricNameEscaping) {
-			g.Set("metric_name_escaping_scheme", esc)
-		} else {
-			h.unsupported("spec.nameEscapingScheme", featMetricNameEscaping)
-		}
+		h.setSupported(&g, featMetricNameEscaping, "spec.nameEscapingScheme", "metric_name_escaping_scheme", esc)
 	}
 	if s.ScrapeNativeHistograms != nil {
-		if v.Supports(featScrapeNativeHistograms) {
-			g.SetAlways("scrape_native_histograms", *s.ScrapeNativeHistograms)
-		} else {
-			h.unsupported("spec.scrapeNativeHistograms", featScrapeNativeHistograms)
-		}
+		h.setSupported(&g, featScrapeNativeHistograms, "spec.scrapeNativeHistograms", "scrape_native_histograms", *s.ScrapeNativeHistograms)
 	}
 	if s.ScrapeClassicHistograms != nil {
-		if v.Supports(featAlwaysScrapeClassic) {
-			g.SetAlways("always_scrape_classic_histograms", *s.ScrapeClassicHistograms)
-		} else {
-			h.unsupported("spec.scrapeClassicHistograms (global)", featAlwaysScrapeClassic)
-		}
+		h.setSupported(&g, featAlwaysScrapeClassic, "spec.scrapeClassicHistograms (global)", "always_scrape_classic_histograms", *s.ScrapeClassicHistograms)
 	}
 	if s.ConvertClassicHistogramsToNHCB != nil {
-		if v.Supports(featConvertClassicToNHCB) {
-			g.SetAlways("convert_classic_histograms_to_nhcb", *s.ConvertClassicHistogramsToNHCB)
-		} else {
-			h.unsupported("spec.convertClassicHistogramsToNHCB", featConvertClassicToNHCB)
-		}
+		h.setSupported(&g, featConvertClassicToNHCB, "spec.convertClassicHistogramsToNHCB", "convert_classic_histograms_to_nhcb", *s.ConvertClassicHistogramsToNHCB)
 	}
 	if s.ExtraScrapeMetrics != nil {
-		if v.Supports(featExtraScrapeMetrics) {
-			g.SetAlways("extra_scrape_metrics", *s.ExtraScrapeMetrics)
-		} else {
-			h.unsupported("spec.extraScrapeMetrics", featExtraScrapeMetrics)
-		}
+		h.setSupported(&g, featExtraScrapeMetrics, "spec.extraScrapeMetrics", "extra_scrape_metrics", *s.ExtraScrapeMetrics)
 	}
 	return g, nil
 }
@@ -208,16 +175,7 @@ func (h *headerCtx) externalLabels() (M, error) {
 	if err := h.ps.checkStaticLabels("spec.externalLabels (with the prometheus and replica labels)", slices.Sorted(maps.Keys(all))); err != nil {
 		return nil, err
 	}
-	keys := make([]string, 0, len(all))
-	for k := range all {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	m := M{}
-	for _, k := range keys {
-		m.SetAlways(k, all[k])
-	}
-	return m, nil
+	return stringMap(all), nil
 }
 
 func logFilePath(f string) string {

@@ -25,6 +25,30 @@ func (h *headerCtx) warn(msg string) { *h.warnings = append(*h.warnings, msg) }
 // unsupported records that the field at where was left out because the version lacks f.
 func (h *headerCtx) unsupported(where string, f Feature) { h.warn(unsupportedWarning(where, f, h.v)) }
 
+// setSupported sets key of m to v when the version has feature f and records that the
+// field at where was left out otherwise.
+func (h *headerCtx) setSupported(m *M, f Feature, where, key string, v any) {
+	if h.v.Supports(f) {
+		m.Set(key, v)
+	} else {
+		h.unsupported(where, f)
+	}
+}
+
+// renderEach renders every item of list with render; field names the list in errors
+// ("spec.remoteWrite").
+func renderEach[T any](field string, list []T, render func(*T) (M, error)) ([]M, error) {
+	var out []M
+	for i := range list {
+		m, err := render(&list[i])
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", field, i, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
 // render renders every section but the monitors' scrape jobs: global, runtime,
 // rule_files, storage, alerting, remote_write, remote_read, otlp and tracing. It returns the header, the
 // global section alone (monitors are validated against it) and the jobs of
@@ -63,22 +87,14 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 		top.Set("alerting", alerting)
 	}
 
-	var rws []M
-	for i := range p.Spec.RemoteWrite {
-		rw, err := h.remoteWrite(&p.Spec.RemoteWrite[i])
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("spec.remoteWrite[%d]: %w", i, err)
-		}
-		rws = append(rws, rw)
+	rws, err := renderEach("spec.remoteWrite", p.Spec.RemoteWrite, h.remoteWrite)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	top.Set("remote_write", rws)
-	var rrs []M
-	for i := range p.PrometheusOnly().RemoteRead {
-		rr, err := h.remoteRead(&p.PrometheusOnly().RemoteRead[i])
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("spec.remoteRead[%d]: %w", i, err)
-		}
-		rrs = append(rrs, rr)
+	rrs, err := renderEach("spec.remoteRead", p.PrometheusOnly().RemoteRead, h.remoteRead)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	top.Set("remote_read", rrs)
 	otlp, err := h.otlp()

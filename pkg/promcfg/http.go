@@ -2,8 +2,9 @@ package promcfg
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -94,12 +95,8 @@ func (h *httpClient) render(m *M, rec *recorder, ns string, v Version) error {
 		}
 		m.Set("oauth2", o)
 	}
-	if h.FollowRedirects != nil {
-		m.Set("follow_redirects", *h.FollowRedirects)
-	}
-	if h.EnableHTTP2 != nil {
-		m.Set("enable_http2", *h.EnableHTTP2)
-	}
+	setOpt(m, "follow_redirects", h.FollowRedirects)
+	setOpt(m, "enable_http2", h.EnableHTTP2)
 	if h.TLS != nil {
 		t, err := renderTLS(rec, ns, h.TLS)
 		if err != nil {
@@ -223,12 +220,8 @@ func renderTLS(rec *recorder, ns string, t *monitoringv1.TLSConfig) (M, error) {
 		key = t.KeyFile
 	}
 	m.Set("key_file", key)
-	if t.ServerName != nil {
-		m.Set("server_name", *t.ServerName)
-	}
-	if t.InsecureSkipVerify != nil {
-		m.Set("insecure_skip_verify", *t.InsecureSkipVerify)
-	}
+	setOpt(&m, "server_name", t.ServerName)
+	setOpt(&m, "insecure_skip_verify", t.InsecureSkipVerify)
 	if t.MinVersion != nil {
 		m.Set("min_version", string(*t.MinVersion))
 	}
@@ -252,20 +245,13 @@ func renderProxy(m *M, rec *recorder, ns string, p monitoringv1.ProxyConfig) err
 		}
 		m.Set("proxy_url", *p.ProxyURL)
 	}
-	if p.NoProxy != nil {
-		m.Set("no_proxy", *p.NoProxy)
-	}
+	setOpt(m, "no_proxy", p.NoProxy)
 	if p.ProxyFromEnvironment != nil && *p.ProxyFromEnvironment {
 		m.Set("proxy_from_environment", true)
 	}
 	if len(p.ProxyConnectHeader) > 0 {
-		keys := make([]string, 0, len(p.ProxyConnectHeader))
-		for k := range p.ProxyConnectHeader {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		hdr := M{}
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(p.ProxyConnectHeader)) {
 			var vals []string
 			for i, sel := range p.ProxyConnectHeader[k] {
 				v, err := rec.secret(ns, sel)
@@ -282,14 +268,9 @@ func renderProxy(m *M, rec *recorder, ns string, p monitoringv1.ProxyConfig) err
 }
 
 // stringMap renders a map with sorted keys.
-func stringMap(in map[string]string) M {
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	m := make(M, 0, len(keys))
-	for _, k := range keys {
+func stringMap[V any](in map[string]V) M {
+	m := make(M, 0, len(in))
+	for _, k := range slices.Sorted(maps.Keys(in)) {
 		m = append(m, KV{k, in[k]})
 	}
 	return m

@@ -34,17 +34,13 @@ func (r relabelRule) yaml() M {
 	if len(r.SourceLabels) > 0 {
 		m.Set("source_labels", r.SourceLabels)
 	}
-	if r.Separator != nil {
-		m.SetAlways("separator", *r.Separator)
-	}
+	setOptAlways(&m, "separator", r.Separator)
 	m.Set("target_label", r.TargetLabel)
 	m.Set("regex", r.Regex)
 	if r.Modulus != 0 {
 		m.Set("modulus", r.Modulus)
 	}
-	if r.Replacement != nil {
-		m.SetAlways("replacement", *r.Replacement)
-	}
+	setOptAlways(&m, "replacement", r.Replacement)
 	m.Set("action", r.Action)
 	return m
 }

@@ -8,6 +8,7 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
+	"k8s.io/utils/ptr"
 )
 
 func validRemoteURL(u string) error {
@@ -21,36 +22,38 @@ func validRemoteURL(u string) error {
 	return nil
 }
 
+// remoteEndpoint starts a remote_write or remote_read entry: url, name, remote_timeout
+// and headers.
+func remoteEndpoint(u monitoringv1.URL, name string, timeout *monitoringv1.Duration, headers map[string]string) (M, error) {
+	if err := validRemoteURL(string(u)); err != nil {
+		return nil, err
+	}
+	m := M{{"url", string(u)}}
+	m.Set("name", name)
+	if timeout != nil {
+		if _, err := parsePositiveDuration(string(*timeout)); err != nil {
+			return nil, fmt.Errorf("remoteTimeout: %w", err)
+		}
+		m.Set("remote_timeout", string(*timeout))
+	}
+	m.Set("headers", stringMap(headers))
+	return m, nil
+}
+
 // remoteWrite renders one remote_write entry.
 func (h *headerCtx) remoteWrite(rw *monitoringv1.RemoteWriteSpec) (M, error) {
 	v := h.v
-	if err := validRemoteURL(string(rw.URL)); err != nil {
+	m, err := remoteEndpoint(rw.URL, ptr.Deref(rw.Name, ""), rw.RemoteTimeout, rw.Headers)
+	if err != nil {
 		return nil, err
-	}
-	m := M{{"url", string(rw.URL)}}
-	if rw.Name != nil {
-		m.Set("name", *rw.Name)
-	}
-	if rw.RemoteTimeout != nil {
-		if _, err := parsePositiveDuration(string(*rw.RemoteTimeout)); err != nil {
-			return nil, fmt.Errorf("remoteTimeout: %w", err)
-		}
-		m.Set("remote_timeout", string(*rw.RemoteTimeout))
-	}
-	if len(rw.Headers) > 0 {
-		m.Set("headers", stringMap(rw.Headers))
 	}
 	wr, err := userRelabelings(rw.WriteRelabelConfigs, "writeRelabelConfigs", model.UTF8Validation)
 	if err != nil {
 		return nil, err
 	}
 	m.Set("write_relabel_configs", wr)
-	if rw.SendExemplars != nil {
-		m.Set("send_exemplars", *rw.SendExemplars)
-	}
-	if rw.SendNativeHistograms != nil {
-		m.Set("send_native_histograms", *rw.SendNativeHistograms)
-	}
+	setOpt(&m, "send_exemplars", rw.SendExemplars)
+	setOpt(&m, "send_native_histograms", rw.SendNativeHistograms)
 	if rw.MessageVersion != nil {
 		if !v.Supports(featRemoteWriteProtobufMessage) {
 			h.unsupported("spec.remoteWrite messageVersion", featRemoteWriteProtobufMessage)
@@ -71,12 +74,8 @@ func (h *headerCtx) remoteWrite(rw *monitoringv1.RemoteWriteSpec) (M, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if rw.Sigv4 != nil {
-		s4, err := h.sigv4(rw.Sigv4)
-		if err != nil {
-			return nil, fmt.Errorf("sigv4: %w", err)
-		}
-		m.Set("sigv4", s4)
+	if err := h.setSigv4(&m, rw.Sigv4); err != nil {
+		return nil, err
 	}
 	if rw.AzureAD != nil {
 		az, err := h.azureAD(rw.AzureAD)
@@ -131,9 +130,7 @@ func (h *headerCtx) remoteWrite(rw *monitoringv1.RemoteWriteSpec) (M, error) {
 			}
 			md.Set("send_interval", string(mc.SendInterval))
 		}
-		if mc.MaxSamplesPerSend != nil {
-			md.Set("max_samples_per_send", *mc.MaxSamplesPerSend)
-		}
+		setOpt(&md, "max_samples_per_send", mc.MaxSamplesPerSend)
 		m.Set("metadata_config", md)
 	}
 	return m, nil
@@ -141,29 +138,15 @@ func (h *headerCtx) remoteWrite(rw *monitoringv1.RemoteWriteSpec) (M, error) {
 
 // remoteRead renders one remote_read entry.
 func (h *headerCtx) remoteRead(rr *monitoringv1.RemoteReadSpec) (M, error) {
-	if err := validRemoteURL(string(rr.URL)); err != nil {
+	m, err := remoteEndpoint(rr.URL, rr.Name, rr.RemoteTimeout, rr.Headers)
+	if err != nil {
 		return nil, err
 	}
-	m := M{{"url", string(rr.URL)}}
-	m.Set("name", rr.Name)
-	if rr.RemoteTimeout != nil {
-		if _, err := parsePositiveDuration(string(*rr.RemoteTimeout)); err != nil {
-			return nil, fmt.Errorf("remoteTimeout: %w", err)
-		}
-		m.Set("remote_timeout", string(*rr.RemoteTimeout))
-	}
-	if len(rr.Headers) > 0 {
-		m.Set("headers", stringMap(rr.Headers))
-	}
-	if len(rr.RequiredMatchers) > 0 {
-		m.Set("required_matchers", stringMap(rr.RequiredMatchers))
-	}
+	m.Set("required_matchers", stringMap(rr.RequiredMatchers))
 	if rr.ReadRecent {
 		m.Set("read_recent", true)
 	}
-	if rr.FilterExternalLabels != nil {
-		m.SetAlways("filter_external_labels", *rr.FilterExternalLabels)
-	}
+	setOptAlways(&m, "filter_external_labels", rr.FilterExternalLabels)
 	return m, h.remoteAuth(&m, remoteAuth{
 		basic: rr.BasicAuth, authz: rr.Authorization, oauth2: rr.OAuth2, token: rr.BearerToken, tokenFile: rr.BearerTokenFile,
 		tls: rr.TLSConfig, proxy: rr.ProxyConfig, followRedirects: rr.FollowRedirects,
@@ -212,47 +195,38 @@ func (h *headerCtx) remoteAuth(m *M, a remoteAuth) error {
 	return nil
 }
 
-// sigv4 renders AWS Signature Version 4 settings.
-func (h *headerCtx) sigv4(s *monitoringv1.Sigv4) (M, error) {
+// setSigv4 sets sigv4 of out to the AWS Signature Version 4 settings s (none when s is
+// nil).
+func (h *headerCtx) setSigv4(out *M, s *monitoringv1.Sigv4) error {
+	if s == nil {
+		return nil
+	}
 	rec, ns := h.rec, h.p.Namespace
 	m := M{}
 	m.Set("region", s.Region)
-	if s.AccessKey != nil {
-		v, err := rec.secret(ns, *s.AccessKey)
-		if err != nil {
-			return nil, fmt.Errorf("accessKey: %w", err)
-		}
-		m.Set("access_key", v)
+	if err := rec.setSecret(&m, ns, "access_key", "accessKey", s.AccessKey); err != nil {
+		return fmt.Errorf("sigv4: %w", err)
 	}
-	if s.SecretKey != nil {
-		v, err := rec.secret(ns, *s.SecretKey)
-		if err != nil {
-			return nil, fmt.Errorf("secretKey: %w", err)
-		}
-		m.Set("secret_key", v)
+	if err := rec.setSecret(&m, ns, "secret_key", "secretKey", s.SecretKey); err != nil {
+		return fmt.Errorf("sigv4: %w", err)
 	}
 	m.Set("profile", s.Profile)
 	m.Set("role_arn", s.RoleArn)
 	m.Set("external_id", s.ExternalID)
-	if s.UseFIPSSTSEndpoint != nil {
-		m.Set("use_fips_sts_endpoint", *s.UseFIPSSTSEndpoint)
-	}
-	return m, nil
+	setOpt(&m, "use_fips_sts_endpoint", s.UseFIPSSTSEndpoint)
+	out.Set("sigv4", m)
+	return nil
 }
 
 // azureAD renders Azure AD settings of a remote write endpoint.
 func (h *headerCtx) azureAD(a *monitoringv1.AzureAD) (M, error) {
 	m := M{}
-	if a.Cloud != nil {
-		m.Set("cloud", *a.Cloud)
-	}
+	setOpt(&m, "cloud", a.Cloud)
 	n := 0
 	if a.ManagedIdentity != nil {
 		n++
 		mi := M{}
-		if a.ManagedIdentity.ClientID != nil {
-			mi.Set("client_id", *a.ManagedIdentity.ClientID)
-		}
+		setOpt(&mi, "client_id", a.ManagedIdentity.ClientID)
 		m.SetAlways("managed_identity", mi)
 	}
 	if a.OAuth != nil {
@@ -266,9 +240,7 @@ func (h *headerCtx) azureAD(a *monitoringv1.AzureAD) (M, error) {
 	if a.SDK != nil {
 		n++
 		sdk := M{}
-		if a.SDK.TenantID != nil {
-			sdk.Set("tenant_id", *a.SDK.TenantID)
-		}
+		setOpt(&sdk, "tenant_id", a.SDK.TenantID)
 		m.SetAlways("sdk", sdk)
 	}
 	if a.WorkloadIdentity != nil {
@@ -278,8 +250,6 @@ func (h *headerCtx) azureAD(a *monitoringv1.AzureAD) (M, error) {
 	if n != 1 {
 		return nil, fmt.Errorf("exactly one of managedIdentity, oauth, sdk and workloadIdentity must be set")
 	}
-	if a.Scope != nil {
-		m.Set("scope", *a.Scope)
-	}
+	setOpt(&m, "scope", a.Scope)
 	return m, nil
 }

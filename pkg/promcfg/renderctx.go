@@ -53,6 +53,16 @@ func (rc *renderCtx) unsupported(f Feature) {
 	*rc.warnings = append(*rc.warnings, unsupportedWarning(rc.where, f, rc.Version))
 }
 
+// setSupported sets key of m to v when the version has feature f and records that it was
+// left out otherwise.
+func (rc *renderCtx) setSupported(m *M, f Feature, key string, v any) {
+	if rc.Version.Supports(f) {
+		m.Set(key, v)
+	} else {
+		rc.unsupported(f)
+	}
+}
+
 // client renders HTTP client settings, reading references in the object's namespace.
 func (rc *renderCtx) client(m *M, c *httpClient) error {
 	return c.render(m, rc.rec, rc.namespace, rc.Version)

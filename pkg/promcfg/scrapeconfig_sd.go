@@ -28,9 +28,7 @@ func (s sdSettings) set(m *M) {
 	if s.refresh != nil {
 		m.Set("refresh_interval", string(*s.refresh))
 	}
-	if s.port != nil {
-		m.SetAlways("port", *s.port)
-	}
+	setOptAlways(m, "port", s.port)
 }
 
 // sdClient renders the HTTP client settings of a discovery entry.
@@ -38,9 +36,10 @@ func (rc *renderCtx) sdClient(m *M, c httpClient) error {
 	return rc.client(m, &c)
 }
 
-// secretValue reads a Secret key in the ScrapeConfig's namespace.
-func (rc *renderCtx) secretValue(sel corev1.SecretKeySelector) (string, error) {
-	return rc.rec.secret(rc.namespace, sel)
+// setSecret sets key of e to the value of the Secret key sel names, read in the
+// ScrapeConfig's namespace; nothing when sel is nil. field names sel in errors.
+func (rc *renderCtx) setSecret(e *M, key, field string, sel *corev1.SecretKeySelector) error {
+	return rc.rec.setSecret(e, rc.namespace, key, field, sel)
 }
 
 // needs refuses a field a Prometheus older than v does not know.
@@ -54,16 +53,13 @@ func (rc *renderCtx) needs(field string, v Version) error {
 // sdEntries renders every entry of one discovery field with render and sets them under
 // key; field names the entries in errors ("consulSDConfigs").
 func sdEntries[T any](m *M, key, field string, entries []T, render func(*M, *T) error) error {
-	var out []M
-	for i := range entries {
+	out, err := renderEach(field, entries, func(c *T) (M, error) {
 		e := M{}
-		if err := render(&e, &entries[i]); err != nil {
-			return fmt.Errorf("%s[%d]: %w", field, i, err)
-		}
-		out = append(out, e)
-	}
+		err := render(&e, c)
+		return e, err
+	})
 	m.Set(key, out)
-	return nil
+	return err
 }
 
 // renderCloudSD renders the discoveries that reach outside Kubernetes.
@@ -83,33 +79,19 @@ func (rc *renderCtx) renderCloudSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSp
 func (rc *renderCtx) consulSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	return sdEntries(m, "consul_sd_configs", "consulSDConfigs", spec.ConsulSDConfigs, func(e *M, c *monitoringv1alpha1.ConsulSDConfig) error {
 		e.Set("server", c.Server)
-		if c.PathPrefix != nil {
-			e.Set("path_prefix", *c.PathPrefix)
+		setOpt(e, "path_prefix", c.PathPrefix)
+		if err := rc.setSecret(e, "token", "tokenRef", c.TokenRef); err != nil {
+			return err
 		}
-		if c.TokenRef != nil {
-			tok, err := rc.secretValue(*c.TokenRef)
-			if err != nil {
-				return fmt.Errorf("tokenRef: %w", err)
-			}
-			e.Set("token", tok)
-		}
-		if c.Datacenter != nil {
-			e.Set("datacenter", *c.Datacenter)
-		}
-		if c.Namespace != nil {
-			e.Set("namespace", *c.Namespace)
-		}
-		if c.Partition != nil {
-			e.Set("partition", *c.Partition)
-		}
+		setOpt(e, "datacenter", c.Datacenter)
+		setOpt(e, "namespace", c.Namespace)
+		setOpt(e, "partition", c.Partition)
 		if c.Scheme != nil {
 			e.Set("scheme", c.Scheme.String())
 		}
 		e.Set("services", c.Services)
 		e.Set("tags", c.Tags)
-		if c.TagSeparator != nil {
-			e.SetAlways("tag_separator", *c.TagSeparator)
-		}
+		setOptAlways(e, "tag_separator", c.TagSeparator)
 		if len(c.NodeMeta) > 0 {
 			e.Set("node_meta", stringMap(c.NodeMeta))
 		}
@@ -125,9 +107,7 @@ func (rc *renderCtx) consulSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) e
 			}
 			e.Set("health_filter", *c.HealthFilter)
 		}
-		if c.AllowStale != nil {
-			e.SetAlways("allow_stale", *c.AllowStale)
-		}
+		setOptAlways(e, "allow_stale", c.AllowStale)
 		sdSettings{refresh: c.RefreshInterval}.set(e)
 		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
 			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHttp2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
@@ -142,17 +122,10 @@ func (rc *renderCtx) awsKeys(e *M, access, secret *corev1.SecretKeySelector) err
 	case access == nil || secret == nil:
 		return fmt.Errorf("accessKey and secretKey must be set together")
 	}
-	a, err := rc.secretValue(*access)
-	if err != nil {
-		return fmt.Errorf("accessKey: %w", err)
+	if err := rc.setSecret(e, "access_key", "accessKey", access); err != nil {
+		return err
 	}
-	s, err := rc.secretValue(*secret)
-	if err != nil {
-		return fmt.Errorf("secretKey: %w", err)
-	}
-	e.Set("access_key", a)
-	e.Set("secret_key", s)
-	return nil
+	return rc.setSecret(e, "secret_key", "secretKey", secret)
 }
 
 // filters renders the filters of EC2 and Docker discoveries, sorted by name.
@@ -168,15 +141,11 @@ func filters(fs monitoringv1alpha1.Filters) []M {
 
 func (rc *renderCtx) ec2SD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	return sdEntries(m, "ec2_sd_configs", "ec2SDConfigs", spec.EC2SDConfigs, func(e *M, c *monitoringv1alpha1.EC2SDConfig) error {
-		if c.Region != nil {
-			e.Set("region", *c.Region)
-		}
+		setOpt(e, "region", c.Region)
 		if err := rc.awsKeys(e, c.AccessKey, c.SecretKey); err != nil {
 			return err
 		}
-		if c.RoleARN != nil {
-			e.Set("role_arn", *c.RoleARN)
-		}
+		setOpt(e, "role_arn", c.RoleARN)
 		e.Set("filters", filters(c.Filters))
 		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
 		return rc.sdClient(e, httpClient{FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
@@ -185,18 +154,12 @@ func (rc *renderCtx) ec2SD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) erro
 
 func (rc *renderCtx) lightsailSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	return sdEntries(m, "lightsail_sd_configs", "lightSailSDConfigs", spec.LightSailSDConfigs, func(e *M, c *monitoringv1alpha1.LightSailSDConfig) error {
-		if c.Region != nil {
-			e.Set("region", *c.Region)
-		}
-		if c.Endpoint != nil {
-			e.Set("endpoint", *c.Endpoint)
-		}
+		setOpt(e, "region", c.Region)
+		setOpt(e, "endpoint", c.Endpoint)
 		if err := rc.awsKeys(e, c.AccessKey, c.SecretKey); err != nil {
 			return err
 		}
-		if c.RoleARN != nil {
-			e.Set("role_arn", *c.RoleARN)
-		}
+		setOpt(e, "role_arn", c.RoleARN)
 		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
 		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
 			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
@@ -205,9 +168,7 @@ func (rc *renderCtx) lightsailSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec
 
 func (rc *renderCtx) azureSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	return sdEntries(m, "azure_sd_configs", "azureSDConfigs", spec.AzureSDConfigs, func(e *M, c *monitoringv1alpha1.AzureSDConfig) error {
-		if c.Environment != nil {
-			e.Set("environment", *c.Environment)
-		}
+		setOpt(e, "environment", c.Environment)
 		method := monitoringv1alpha1.AuthMethodTypeOAuth
 		if c.AuthenticationMethod != nil {
 			method = *c.AuthenticationMethod
@@ -224,12 +185,8 @@ func (rc *renderCtx) azureSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) er
 			e.Set("authentication_method", string(method))
 		}
 		e.Set("subscription_id", c.SubscriptionID)
-		if c.TenantID != nil {
-			e.Set("tenant_id", *c.TenantID)
-		}
-		if c.ClientID != nil {
-			e.Set("client_id", *c.ClientID)
-		}
+		setOpt(e, "tenant_id", c.TenantID)
+		setOpt(e, "client_id", c.ClientID)
 		if method == monitoringv1alpha1.AuthMethodTypeOAuth {
 			// OAuth needs all three; prometheus-operator checks them before reading the
 			// Secret.
@@ -242,16 +199,10 @@ func (rc *renderCtx) azureSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) er
 				return fmt.Errorf("authenticationMethod OAuth requires a clientSecret")
 			}
 		}
-		if c.ClientSecret != nil {
-			s, err := rc.secretValue(*c.ClientSecret)
-			if err != nil {
-				return fmt.Errorf("clientSecret: %w", err)
-			}
-			e.Set("client_secret", s)
+		if err := rc.setSecret(e, "client_secret", "clientSecret", c.ClientSecret); err != nil {
+			return err
 		}
-		if c.ResourceGroup != nil {
-			e.Set("resource_group", *c.ResourceGroup)
-		}
+		setOpt(e, "resource_group", c.ResourceGroup)
 		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
 		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
 			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
@@ -262,12 +213,8 @@ func (rc *renderCtx) gceSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) erro
 	return sdEntries(m, "gce_sd_configs", "gceSDConfigs", spec.GCESDConfigs, func(e *M, c *monitoringv1alpha1.GCESDConfig) error {
 		e.Set("project", c.Project)
 		e.Set("zone", c.Zone)
-		if c.Filter != nil {
-			e.Set("filter", *c.Filter)
-		}
-		if c.TagSeparator != nil {
-			e.SetAlways("tag_separator", *c.TagSeparator)
-		}
+		setOpt(e, "filter", c.Filter)
+		setOptAlways(e, "tag_separator", c.TagSeparator)
 		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
 		return nil
 	})
@@ -297,23 +244,13 @@ func (rc *renderCtx) openstackSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec
 				e.Set(f.key, *f.val)
 			}
 		}
-		if c.Password != nil {
-			p, err := rc.secretValue(*c.Password)
-			if err != nil {
-				return fmt.Errorf("password: %w", err)
-			}
-			e.Set("password", p)
+		if err := rc.setSecret(e, "password", "password", c.Password); err != nil {
+			return err
 		}
-		if c.ApplicationCredentialSecret != nil {
-			s, err := rc.secretValue(*c.ApplicationCredentialSecret)
-			if err != nil {
-				return fmt.Errorf("applicationCredentialSecret: %w", err)
-			}
-			e.Set("application_credential_secret", s)
+		if err := rc.setSecret(e, "application_credential_secret", "applicationCredentialSecret", c.ApplicationCredentialSecret); err != nil {
+			return err
 		}
-		if c.AllTenants != nil {
-			e.SetAlways("all_tenants", *c.AllTenants)
-		}
+		setOptAlways(e, "all_tenants", c.AllTenants)
 		if c.Availability != nil {
 			// Prometheus knows public, admin and internal only in lower case (ADR 13).
 			e.Set("availability", strings.ToLower(string(*c.Availability)))
@@ -384,9 +321,7 @@ func (rc *renderCtx) dockerSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) e
 			return err
 		}
 		e.Set("host", c.Host)
-		if c.HostNetworkingHost != nil {
-			e.Set("host_networking_host", *c.HostNetworkingHost)
-		}
+		setOpt(e, "host_networking_host", c.HostNetworkingHost)
 		if c.MatchFirstNetwork != nil {
 			if err := rc.needs("matchFirstNetwork", Version{2, 54, 1}); err != nil {
 				return err
@@ -416,12 +351,8 @@ func (rc *renderCtx) dockerSwarmSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSp
 
 func (rc *renderCtx) linodeSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	return sdEntries(m, "linode_sd_configs", "linodeSDConfigs", spec.LinodeSDConfigs, func(e *M, c *monitoringv1alpha1.LinodeSDConfig) error {
-		if c.Region != nil {
-			e.Set("region", *c.Region)
-		}
-		if c.TagSeparator != nil {
-			e.SetAlways("tag_separator", *c.TagSeparator)
-		}
+		setOpt(e, "region", c.Region)
+		setOptAlways(e, "tag_separator", c.TagSeparator)
 		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
 		return rc.sdClient(e, httpClient{Authorization: c.Authorization, OAuth2: c.OAuth2,
 			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
@@ -446,18 +377,10 @@ func (rc *renderCtx) hetznerSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) 
 func (rc *renderCtx) nomadSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	return sdEntries(m, "nomad_sd_configs", "nomadSDConfigs", spec.NomadSDConfigs, func(e *M, c *monitoringv1alpha1.NomadSDConfig) error {
 		e.Set("server", string(c.Server))
-		if c.AllowStale != nil {
-			e.SetAlways("allow_stale", *c.AllowStale)
-		}
-		if c.Namespace != nil {
-			e.Set("namespace", *c.Namespace)
-		}
-		if c.Region != nil {
-			e.Set("region", *c.Region)
-		}
-		if c.TagSeparator != nil {
-			e.SetAlways("tag_separator", *c.TagSeparator)
-		}
+		setOptAlways(e, "allow_stale", c.AllowStale)
+		setOpt(e, "namespace", c.Namespace)
+		setOpt(e, "region", c.Region)
+		setOptAlways(e, "tag_separator", c.TagSeparator)
 		sdSettings{refresh: c.RefreshInterval}.set(e)
 		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
 			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
@@ -468,9 +391,7 @@ func (rc *renderCtx) puppetDBSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec)
 	return sdEntries(m, "puppetdb_sd_configs", "puppetDBSDConfigs", spec.PuppetDBSDConfigs, func(e *M, c *monitoringv1alpha1.PuppetDBSDConfig) error {
 		e.Set("url", string(c.URL))
 		e.Set("query", c.Query)
-		if c.IncludeParameters != nil {
-			e.SetAlways("include_parameters", *c.IncludeParameters)
-		}
+		setOptAlways(e, "include_parameters", c.IncludeParameters)
 		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
 		return rc.sdClient(e, httpClient{BasicAuth: c.BasicAuth, Authorization: c.Authorization, OAuth2: c.OAuth2,
 			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
@@ -480,16 +401,12 @@ func (rc *renderCtx) puppetDBSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec)
 func (rc *renderCtx) ovhCloudSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	return sdEntries(m, "ovhcloud_sd_configs", "ovhcloudSDConfigs", spec.OVHCloudSDConfigs, func(e *M, c *monitoringv1alpha1.OVHCloudSDConfig) error {
 		e.Set("application_key", c.ApplicationKey)
-		s, err := rc.secretValue(c.ApplicationSecret)
-		if err != nil {
-			return fmt.Errorf("applicationSecret: %w", err)
+		if err := rc.setSecret(e, "application_secret", "applicationSecret", &c.ApplicationSecret); err != nil {
+			return err
 		}
-		e.Set("application_secret", s)
-		k, err := rc.secretValue(c.ConsumerKey)
-		if err != nil {
-			return fmt.Errorf("consumerKey: %w", err)
+		if err := rc.setSecret(e, "consumer_key", "consumerKey", &c.ConsumerKey); err != nil {
+			return err
 		}
-		e.Set("consumer_key", k)
 		switch c.Service {
 		case monitoringv1alpha1.OVHServiceVPS:
 			e.Set("service", "vps")
@@ -498,9 +415,7 @@ func (rc *renderCtx) ovhCloudSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec)
 		default:
 			return fmt.Errorf("service %q: must be VPS or DedicatedServer", c.Service)
 		}
-		if c.Endpoint != nil {
-			e.Set("endpoint", *c.Endpoint)
-		}
+		setOpt(e, "endpoint", c.Endpoint)
 		sdSettings{refresh: c.RefreshInterval}.set(e)
 		return nil
 	})
@@ -509,22 +424,16 @@ func (rc *renderCtx) ovhCloudSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec)
 func (rc *renderCtx) scalewaySD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	return sdEntries(m, "scaleway_sd_configs", "scalewaySDConfigs", spec.ScalewaySDConfigs, func(e *M, c *monitoringv1alpha1.ScalewaySDConfig) error {
 		e.Set("access_key", c.AccessKey)
-		s, err := rc.secretValue(c.SecretKey)
-		if err != nil {
-			return fmt.Errorf("secretKey: %w", err)
+		if err := rc.setSecret(e, "secret_key", "secretKey", &c.SecretKey); err != nil {
+			return err
 		}
-		e.Set("secret_key", s)
 		e.Set("project_id", c.ProjectID)
 		e.Set("role", strings.ToLower(string(c.Role)))
 		if c.ApiURL != nil {
 			e.Set("api_url", string(*c.ApiURL))
 		}
-		if c.Zone != nil {
-			e.Set("zone", *c.Zone)
-		}
-		if c.NameFilter != nil {
-			e.Set("name_filter", *c.NameFilter)
-		}
+		setOpt(e, "zone", c.Zone)
+		setOpt(e, "name_filter", c.NameFilter)
 		e.Set("tags_filter", c.TagsFilter)
 		sdSettings{refresh: c.RefreshInterval, port: c.Port}.set(e)
 		return rc.sdClient(e, httpClient{FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})

@@ -4,7 +4,9 @@ package promcfg
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,12 +23,7 @@ func selectorRelabelings(sel metav1.LabelSelector, metaPrefix string) ([]M, erro
 		return nil, fmt.Errorf("invalid selector: %w", err)
 	}
 	var out []M
-	keys := make([]string, 0, len(sel.MatchLabels))
-	for k := range sel.MatchLabels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(sel.MatchLabels)) {
 		s := sanitizeLabelName(k)
 		out = append(out, relabelRule{
 			Action:       "keep",

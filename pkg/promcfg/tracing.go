@@ -31,9 +31,7 @@ func (h *headerCtx) tracing() (M, error) {
 	if tc.SamplingFraction != nil {
 		m.SetAlways("sampling_fraction", tc.SamplingFraction.AsApproximateFloat64())
 	}
-	if tc.Insecure != nil {
-		m.SetAlways("insecure", *tc.Insecure)
-	}
+	setOptAlways(&m, "insecure", tc.Insecure)
 	for k := range tc.Headers {
 		if strings.EqualFold(k, "authorization") {
 			return nil, fmt.Errorf("spec.tracingConfig.headers: Prometheus does not accept an Authorization header for tracing")

@@ -30,6 +30,20 @@ func (m *M) Set(k string, v any) {
 // SetAlways appends a key even when its value is empty (false, 0, "").
 func (m *M) SetAlways(k string, v any) { *m = append(*m, KV{k, v}) }
 
+// setOpt sets key to *v when v is not nil; like Set, it leaves an empty value out.
+func setOpt[T any](m *M, key string, v *T) {
+	if v != nil {
+		m.Set(key, *v)
+	}
+}
+
+// setOptAlways sets key to *v when v is not nil, even when *v is empty ("", false).
+func setOptAlways[T any](m *M, key string, v *T) {
+	if v != nil {
+		m.SetAlways(key, *v)
+	}
+}
+
 // Get returns the value of a key.
 func (m M) Get(k string) (any, bool) {
 	for _, kv := range m {
@@ -112,41 +126,25 @@ func writeValue(b *strings.Builder, v any, n int) {
 		b.WriteByte('\n')
 		writeMap(b, t, n+2, false)
 	case []M:
-		if len(t) == 0 {
-			b.WriteString(" []\n")
-			return
+		if openList(b, len(t)) {
+			writeListItems(b, t, n)
 		}
-		b.WriteByte('\n')
-		writeListItems(b, t, n)
 	case []string:
-		if len(t) == 0 {
-			b.WriteString(" []\n")
-			return
-		}
-		b.WriteByte('\n')
-		for _, s := range t {
-			indent(b, n)
-			b.WriteString("- ")
-			b.WriteString(quote(s))
-			b.WriteByte('\n')
+		if openList(b, len(t)) {
+			for _, s := range t {
+				writeScalarItem(b, quote(s), n)
+			}
 		}
 	case []any:
-		if len(t) == 0 {
-			b.WriteString(" []\n")
-			return
-		}
-		b.WriteByte('\n')
-		for _, item := range t {
-			indent(b, n)
-			b.WriteByte('-')
-			switch it := item.(type) {
-			case M:
-				b.WriteByte(' ')
-				writeMap(b, it, n+2, true)
-			default:
-				b.WriteByte(' ')
-				b.WriteString(scalar(it))
-				b.WriteByte('\n')
+		if openList(b, len(t)) {
+			for _, item := range t {
+				if m, ok := item.(M); ok {
+					indent(b, n)
+					b.WriteString("- ")
+					writeMap(b, m, n+2, true)
+				} else {
+					writeScalarItem(b, scalar(item), n)
+				}
 			}
 		}
 	default:
@@ -154,6 +152,25 @@ func writeValue(b *strings.Builder, v any, n int) {
 		b.WriteString(scalar(v))
 		b.WriteByte('\n')
 	}
+}
+
+// openList writes what follows "key:" of a sequence of size items: " []" when it is
+// empty (and reports false), else the line break before the first item.
+func openList(b *strings.Builder, size int) bool {
+	if size == 0 {
+		b.WriteString(" []\n")
+		return false
+	}
+	b.WriteByte('\n')
+	return true
+}
+
+// writeScalarItem writes one rendered scalar as a sequence item at column n.
+func writeScalarItem(b *strings.Builder, s string, n int) {
+	indent(b, n)
+	b.WriteString("- ")
+	b.WriteString(s)
+	b.WriteByte('\n')
 }
 
 func writeListItems(b *strings.Builder, items []M, n int) {

@@ -25,3 +25,15 @@ func TestRegister(t *testing.T) {
 		t.Errorf("the registry's error is not wrapped: %v", err)
 	}
 }
+
+func TestRegistered(t *testing.T) {
+	type metrics struct{ c *prometheus.CounterVec }
+	m := &metrics{CounterVec("c_total", "c", "kind")}
+	reg := prometheus.NewRegistry()
+	if got, err := Registered(m, reg, "test metrics", m.c); err != nil || got != m {
+		t.Fatalf("Registered = %v, %v; want the metrics", got, err)
+	}
+	if got, err := Registered(m, reg, "test metrics", m.c); err == nil || got != nil {
+		t.Fatalf("registering twice = %v, %v; want nil and an error", got, err)
+	}
+}

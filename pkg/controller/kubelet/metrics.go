@@ -27,41 +27,26 @@ type Metrics struct {
 // NewMetrics creates the metrics and registers them on reg (nil: not registered).
 func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	m := &Metrics{
-		lookupErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "prometheus_operator_node_address_lookup_errors_total",
-			Help: "Nodes or node addresses left out of the kubelet endpoints because no usable IP address was found, counted at every sync (prometheus-operator's name).",
-		}, nil),
-		syncs: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "prometheus_operator_node_syncs_total",
-			Help: "Synchronisations of the kubelet Endpoints (resource=endpoints) or EndpointSlices (resource=endpointslice) (prometheus-operator's name).",
-		}, []string{"resource"}),
-		syncFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "prometheus_operator_node_syncs_failed_total",
-			Help: "Failed synchronisations of the kubelet Endpoints or EndpointSlices (prometheus-operator's name).",
-		}, []string{"resource"}),
-		managedRes: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "prometheus_operator_kubelet_managed_resource",
-			Help: "1 when the operator writes the kubelet Endpoints (resource=endpoints) or EndpointSlices (resource=endpointslice), 0 otherwise (prometheus-operator's name).",
-		}, []string{"resource"}),
-		addresses: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "lookout_kubelet_addresses",
-			Help: "Kubelet addresses listed in the kubelet Endpoints and EndpointSlices at the last sync, by address family.",
-		}, []string{"family"}),
-		duration: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "lookout_kubelet_sync_duration_seconds",
-			Help:    "Time of one sync of the kubelet Service, Endpoints and EndpointSlices: reading the nodes and objects, building, writing what changed.",
-			Buckets: prometheus.ExponentialBuckets(0.001, 3, 10),
-		}),
+		lookupErrors: promreg.CounterVec("prometheus_operator_node_address_lookup_errors_total",
+			"Nodes or node addresses left out of the kubelet endpoints because no usable IP address was found, counted at every sync (prometheus-operator's name)."),
+		syncs: promreg.CounterVec("prometheus_operator_node_syncs_total",
+			"Synchronisations of the kubelet Endpoints (resource=endpoints) or EndpointSlices (resource=endpointslice) (prometheus-operator's name).", "resource"),
+		syncFailures: promreg.CounterVec("prometheus_operator_node_syncs_failed_total",
+			"Failed synchronisations of the kubelet Endpoints or EndpointSlices (prometheus-operator's name).", "resource"),
+		managedRes: promreg.GaugeVec("prometheus_operator_kubelet_managed_resource",
+			"1 when the operator writes the kubelet Endpoints (resource=endpoints) or EndpointSlices (resource=endpointslice), 0 otherwise (prometheus-operator's name).", "resource"),
+		addresses: promreg.GaugeVec("lookout_kubelet_addresses",
+			"Kubelet addresses listed in the kubelet Endpoints and EndpointSlices at the last sync, by address family.", "family"),
+		duration: promreg.Histogram("lookout_kubelet_sync_duration_seconds",
+			"Time of one sync of the kubelet Service, Endpoints and EndpointSlices: reading the nodes and objects, building, writing what changed.",
+			prometheus.ExponentialBuckets(0.001, 3, 10)),
 	}
 	for _, r := range []string{resourceEndpoints, resourceEndpointSlice} {
 		m.syncs.WithLabelValues(r)
 		m.syncFailures.WithLabelValues(r)
 	}
 	m.lookupErrors.WithLabelValues()
-	if err := promreg.Register(reg, "kubelet controller metrics", []prometheus.Collector{m.lookupErrors, m.syncs, m.syncFailures, m.managedRes, m.addresses, m.duration}...); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return promreg.Registered(m, reg, "kubelet controller metrics", m.lookupErrors, m.syncs, m.syncFailures, m.managedRes, m.addresses, m.duration)
 }
 
 func (m *Metrics) managed(cfg Config) {

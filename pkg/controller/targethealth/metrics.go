@@ -17,18 +17,11 @@ type Metrics struct {
 // NewMetrics creates the metrics and registers them on reg (nil: not registered).
 func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	m := &Metrics{
-		Polls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lookout_target_health_polls_total",
-			Help: "Polls of the targets API of one Prometheus or PrometheusAgent (one pod per shard), by result (ok, error).",
-		}, []string{"result"}),
-		Duration: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "lookout_target_health_poll_duration_seconds",
-			Help:    "Time a successful poll of one Prometheus's targets took, every shard, parsing included.",
-			Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30},
-		}),
+		Polls: promreg.CounterVec("lookout_target_health_polls_total",
+			"Polls of the targets API of one Prometheus or PrometheusAgent (one pod per shard), by result (ok, error).", "result"),
+		Duration: promreg.Histogram("lookout_target_health_poll_duration_seconds",
+			"Time a successful poll of one Prometheus's targets took, every shard, parsing included.",
+			[]float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}),
 	}
-	if err := promreg.Register(reg, "target health metrics", []prometheus.Collector{m.Polls, m.Duration}...); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return promreg.Registered(m, reg, "target health metrics", m.Polls, m.Duration)
 }

@@ -17,23 +17,14 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	labels := []string{"kind", "namespace", "name"}
 	m := &Metrics{
-		updates: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "reloader_api_updates_total",
-			Help: "Total number of object versions received through the API watch that changed the mirrored directory.",
-		}, labels),
-		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "reloader_api_errors_total",
-			Help: "Total number of failed API list/watch calls and failed directory writes.",
-		}, labels),
-		lastUpdate: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "reloader_api_last_update_timestamp_seconds",
-			Help: "Time the mirrored directory was last brought up to date from the API.",
-		}, labels),
+		updates: promreg.CounterVec("reloader_api_updates_total",
+			"Total number of object versions received through the API watch that changed the mirrored directory.", labels...),
+		errors: promreg.CounterVec("reloader_api_errors_total",
+			"Total number of failed API list/watch calls and failed directory writes.", labels...),
+		lastUpdate: promreg.GaugeVec("reloader_api_last_update_timestamp_seconds",
+			"Time the mirrored directory was last brought up to date from the API.", labels...),
 	}
-	if err := promreg.Register(reg, "API watch metrics", []prometheus.Collector{m.updates, m.errors, m.lastUpdate}...); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return promreg.Registered(m, reg, "API watch metrics", m.updates, m.errors, m.lastUpdate)
 }
 
 func (t Target) labels() []string { return []string{string(t.Kind), t.Namespace, t.Name} }
