@@ -38,6 +38,9 @@ type Reconciler struct {
 // amState is what the controller remembers about one Alertmanager between reconciles.
 type amState struct {
 	gz write.Compressor
+	// configHash is the hex sha256 of the configuration written last (what the
+	// reloader reports once Alertmanager loaded it), for the ConfigLoaded condition.
+	configHash string
 }
 
 // New returns a Reconciler. It can reconcile without a manager (unit tests call Reconcile

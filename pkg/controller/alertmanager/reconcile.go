@@ -64,8 +64,11 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	if err != nil {
 		return outcome.ApplyFailed(err)
 	}
+	sum := sha256.Sum256(res.Config)
+	configHash := hex.EncodeToString(sum[:])
 	pl, err := workload.AlertmanagerPlan(workload.AlertmanagerPlanInput{Alertmanager: a, ConfigGz: gz, Extra: extra, TLSAssets: res.TLSAssets,
-		ManagesRoles: r.cfg.Workload.ReloaderWatchAPI}, opts)
+		ManagesRoles:  r.cfg.Workload.ReloaderWatchAPI || r.cfg.Workload.ReloaderReportConfig,
+		ConfigWritten: func() { st.configHash = configHash }}, opts)
 	if err != nil {
 		return outcome.Invalid(err)
 	}
@@ -74,8 +77,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	}
 	r.Metrics.ConfigSize.WithLabelValues(a.Namespace, a.Name, "plain").Set(float64(len(res.Config)))
 	r.Metrics.ConfigSize.WithLabelValues(a.Namespace, a.Name, "gzip").Set(float64(len(gz)))
-	sum := sha256.Sum256(res.Config)
-	r.Metrics.SetConfigInfo(a.Namespace, a.Name, hex.EncodeToString(sum[:]))
+	r.Metrics.SetConfigInfo(a.Namespace, a.Name, configHash)
 	if note != nil {
 		return note
 	}
@@ -96,8 +98,14 @@ func (r *Reconciler) countResources(a *monitoringv1.Alertmanager, verdicts []sel
 // account: the Role that reads the generated config Secret (every receiver credential) is
 // never bound to the namespace's default service account, which any pod of the namespace
 // may run as; a's reloader then reads the kubelet volume instead, and the note says why.
+//
+// Nor is a's reloader granted patch on its pods' status without a's own service account:
+// it does not report the configuration it loaded (--reloader-report-config).
 func (r *Reconciler) workloadOptions(a *monitoringv1.Alertmanager) (workload.Options, *outcome.Note) {
 	opts := r.cfg.Workload
+	if a.Spec.ServiceAccountName == "" {
+		opts.ReloaderReportConfig = false
+	}
 	if opts.ReloaderWatchAPI && a.Spec.ServiceAccountName == "" {
 		opts.ReloaderWatchAPI = false
 		return opts, &outcome.Note{Reason: outcome.ReasonAPIWatchNeedsServiceAccount, Message: "the operator runs with --reloader-watch-api, but this Alertmanager has no spec.serviceAccountName: " +

@@ -30,8 +30,8 @@ func (s steps) Apply(ctx context.Context, a *monitoringv1.Alertmanager, st *amSt
 	return 0, s.r.reconcileObjects(ctx, a, st)
 }
 
-func (s steps) Status(ctx context.Context, a *monitoringv1.Alertmanager, _ *amState, result error) (monitoringv1.AlertmanagerStatus, monitoringv1.AlertmanagerStatus, error) {
-	status, err := s.r.status(ctx, a, result)
+func (s steps) Status(ctx context.Context, a *monitoringv1.Alertmanager, st *amState, result error) (monitoringv1.AlertmanagerStatus, monitoringv1.AlertmanagerStatus, error) {
+	status, err := s.r.status(ctx, a, st, result)
 	return status, a.Status, err
 }
 

@@ -95,7 +95,7 @@ type promState struct {
 	// order is each monitor kind's store order at the last reconcile (cachedObjects).
 	order struct{ serviceMonitors, podMonitors, probes, scrapeConfigs storeOrder }
 	// configHash is the input hash of the configuration Secret written last
-	// (unmanagedHash for a user's), for the ConfigLoaded condition.
+	// (instance.UnmanagedHash for a user's), for the ConfigLoaded condition.
 	configHash string
 	// recheckAfter, when positive, is when the last reconcile wants to run again (the
 	// deletion deadline of a retained shard).
