@@ -48,6 +48,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	rec := &recordingAssets{Assets: r.assets.For(ctx)}
 	// What the Secret holds besides the configuration is the room it does not have.
 	budget := write.MaxSecretData - len(layout.AlertmanagerConfigCompressedKey) - plan.DataSize(extra)
+	start := r.Clock.Now()
 	res, err := r.Generator.Generate(ctx, GenInput{Alertmanager: a, Base: base, BaseFound: found, AlertmanagerConfigs: configs, Global: global, Assets: rec,
 		MaxCompressedBytes: max(budget, 1)})
 	r.Refs.Set(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}, rec.refs)
@@ -55,6 +56,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		// The last generated Secret stays: the running Alertmanager keeps its config.
 		return outcome.Invalid(fmt.Errorf("generating the configuration: %w", err))
 	}
+	r.Metrics.GenerateSeconds.WithLabelValues(a.Namespace, a.Name).Observe(r.Clock.Since(start).Seconds())
 	r.countResources(a, res.Verdicts)
 	hash, err := write.HashJSON(res.Config)
 	if err != nil {
