@@ -53,7 +53,7 @@ func New(d Deps, cfg Config) *Reconciler {
 	r.Reconciler = instance.New(d.Deps, &r.cfg.Config, instance.Info{
 		Kind: monitoringv1.AlertmanagersKind, APIVersion: monitoringv1.SchemeGroupVersion.String(), Resource: monitoringv1.AlertmanagerName,
 		Paused: "spec.paused is set: the operator leaves the StatefulSet and configuration as they are",
-	}, steps{r})
+	}, steps(r))
 	r.assets = assets.NewAPIStore(r.Client, r.APIReader)
 	return r
 }
