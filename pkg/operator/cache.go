@@ -10,17 +10,20 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	lselection "github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
-// reportingPods selects the pods of Prometheus and PrometheusAgent StatefulSets.
+// reportingPods selects the pods whose reloaders report the configuration they loaded:
+// those of Prometheus, PrometheusAgent, Alertmanager and ThanosRuler StatefulSets.
 var reportingPods = func() labels.Selector {
 	managed, _ := labels.NewRequirement(layout.ManagedByLabel, selection.Equals, []string{layout.ManagedByValue})
-	prom, _ := labels.NewRequirement(layout.PrometheusNameLabel, selection.Exists, nil)
-	return labels.NewSelector().Add(*managed, *prom)
+	kinds, _ := labels.NewRequirement(layout.NameLabel, selection.In, []string{
+		workload.PrometheusNameValue, workload.AgentNameValue, workload.AlertmanagerNameValue, workload.ThanosRulerNameValue})
+	return labels.NewSelector().Add(*managed, *kinds)
 }()
 
 // ownServices selects the Services the operator generates (the governing Services of
@@ -66,12 +69,12 @@ func cacheOptions(o Options) cache.Options {
 		byObject[&monitoringv1.PrometheusRule{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
 	}
 	if o.Workload.ReloaderReportConfig {
-		// The Prometheus and PrometheusAgent pods, for the ConfigLoaded condition: only
-		// those pods, and only their metadata and reported configuration (StripPod).
+		// The pods of every instance kind, for the ConfigLoaded condition: only those
+		// pods, and only their metadata and reported configuration (StripPod).
 		byObject[&corev1.Pod{}] = cache.ByObject{
-			Namespaces: cacheNamespaces(o.PrometheusScope()),
+			Namespaces: cacheNamespaces(o.PrometheusScope().Union(o.AlertmanagerScope()).Union(o.ThanosRulerScope())),
 			Label:      reportingPods,
-			Transform:  promctrl.StripPod,
+			Transform:  instance.StripPod,
 		}
 	}
 	// The Services informer only triggers the restoration of a deleted governing Service

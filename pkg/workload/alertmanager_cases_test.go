@@ -183,5 +183,9 @@ func amCases() []amCase {
 			a.Spec.ServiceAccountName = "alertmanager-main"
 			a.Spec.AutomountServiceAccountToken = ptr.To(false)
 		}), opts: func(o *Options) { o.ReloaderWatchAPI = true }},
+		{name: "reloader-report-config", a: am(func(a *monitoringv1.Alertmanager) {
+			a.Spec.ServiceAccountName = "alertmanager-main"
+			a.Spec.AutomountServiceAccountToken = ptr.To(false)
+		}), opts: func(o *Options) { o.ReloaderReportConfig = true }},
 	}
 }

@@ -23,15 +23,19 @@ type AlertmanagerPlanInput struct {
 	Extra    map[string][]byte
 	// TLSAssets are the TLS files the configuration names.
 	TLSAssets map[string][]byte
-	// ManagesRoles: the operator makes the reloader's Roles (API-watch mode), so the one
-	// of an Alertmanager whose reloader reads the volume is removed.
+	// ManagesRoles: the operator makes the reloader's Roles (API-watch mode, reports of
+	// the loaded configuration), so the one of an Alertmanager whose reloader needs none
+	// is removed.
 	ManagesRoles bool
+	// ConfigWritten, when set, is called once the generated configuration Secret is
+	// written.
+	ConfigWritten func()
 }
 
 // AlertmanagerPlan is every object an Alertmanager generates: the TLS assets Secrets
 // (alertmanager-<name>-tls-assets-<n>, at least one), the generated configuration Secret,
 // the web and cluster TLS configuration Secrets, the governing Service, the reloader's
-// RBAC in API-watch mode and the StatefulSet.
+// RBAC (API-watch mode, reports of the loaded configuration) and the StatefulSet.
 func AlertmanagerPlan(in AlertmanagerPlanInput, opts Options) (*plan.Plan, error) {
 	a := in.Alertmanager
 	owner := plan.OwnerRef(monitoringv1.SchemeGroupVersion.String(), monitoringv1.AlertmanagersKind, a.Name, a.UID)
@@ -58,7 +62,9 @@ func AlertmanagerPlan(in AlertmanagerPlanInput, opts Options) (*plan.Plan, error
 	if size := plan.DataSize(data); size > plan.MaxSecretData {
 		return nil, fmt.Errorf("the generated configuration Secret would hold %d bytes, more than the %d bytes a Secret can hold", size, plan.MaxSecretData)
 	}
-	p.Data = append(p.Data, m.Secret(layout.AlertmanagerGeneratedSecretName(a.Name), data))
+	config := m.Secret(layout.AlertmanagerGeneratedSecretName(a.Name), data)
+	config.Written = in.ConfigWritten
+	p.Data = append(p.Data, config)
 
 	web, err := AlertmanagerWebConfig(a)
 	if err != nil {
@@ -79,9 +85,13 @@ func AlertmanagerPlan(in AlertmanagerPlanInput, opts Options) (*plan.Plan, error
 	} else {
 		p.Service = &plan.Service{Name: AlertmanagerServiceName(a), Check: func(svc *corev1.Service) error { return CheckAlertmanagerService(a, svc) }}
 	}
+	role, err := AlertmanagerReloaderRoleFor(a, opts)
+	if err != nil {
+		return nil, err
+	}
 	switch {
-	case opts.ReloaderWatchAPI:
-		p.Reloader = &plan.RBAC{Role: AlertmanagerReloaderRole(a), Binding: AlertmanagerReloaderRoleBinding(a), Name: AlertmanagerReloaderRoleName(a)}
+	case role != nil:
+		p.Reloader = &plan.RBAC{Role: role, Binding: AlertmanagerReloaderRoleBinding(a), Name: AlertmanagerReloaderRoleName(a)}
 	case in.ManagesRoles:
 		p.Reloader = &plan.RBAC{Name: AlertmanagerReloaderRoleName(a)}
 	}

@@ -172,6 +172,11 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v *version.Vers
 		// The generated config Secret, mirrored into the directory --config-file names.
 		rl.extraArgs = []string{fmt.Sprintf("--watch-secret=%s/%s=%s", a.Namespace, layout.AlertmanagerGeneratedSecretName(a.Name), layout.AlertmanagerConfigDir)}
 	}
+	if opts.ReloaderReportConfig {
+		// Alertmanager answers a reload with an error when the configuration does not
+		// load, so a reload the reloader counts as done is one Alertmanager confirmed.
+		rl.reportArgs = []string{ReportPodArg(a.Namespace)}
+	}
 	reloader, err := rl.container(opts, false)
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err

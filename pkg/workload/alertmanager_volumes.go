@@ -72,7 +72,7 @@ func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v *version.
 		},
 		watched: []string{layout.AlertmanagerConfigDir},
 	}
-	if opts.ReloaderWatchAPI && !ptr.Deref(a.Spec.AutomountServiceAccountToken, true) {
+	if (opts.ReloaderWatchAPI || opts.ReloaderReportConfig) && !ptr.Deref(a.Spec.AutomountServiceAccountToken, true) {
 		out.volumes = append(out.volumes, apiAccessVolumeSource())
 		out.reloaderMounts = append(out.reloaderMounts, corev1.VolumeMount{Name: apiAccessVolume, MountPath: layout.ServiceAccountDir, ReadOnly: true})
 	}

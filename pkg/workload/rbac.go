@@ -68,10 +68,26 @@ func ReloaderRoleFor(in Input, opts Options) (*rbacv1.Role, error) {
 	if role == nil {
 		role = reloaderRole(ReloaderRoleName(p), p.Namespace, roleLabels(p))
 	}
-	if len(pods) > 0 {
-		role.Rules = append(role.Rules, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods/status"}, ResourceNames: pods, Verbs: []string{"patch"}})
-	}
+	role.Rules = append(role.Rules, reportRules(pods)...)
 	return role, nil
+}
+
+// reportRules let a reloader with --report-pod patch the status of the named pods, its
+// own (none without pods).
+func reportRules(pods []string) []rbacv1.PolicyRule {
+	if len(pods) == 0 {
+		return nil
+	}
+	return []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"pods/status"}, ResourceNames: pods, Verbs: []string{"patch"}}}
+}
+
+// statefulSetPods are the names of the pods of the StatefulSet sts of replicas replicas.
+func statefulSetPods(sts string, replicas int32) []string {
+	out := make([]string, 0, replicas)
+	for i := range replicas {
+		out = append(out, fmt.Sprintf("%s-%d", sts, i))
+	}
+	return out
 }
 
 // PodNames are the names of p's StatefulSet pods: every replica of every shard.
@@ -86,9 +102,7 @@ func PodNames(p *promserver.Server) ([]string, error) {
 	}
 	var out []string
 	for _, s := range sets {
-		for i := range replicas {
-			out = append(out, fmt.Sprintf("%s-%d", s, i))
-		}
+		out = append(out, statefulSetPods(s, replicas)...)
 	}
 	return out, nil
 }
@@ -125,6 +139,38 @@ func AlertmanagerReloaderRoleName(a *monitoringv1.Alertmanager) string {
 func AlertmanagerReloaderRole(a *monitoringv1.Alertmanager) *rbacv1.Role {
 	return reloaderRole(AlertmanagerReloaderRoleName(a), a.Namespace, alertmanagerRoleLabels(a),
 		readRule("secrets", layout.AlertmanagerGeneratedSecretName(a.Name)))
+}
+
+// AlertmanagerReloaderRoleFor is the Role of a's config-reloader under opts: the read
+// rule of API-watch mode (AlertmanagerReloaderRole) with Options.ReloaderWatchAPI, and
+// with Options.ReloaderReportConfig patch on the status of a's own pods, by name; nil
+// when the reloader needs no API access.
+func AlertmanagerReloaderRoleFor(a *monitoringv1.Alertmanager, opts Options) (*rbacv1.Role, error) {
+	var role *rbacv1.Role
+	if opts.ReloaderWatchAPI {
+		role = AlertmanagerReloaderRole(a)
+	}
+	if !opts.ReloaderReportConfig {
+		return role, nil
+	}
+	pods, err := AlertmanagerPodNames(a)
+	if err != nil {
+		return nil, err
+	}
+	if role == nil {
+		role = reloaderRole(AlertmanagerReloaderRoleName(a), a.Namespace, alertmanagerRoleLabels(a))
+	}
+	role.Rules = append(role.Rules, reportRules(pods)...)
+	return role, nil
+}
+
+// AlertmanagerPodNames are the names of a's pods, every replica's.
+func AlertmanagerPodNames(a *monitoringv1.Alertmanager) ([]string, error) {
+	replicas, err := AlertmanagerReplicas(a)
+	if err != nil {
+		return nil, err
+	}
+	return statefulSetPods(layout.AlertmanagerStatefulSetName(a.Name), replicas), nil
 }
 
 // AlertmanagerReloaderRoleBinding binds AlertmanagerReloaderRole to the pod's service

@@ -47,6 +47,7 @@ type reloaderCase struct {
 	name           string
 	api            bool
 	parts          bool
+	report         bool
 	podName        string
 	initC, sidecar corev1.Container
 }
@@ -60,7 +61,7 @@ func reloaderCases(t *testing.T) []reloaderCase {
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
-		rc := reloaderCase{name: c.Name, api: c.Options.ReloaderWatchAPI, parts: c.Input.ConfigParts > 1, podName: sts.Name + "-0"}
+		rc := reloaderCase{name: c.Name, api: c.Options.ReloaderWatchAPI, parts: c.Input.ConfigParts > 1, report: c.Options.ReloaderReportConfig, podName: sts.Name + "-0"}
 		for _, ic := range sts.Spec.Template.Spec.InitContainers {
 			if ic.Name == workload.ReloaderInitName {
 				rc.initC = ic
@@ -89,7 +90,7 @@ func alertmanagerReloaderCases(t *testing.T) []reloaderCase {
 		if err != nil {
 			t.Fatalf("alertmanager %s: %v", c.Name, err)
 		}
-		rc := reloaderCase{name: "alertmanager-" + c.Name, api: c.Options.ReloaderWatchAPI, podName: sts.Name + "-0"}
+		rc := reloaderCase{name: "alertmanager-" + c.Name, api: c.Options.ReloaderWatchAPI, report: c.Options.ReloaderReportConfig, podName: sts.Name + "-0"}
 		for _, ic := range sts.Spec.Template.Spec.InitContainers {
 			if ic.Name == workload.ReloaderInitName {
 				rc.initC = ic
@@ -116,7 +117,8 @@ func flagName(arg string) string {
 
 // TestReloaderArgsUpstreamCompatible: the reloader containers of every golden case get
 // only flags upstream's reloader defines, unless API-watch mode is on, which adds its
-// own and nothing else.
+// own and nothing else, or --reloader-report-config, which adds --report-pod to the
+// sidecar (the operator refuses both with upstream's image).
 func TestReloaderArgsUpstreamCompatible(t *testing.T) {
 	t.Parallel()
 	for _, rc := range append(reloaderCases(t), alertmanagerReloaderCases(t)...) {
@@ -132,6 +134,10 @@ func TestReloaderArgsUpstreamCompatible(t *testing.T) {
 				case slices.Contains(configPartsReloaderFlags, n):
 					if !rc.parts {
 						t.Errorf("%s/%s: %s for a configuration in one Secret", rc.name, c.Name, a)
+					}
+				case n == "report-pod":
+					if !rc.report || c.Name != workload.ReloaderContainerName {
+						t.Errorf("%s/%s: %s without --reloader-report-config (upstream's reloader rejects it), or in the init container", rc.name, c.Name, a)
 					}
 				case slices.Contains(apiWatchReloaderFlags, n):
 					apiFlags++

@@ -38,6 +38,9 @@ type Reconciler struct {
 // amState is what the controller remembers about one Alertmanager between reconciles.
 type amState struct {
 	gz write.Compressor
+	// configHash is the hex sha256 of the configuration written last (what the
+	// reloader reports once Alertmanager loaded it), for the ConfigLoaded condition.
+	configHash string
 }
 
 // New returns a Reconciler. It can reconcile without a manager (unit tests call Reconcile
@@ -50,7 +53,7 @@ func New(d Deps, cfg Config) *Reconciler {
 	r.Reconciler = instance.New(d.Deps, &r.cfg.Config, instance.Info{
 		Kind: monitoringv1.AlertmanagersKind, APIVersion: monitoringv1.SchemeGroupVersion.String(), Resource: monitoringv1.AlertmanagerName,
 		Paused: "spec.paused is set: the operator leaves the StatefulSet and configuration as they are",
-	}, steps{r})
+	}, steps(r))
 	r.assets = assets.NewAPIStore(r.Client, r.APIReader)
 	return r
 }

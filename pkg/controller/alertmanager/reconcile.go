@@ -48,6 +48,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	rec := &recordingAssets{Assets: r.assets.For(ctx)}
 	// What the Secret holds besides the configuration is the room it does not have.
 	budget := write.MaxSecretData - len(layout.AlertmanagerConfigCompressedKey) - plan.DataSize(extra)
+	start := r.Clock.Now()
 	res, err := r.Generator.Generate(ctx, GenInput{Alertmanager: a, Base: base, BaseFound: found, AlertmanagerConfigs: configs, Global: global, Assets: rec,
 		MaxCompressedBytes: max(budget, 1)})
 	r.Refs.Set(types.NamespacedName{Namespace: a.Namespace, Name: a.Name}, rec.refs)
@@ -55,6 +56,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 		// The last generated Secret stays: the running Alertmanager keeps its config.
 		return outcome.Invalid(fmt.Errorf("generating the configuration: %w", err))
 	}
+	r.Metrics.GenerateSeconds.WithLabelValues(a.Namespace, a.Name).Observe(r.Clock.Since(start).Seconds())
 	r.countResources(a, res.Verdicts)
 	hash, err := write.HashJSON(res.Config)
 	if err != nil {
@@ -64,8 +66,11 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	if err != nil {
 		return outcome.ApplyFailed(err)
 	}
+	sum := sha256.Sum256(res.Config)
+	configHash := hex.EncodeToString(sum[:])
 	pl, err := workload.AlertmanagerPlan(workload.AlertmanagerPlanInput{Alertmanager: a, ConfigGz: gz, Extra: extra, TLSAssets: res.TLSAssets,
-		ManagesRoles: r.cfg.Workload.ReloaderWatchAPI}, opts)
+		ManagesRoles:  r.cfg.Workload.ReloaderWatchAPI || r.cfg.Workload.ReloaderReportConfig,
+		ConfigWritten: func() { st.configHash = configHash }}, opts)
 	if err != nil {
 		return outcome.Invalid(err)
 	}
@@ -74,8 +79,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	}
 	r.Metrics.ConfigSize.WithLabelValues(a.Namespace, a.Name, "plain").Set(float64(len(res.Config)))
 	r.Metrics.ConfigSize.WithLabelValues(a.Namespace, a.Name, "gzip").Set(float64(len(gz)))
-	sum := sha256.Sum256(res.Config)
-	r.Metrics.SetConfigInfo(a.Namespace, a.Name, hex.EncodeToString(sum[:]))
+	r.Metrics.SetConfigInfo(a.Namespace, a.Name, configHash)
 	if note != nil {
 		return note
 	}
@@ -96,8 +100,14 @@ func (r *Reconciler) countResources(a *monitoringv1.Alertmanager, verdicts []sel
 // account: the Role that reads the generated config Secret (every receiver credential) is
 // never bound to the namespace's default service account, which any pod of the namespace
 // may run as; a's reloader then reads the kubelet volume instead, and the note says why.
+//
+// Nor is a's reloader granted patch on its pods' status without a's own service account:
+// it does not report the configuration it loaded (--reloader-report-config).
 func (r *Reconciler) workloadOptions(a *monitoringv1.Alertmanager) (workload.Options, *outcome.Note) {
 	opts := r.cfg.Workload
+	if a.Spec.ServiceAccountName == "" {
+		opts.ReloaderReportConfig = false
+	}
 	if opts.ReloaderWatchAPI && a.Spec.ServiceAccountName == "" {
 		opts.ReloaderWatchAPI = false
 		return opts, &outcome.Note{Reason: outcome.ReasonAPIWatchNeedsServiceAccount, Message: "the operator runs with --reloader-watch-api, but this Alertmanager has no spec.serviceAccountName: " +

@@ -24,6 +24,8 @@ import (
 //   - AlertmanagerConfigs (spec or label changes), mapped to the Alertmanagers with an
 //     alertmanagerConfigSelector and to the one whose spec.alertmanagerConfiguration
 //     names it;
+//   - with Workload.ReloaderReportConfig, its pods (metadata and reported configuration
+//     only), mapped to their Alertmanager, for the ConfigLoaded condition;
 //   - with Config.WatchGoverningServices, the governing Service alertmanager-operated
 //     (metadata only), mapped to the Alertmanagers of its namespace that use it. The
 //     Prometheus controller's Service watch shares the same informer.
@@ -32,6 +34,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	b = b.WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", r.mapConfigSecret), on.Mapped("Secret")).
 		WatchesMetadata(&corev1.ConfigMap{}, r.MapAsset("ConfigMap", nil), on.Mapped("ConfigMap")).
 		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.Map(monitoringv1alpha1.AlertmanagerConfigKind, false, usesConfig)), on.Mapped(monitoringv1alpha1.AlertmanagerConfigKind, instance.SpecOrLabels))
+	b = r.WatchReportingPods(b, layout.AlertmanagerNameLabel, workload.AlertmanagerNameValue)
 	b = r.WatchGoverningService(b, layout.AlertmanagerGoverningServiceName, usesGoverningService)
 	return r.Complete(b, r)
 }

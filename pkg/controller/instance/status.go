@@ -93,10 +93,11 @@ func (r *Reconciler[O, S, St]) OwnedStatefulSet(ctx context.Context, o client.Ob
 }
 
 // WithReconciled appends the Reconciled condition of result to a status's conditions
-// (ok is its message on plain success) and stamps every condition with the generation
-// observed.
-func WithReconciled(conds []monitoringv1.Condition, prev []monitoringv1.Condition, result error, ok string, generation int64, now metav1.Time) []monitoringv1.Condition {
+// (ok is its message on plain success), then more (ConfigLoaded), and stamps every
+// condition with the generation observed.
+func WithReconciled(conds []monitoringv1.Condition, prev []monitoringv1.Condition, result error, ok string, generation int64, now metav1.Time, more ...monitoringv1.Condition) []monitoringv1.Condition {
 	conds = append(conds, outcome.ReconciledCondition(prev, result, ok, now))
+	conds = append(conds, more...)
 	for i := range conds {
 		conds[i].ObservedGeneration = generation
 	}

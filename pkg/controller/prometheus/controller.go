@@ -98,7 +98,7 @@ type promState struct {
 	// in monitorkind.All's order.
 	order []storeOrder
 	// configHash is the input hash of the configuration Secret written last
-	// (unmanagedHash for a user's), for the ConfigLoaded condition.
+	// (instance.UnmanagedHash for a user's), for the ConfigLoaded condition.
 	configHash string
 	// recheckAfter, when positive, is when the last reconcile wants to run again (the
 	// deletion deadline of a retained shard).

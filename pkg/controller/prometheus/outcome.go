@@ -1,6 +1,7 @@
 package prometheus
 
 import (
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 )
 
@@ -13,7 +14,7 @@ const (
 	ReasonNameConflict         = outcome.ReasonNameConflict
 	// ReasonConfigurationUnmanaged: the Prometheus selects no monitors of any kind, so its
 	// config Secret is the user's (prometheus-operator's unmanaged configuration).
-	ReasonConfigurationUnmanaged = "ConfigurationUnmanaged"
+	ReasonConfigurationUnmanaged = instance.ReasonConfigurationUnmanaged
 	// ReasonAPIWatchNeedsServiceAccount: --reloader-watch-api is on but the Prometheus has
 	// no service account of its own; its reloader reads the mounted volume.
 	ReasonAPIWatchNeedsServiceAccount = outcome.ReasonAPIWatchNeedsServiceAccount

@@ -10,6 +10,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
@@ -133,7 +134,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *promserver.Server,
 			return applyFailed(err)
 		}
 		in.Config, in.ConfigHashes, in.ConfigUnmanaged = [][]byte{gz}, []string{"unmanaged"}, true
-		st.configHash = unmanagedHash
+		st.configHash = instance.UnmanagedHash
 		outcome = &note{Reason: ReasonConfigurationUnmanaged, Message: "the operator does not manage the configuration Secret because the Prometheus has no serviceMonitorSelector, podMonitorSelector, probeSelector or scrapeConfigSelector; unmanaged configuration is deprecated upstream: use additionalScrapeConfigs or ScrapeConfig objects"}
 	} else {
 		s, err := r.splitConfig(ctx, p, st, res)

@@ -7,7 +7,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -49,14 +48,11 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	b = b.WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.Map("Namespace", false, usesNamespaceSelector)), on.Mapped("Namespace", predicate.LabelChangedPredicate{})).
 		WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", nil), on.Mapped("Secret")).
 		WatchesMetadata(&corev1.ConfigMap{}, r.MapAsset("ConfigMap", nil), on.Mapped("ConfigMap"))
-	if r.cfg.Workload.ReloaderReportConfig {
-		// The pods' reported configuration (the pod cache keeps little else: StripPod).
-		b = b.Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.mapPod), builder.WithPredicates(reportChanged))
-	}
-	svc := layout.GoverningServiceName
+	svc, nameValue := layout.GoverningServiceName, workload.PrometheusNameValue
 	if r.kind.agent() {
-		svc = layout.AgentGoverningServiceName
+		svc, nameValue = layout.AgentGoverningServiceName, workload.AgentNameValue
 	}
+	b = r.WatchReportingPods(b, layout.PrometheusNameLabel, nameValue)
 	b = r.WatchGoverningService(b, svc, usesGoverningService)
 	return r.Complete(b, r)
 }

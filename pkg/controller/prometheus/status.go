@@ -41,11 +41,11 @@ func (r *Reconciler) status(ctx context.Context, p *promserver.Server, st *promS
 	}
 	status.Conditions = append(status.Conditions, reconciledCondition(p, outcome, now))
 	if r.cfg.Workload.ReloaderReportConfig {
-		c, err := r.configLoaded(ctx, p, st)
+		c, err := r.configLoaded(ctx, p, st, now)
 		if err != nil {
 			return status, err
 		}
-		status.Conditions = append(status.Conditions, withTransition(p.Status.Conditions, c, now))
+		status.Conditions = append(status.Conditions, c)
 	}
 	for i := range status.Conditions {
 		status.Conditions[i].ObservedGeneration = p.Generation

@@ -51,7 +51,7 @@ func New(d Deps, cfg Config) *Reconciler {
 	r.Reconciler = instance.New(d, &r.cfg.Config, instance.Info{
 		Kind: monitoringv1.ThanosRulerKind, APIVersion: monitoringv1.SchemeGroupVersion.String(), Resource: monitoringv1.ThanosRulerName,
 		Paused: "spec.paused is set: the operator leaves the StatefulSet and rule ConfigMaps as they are",
-	}, steps{r})
+	}, steps(r))
 	r.assets = assets.NewAPIStore(r.Client, r.APIReader)
 	return r
 }

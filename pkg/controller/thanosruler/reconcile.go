@@ -64,6 +64,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 			return outcome.Invalid(fmt.Errorf("%s: %w", k.Field, err))
 		}
 	}
+	start := r.Clock.Now()
 	rw, err := promcfg.RemoteWriteConfig(promcfg.RemoteWriteInput{
 		Namespace: t.Namespace, RemoteWrite: t.Spec.RemoteWrite, Version: rules.ThanosEngine(thanosVersion).String(),
 		Assets: a, TLSAssetsDir: layout.ThanosRulerTLSAssetsDir,
@@ -100,6 +101,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 	if err != nil {
 		return err
 	}
+	r.Metrics.GenerateSeconds.WithLabelValues(t.Namespace, t.Name).Observe(r.Clock.Since(start).Seconds())
 	pl, err := workload.ThanosRulerPlan(workload.ThanosRulerPlanInput{ThanosRuler: t, Rules: res.ConfigMaps, RulesWritten: func() { st.rules.Written(res.ConfigMaps) },
 		RemoteWrite: rw.Config, TLSAssets: rw.TLSAssets}, r.cfg.Workload)
 	if err != nil {

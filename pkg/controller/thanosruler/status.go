@@ -13,7 +13,7 @@ import (
 
 // status computes the status from the live StatefulSet and the reconcile outcome,
 // repairing a stuck rollout on the way (--repair-policy-for-statefulsets).
-func (r *Reconciler) status(ctx context.Context, t *monitoringv1.ThanosRuler, result error) (monitoringv1.ThanosRulerStatus, error) {
+func (r *Reconciler) status(ctx context.Context, t *monitoringv1.ThanosRuler, _ *trState, result error) (monitoringv1.ThanosRulerStatus, error) {
 	sts, err := r.OwnedStatefulSet(ctx, t, layout.ThanosRuler(t.Name).StatefulSet())
 	if err != nil {
 		return monitoringv1.ThanosRulerStatus{}, err
