@@ -222,11 +222,8 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 // the instance.
 func setupControllers(mgr manager.Manager, opts Options) error {
 	reg := opts.Registry
-	upstream, err := opmetrics.NewController(reg, "prometheus")
+	upstream, err := controllerMetrics(mgr, reg, "prometheus")
 	if err != nil {
-		return err
-	}
-	if err := mgr.Add(readiness{mgr: mgr, metrics: upstream}); err != nil {
 		return err
 	}
 	writeMetrics, err := apply.NewMetrics(reg)
@@ -248,11 +245,8 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	}
 	var agents *promctrl.Reconciler
 	if !opts.skipAgents {
-		agentUpstream, err := opmetrics.NewController(reg, "prometheus-agent")
+		agentUpstream, err := controllerMetrics(mgr, reg, "prometheus-agent")
 		if err != nil {
-			return err
-		}
-		if err := mgr.Add(readiness{mgr: mgr, metrics: agentUpstream}); err != nil {
 			return err
 		}
 		if agents, err = setupPrometheusKind(mgr, opts, promctrl.AgentKind, agentUpstream, sh); err != nil {
@@ -380,11 +374,8 @@ func setupAlertmanager(mgr manager.Manager, opts Options, sh shared) (*amctrl.Re
 	if opts.skipAlertmanagers {
 		return nil, nil
 	}
-	upstream, err := opmetrics.NewController(opts.Registry, "alertmanager")
+	upstream, err := controllerMetrics(mgr, opts.Registry, "alertmanager")
 	if err != nil {
-		return nil, err
-	}
-	if err := mgr.Add(readiness{mgr: mgr, metrics: upstream}); err != nil {
 		return nil, err
 	}
 	deps, err := sh.deps(mgr, opts, monitoringv1.AlertmanagersKind, upstream)
@@ -408,11 +399,8 @@ func setupThanosRuler(mgr manager.Manager, opts Options, sh shared) (*trctrl.Rec
 		return nil, nil
 	}
 	// prometheus-operator labels this controller's metrics controller="thanos".
-	upstream, err := opmetrics.NewController(opts.Registry, "thanos")
+	upstream, err := controllerMetrics(mgr, opts.Registry, "thanos")
 	if err != nil {
-		return nil, err
-	}
-	if err := mgr.Add(readiness{mgr: mgr, metrics: upstream}); err != nil {
 		return nil, err
 	}
 	deps, err := sh.deps(mgr, opts, monitoringv1.ThanosRulerKind, upstream)
