@@ -1,13 +1,10 @@
 package webhook
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"math/big"
@@ -15,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/lookout-operator/lookout/pkg/certgen"
 )
 
 // Files EnsureSelfSignedCert writes, named as controller-runtime's webhook server and
@@ -84,10 +83,6 @@ func usableCert(dir string, names []string, now time.Time) bool {
 
 // generateCert creates a CA and a serving certificate signed by it, PEM-encoded.
 func generateCert(names []string, now time.Time) (caPEM, certPEM, keyPEM []byte, err error) {
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("generating CA key: %w", err)
-	}
 	caTmpl := &x509.Certificate{
 		SerialNumber:          serial(),
 		Subject:               pkix.Name{CommonName: "lookout-operator webhook CA"},
@@ -97,19 +92,15 @@ func generateCert(names []string, now time.Time) (caPEM, certPEM, keyPEM []byte,
 		BasicConstraintsValid: true,
 		IsCA:                  true,
 	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	caKey, caDER, err := certgen.Issue("CA", caTmpl, nil, nil)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("signing CA certificate: %w", err)
+		return nil, nil, nil, err
 	}
 	caCert, err := x509.ParseCertificate(caDER)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("reading CA certificate: %w", err)
 	}
 
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("generating serving key: %w", err)
-	}
 	tmpl := &x509.Certificate{
 		SerialNumber: serial(),
 		Subject:      pkix.Name{CommonName: names[0]},
@@ -125,18 +116,15 @@ func generateCert(names []string, now time.Time) (caPEM, certPEM, keyPEM []byte,
 			tmpl.DNSNames = append(tmpl.DNSNames, n)
 		}
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, caKey)
+	key, der, err := certgen.Issue("serving", tmpl, caCert, caKey)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("signing serving certificate: %w", err)
+		return nil, nil, nil, err
 	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
+	keyPEM, err = certgen.KeyPEM("serving", key)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("encoding serving key: %w", err)
+		return nil, nil, nil, err
 	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
-		pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}),
-		nil
+	return certgen.CertPEM(caDER), certgen.CertPEM(der), keyPEM, nil
 }
 
 func serial() *big.Int {
