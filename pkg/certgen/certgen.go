@@ -7,8 +7,12 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
+	"math/big"
+	"net"
+	"time"
 )
 
 // Issue makes a new P-256 key and a certificate for it from tmpl, signed by parent with
@@ -27,6 +31,27 @@ func Issue(what string, tmpl, parent *x509.Certificate, parentKey *ecdsa.Private
 		return nil, nil, fmt.Errorf("signing %s certificate: %w", what, err)
 	}
 	return key, der, nil
+}
+
+// Serving is the template of a server certificate for names, the first of which is its
+// common name; names that are IP addresses become IP SANs, the others DNS SANs.
+func Serving(serial *big.Int, names []string, notBefore, notAfter time.Time) *x509.Certificate {
+	tmpl := &x509.Certificate{
+		SerialNumber: serial,
+		Subject:      pkix.Name{CommonName: names[0]},
+		NotBefore:    notBefore,
+		NotAfter:     notAfter,
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	for _, n := range names {
+		if ip := net.ParseIP(n); ip != nil {
+			tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
+		} else {
+			tmpl.DNSNames = append(tmpl.DNSNames, n)
+		}
+	}
+	return tmpl
 }
 
 // CertPEM is the PEM block of a DER certificate.

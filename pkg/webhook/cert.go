@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -101,21 +100,7 @@ func generateCert(names []string, now time.Time) (caPEM, certPEM, keyPEM []byte,
 		return nil, nil, nil, fmt.Errorf("reading CA certificate: %w", err)
 	}
 
-	tmpl := &x509.Certificate{
-		SerialNumber: serial(),
-		Subject:      pkix.Name{CommonName: names[0]},
-		NotBefore:    now.Add(-time.Hour),
-		NotAfter:     now.Add(certValidity),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	for _, n := range names {
-		if ip := net.ParseIP(n); ip != nil {
-			tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
-		} else {
-			tmpl.DNSNames = append(tmpl.DNSNames, n)
-		}
-	}
+	tmpl := certgen.Serving(serial(), names, now.Add(-time.Hour), now.Add(certValidity))
 	key, der, err := certgen.Issue("serving", tmpl, caCert, caKey)
 	if err != nil {
 		return nil, nil, nil, err

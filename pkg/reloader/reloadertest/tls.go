@@ -1,11 +1,8 @@
 package reloadertest
 
 import (
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"fmt"
 	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -16,16 +13,7 @@ import (
 // selfSignedWebConfig writes a self-signed certificate for localhost and 127.0.0.1, its
 // key, and a Prometheus web config serving them into dir, and returns the config's path.
 func selfSignedWebConfig(dir string) (string, error) {
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: "localhost"},
-		DNSNames:     []string{"localhost"},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
+	tmpl := certgen.Serving(big.NewInt(1), []string{"localhost", "127.0.0.1"}, time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour))
 	key, der, err := certgen.Issue("serving", tmpl, nil, nil)
 	if err != nil {
 		return "", err
