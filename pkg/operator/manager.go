@@ -331,6 +331,16 @@ func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind,
 	return r, nil
 }
 
+// controllerDeps are the collaborators of the controller of one instance kind with its
+// own prometheus-operator metrics, labelled controller=name (see controllerMetrics).
+func (sh shared) controllerDeps(mgr manager.Manager, opts Options, kind, name string) (instance.Deps, error) {
+	upstream, err := controllerMetrics(mgr, opts.Registry, name)
+	if err != nil {
+		return instance.Deps{}, err
+	}
+	return sh.deps(mgr, opts, kind, upstream)
+}
+
 // deps are the collaborators of the controller of one instance kind, with its lookout_*
 // metrics registered.
 func (sh shared) deps(mgr manager.Manager, opts Options, kind string, upstream *opmetrics.Controller) (instance.Deps, error) {
@@ -374,11 +384,7 @@ func setupAlertmanager(mgr manager.Manager, opts Options, sh shared) (*amctrl.Re
 	if opts.skipAlertmanagers {
 		return nil, nil
 	}
-	upstream, err := controllerMetrics(mgr, opts.Registry, "alertmanager")
-	if err != nil {
-		return nil, err
-	}
-	deps, err := sh.deps(mgr, opts, monitoringv1.AlertmanagersKind, upstream)
+	deps, err := sh.controllerDeps(mgr, opts, monitoringv1.AlertmanagersKind, "alertmanager")
 	if err != nil {
 		return nil, err
 	}
@@ -399,11 +405,7 @@ func setupThanosRuler(mgr manager.Manager, opts Options, sh shared) (*trctrl.Rec
 		return nil, nil
 	}
 	// prometheus-operator labels this controller's metrics controller="thanos".
-	upstream, err := controllerMetrics(mgr, opts.Registry, "thanos")
-	if err != nil {
-		return nil, err
-	}
-	deps, err := sh.deps(mgr, opts, monitoringv1.ThanosRulerKind, upstream)
+	deps, err := sh.controllerDeps(mgr, opts, monitoringv1.ThanosRulerKind, "thanos")
 	if err != nil {
 		return nil, err
 	}
