@@ -113,6 +113,20 @@ func judge(rep *Report) bool {
 	return used
 }
 
+// named returns the monitors of list that are the subject s; none is an error.
+func named[T metav1.Object](list []T, s Subject) ([]T, error) {
+	var out []T
+	for _, m := range list {
+		if m.GetNamespace() == s.Namespace && m.GetName() == s.Name {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no %s %s/%s", s.Kind, s.Namespace, s.Name)
+	}
+	return out, nil
+}
+
 // subjectMonitors returns the candidates whose chain explain follows: the monitor
 // itself, or the monitors that reach a Service or Pod (the others within reach are
 // recorded as near misses).
@@ -120,22 +134,14 @@ func subjectMonitors(in Input, s Subject, rep *Report) (pipeline.Candidates, err
 	var c pipeline.Candidates
 	switch s.Kind {
 	case KindServiceMonitor:
-		for _, m := range in.Candidates.ServiceMonitors {
-			if m.Namespace == s.Namespace && m.Name == s.Name {
-				c.ServiceMonitors = append(c.ServiceMonitors, m)
-			}
-		}
-		if len(c.ServiceMonitors) == 0 {
-			return c, fmt.Errorf("no ServiceMonitor %s/%s", s.Namespace, s.Name)
+		var err error
+		if c.ServiceMonitors, err = named(in.Candidates.ServiceMonitors, s); err != nil {
+			return c, err
 		}
 	case KindPodMonitor:
-		for _, m := range in.Candidates.PodMonitors {
-			if m.Namespace == s.Namespace && m.Name == s.Name {
-				c.PodMonitors = append(c.PodMonitors, m)
-			}
-		}
-		if len(c.PodMonitors) == 0 {
-			return c, fmt.Errorf("no PodMonitor %s/%s", s.Namespace, s.Name)
+		var err error
+		if c.PodMonitors, err = named(in.Candidates.PodMonitors, s); err != nil {
+			return c, err
 		}
 	case KindService:
 		if in.Service == nil {

@@ -72,33 +72,38 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f := fields.Set{"metadata.name": m.Name, "metadata.namespace": m.Namespace, "spec.nodeName": nodeName}
 		return (ns == "" || m.Namespace == ns) && lsel.Matches(k8slabels.Set(m.Labels)) && fsel.Matches(f)
 	}
-	meta := metav1.ListMeta{ResourceVersion: "1"}
 	var list any
 	switch resource {
 	case "nodes":
-		list = &corev1.NodeList{TypeMeta: metav1.TypeMeta{Kind: "NodeList", APIVersion: "v1"}, ListMeta: meta,
-			Items: matching(s.o.Nodes, func(o *corev1.Node) bool { return match(o.ObjectMeta, "") })}
+		list = listOf("NodeList", "v1", matching(s.o.Nodes, func(o *corev1.Node) bool { return match(o.ObjectMeta, "") }))
 	case "namespaces":
-		list = &corev1.NamespaceList{TypeMeta: metav1.TypeMeta{Kind: "NamespaceList", APIVersion: "v1"}, ListMeta: meta,
-			Items: matching(s.o.Namespaces, func(o *corev1.Namespace) bool { return match(o.ObjectMeta, "") })}
+		list = listOf("NamespaceList", "v1", matching(s.o.Namespaces, func(o *corev1.Namespace) bool { return match(o.ObjectMeta, "") }))
 	case "services":
-		list = &corev1.ServiceList{TypeMeta: metav1.TypeMeta{Kind: "ServiceList", APIVersion: "v1"}, ListMeta: meta,
-			Items: matching(s.o.Services, func(o *corev1.Service) bool { return match(o.ObjectMeta, "") })}
+		list = listOf("ServiceList", "v1", matching(s.o.Services, func(o *corev1.Service) bool { return match(o.ObjectMeta, "") }))
 	case "endpoints":
-		list = &corev1.EndpointsList{TypeMeta: metav1.TypeMeta{Kind: "EndpointsList", APIVersion: "v1"}, ListMeta: meta,
-			Items: matching(s.o.Endpoints, func(o *corev1.Endpoints) bool { return match(o.ObjectMeta, "") })}
+		list = listOf("EndpointsList", "v1", matching(s.o.Endpoints, func(o *corev1.Endpoints) bool { return match(o.ObjectMeta, "") }))
 	case "endpointslices":
-		list = &discoveryv1.EndpointSliceList{TypeMeta: metav1.TypeMeta{Kind: "EndpointSliceList", APIVersion: "discovery.k8s.io/v1"}, ListMeta: meta,
-			Items: matching(s.o.EndpointSlices, func(o *discoveryv1.EndpointSlice) bool { return match(o.ObjectMeta, "") })}
+		list = listOf("EndpointSliceList", "discovery.k8s.io/v1", matching(s.o.EndpointSlices, func(o *discoveryv1.EndpointSlice) bool { return match(o.ObjectMeta, "") }))
 	case "pods":
-		list = &corev1.PodList{TypeMeta: metav1.TypeMeta{Kind: "PodList", APIVersion: "v1"}, ListMeta: meta,
-			Items: matching(s.o.Pods, func(o *corev1.Pod) bool { return match(o.ObjectMeta, o.Spec.NodeName) })}
+		list = listOf("PodList", "v1", matching(s.o.Pods, func(o *corev1.Pod) bool { return match(o.ObjectMeta, o.Spec.NodeName) }))
 	default:
 		status(w, http.StatusNotFound, fmt.Sprintf("the explain stand-in serves no %s", resource))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(list)
+}
+
+// objectList is the JSON of a Kubernetes list (NodeList, PodList...) of the stand-in.
+type objectList[T any] struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []T `json:"items"`
+}
+
+// listOf is the list of kind (apiVersion) holding items, at resource version 1.
+func listOf[T any](kind, apiVersion string, items []T) any {
+	return &objectList[T]{TypeMeta: metav1.TypeMeta{Kind: kind, APIVersion: apiVersion}, ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: items}
 }
 
 func status(w http.ResponseWriter, code int, msg string) {

@@ -132,13 +132,13 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(listValue{&o.AlertmanagerConfigNamespaces}, "alertmanager-config-namespaces", "comma-separated namespaces whose AlertmanagerConfig objects an Alertmanager may select (default: --namespaces/--deny-namespaces)")
 	fs.Var(listValue{&o.ThanosRulerInstanceNamespaces}, "thanos-ruler-instance-namespaces", "comma-separated namespaces whose ThanosRuler objects are reconciled, whatever --namespaces and --deny-namespaces say (default: those)")
 	fs.BoolVar(&o.WatchReferencedObjectsInAllNamespaces, "watch-referenced-objects-in-all-namespaces", false, "watch Secrets and ConfigMaps in the namespaces of the monitors too (Lookout always does)")
-	fs.Var(&labelSelectorValue{p: &o.PrometheusInstanceSelector}, "prometheus-instance-selector", "label selector of the Prometheus objects this operator reconciles (default: all)")
-	fs.Var(&labelSelectorValue{p: &o.AlertmanagerInstanceSelector}, "alertmanager-instance-selector", "label selector of the Alertmanager objects this operator reconciles (default: all)")
-	fs.Var(&labelSelectorValue{p: &o.ThanosRulerInstanceSelector}, "thanos-ruler-instance-selector", "label selector of the ThanosRuler objects this operator reconciles (default: all)")
-	fs.Var(&fieldSelectorValue{p: &o.SecretFieldSelector}, "secret-field-selector", "field selector of the Secrets whose metadata is cached (referenced and generated Secrets outside it are read from the API server)")
-	fs.Var(&labelSelectorValue{p: &o.SecretLabelSelector}, "secret-label-selector", "label selector of the Secrets whose metadata is cached (referenced and generated Secrets outside it are read from the API server)")
-	fs.Var(&fieldSelectorValue{p: &o.ConfigMapFieldSelector}, "configmap-field-selector", "field selector of the ConfigMaps whose metadata is cached (as for Secrets)")
-	fs.Var(&labelSelectorValue{p: &o.ConfigMapLabelSelector}, "configmap-label-selector", "label selector of the ConfigMaps whose metadata is cached (as for Secrets)")
+	fs.Var(labelSelectorValue(&o.PrometheusInstanceSelector), "prometheus-instance-selector", "label selector of the Prometheus objects this operator reconciles (default: all)")
+	fs.Var(labelSelectorValue(&o.AlertmanagerInstanceSelector), "alertmanager-instance-selector", "label selector of the Alertmanager objects this operator reconciles (default: all)")
+	fs.Var(labelSelectorValue(&o.ThanosRulerInstanceSelector), "thanos-ruler-instance-selector", "label selector of the ThanosRuler objects this operator reconciles (default: all)")
+	fs.Var(fieldSelectorValue(&o.SecretFieldSelector), "secret-field-selector", "field selector of the Secrets whose metadata is cached (referenced and generated Secrets outside it are read from the API server)")
+	fs.Var(labelSelectorValue(&o.SecretLabelSelector), "secret-label-selector", "label selector of the Secrets whose metadata is cached (referenced and generated Secrets outside it are read from the API server)")
+	fs.Var(fieldSelectorValue(&o.ConfigMapFieldSelector), "configmap-field-selector", "field selector of the ConfigMaps whose metadata is cached (as for Secrets)")
+	fs.Var(labelSelectorValue(&o.ConfigMapLabelSelector), "configmap-label-selector", "label selector of the ConfigMaps whose metadata is cached (as for Secrets)")
 	fs.StringVar(&o.ControllerID, "controller-id", "", "reconcile only Prometheus and Alertmanager objects whose operator.prometheus.io/controller-id annotation has this value (empty: only objects without it)")
 	fs.BoolVar(&o.DisableUnmanagedPrometheusConfiguration, "disable-unmanaged-prometheus-configuration", false, "generate the configuration even for a Prometheus whose monitor selectors are all nil (Lookout always does)")
 	fs.Var(f.gates, "feature-gates", "prometheus-operator feature gates, name=bool,... ("+DefaultFeatureGates().String()+"); StatusForConfigurationResources sets --resource-status, PrometheusShardRetentionPolicy honours spec.shardRetentionPolicy, the others are accepted")
@@ -241,7 +241,7 @@ func (f *runFlags) finish(fs *flag.FlagSet) (*Parsed, error) {
 		}
 	}
 	if f.kubeletSelector != "" {
-		v := &labelSelectorValue{p: &o.Kubelet.Selector}
+		v := labelSelectorValue(&o.Kubelet.Selector)
 		if err := v.Set(f.kubeletSelector); err != nil {
 			errs = append(errs, fmt.Errorf("--kubelet-selector: %w", err))
 		}

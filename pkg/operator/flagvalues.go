@@ -44,33 +44,26 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// labelSelectorValue is a label selector in kubectl's syntax ("a=b,c!=d,e in (f)").
-type labelSelectorValue struct {
-	p    *labels.Selector
-	text string
+// selectorValue is a selector flag: labels.Selector in kubectl's syntax ("a=b,c!=d,e in
+// (f)") or fields.Selector ("type!=kubernetes.io/dockercfg,..."), parsed by parse.
+type selectorValue[T any] struct {
+	p     *T
+	parse func(string) (T, error)
+	text  string
 }
 
-func (v *labelSelectorValue) String() string { return v.text }
-
-func (v *labelSelectorValue) Set(s string) error {
-	sel, err := labels.Parse(s)
-	if err != nil {
-		return err
-	}
-	*v.p, v.text = sel, s
-	return nil
+func labelSelectorValue(p *labels.Selector) *selectorValue[labels.Selector] {
+	return &selectorValue[labels.Selector]{p: p, parse: func(s string) (labels.Selector, error) { return labels.Parse(s) }}
 }
 
-// fieldSelectorValue is a field selector ("type!=kubernetes.io/dockercfg,...").
-type fieldSelectorValue struct {
-	p    *fields.Selector
-	text string
+func fieldSelectorValue(p *fields.Selector) *selectorValue[fields.Selector] {
+	return &selectorValue[fields.Selector]{p: p, parse: fields.ParseSelector}
 }
 
-func (v *fieldSelectorValue) String() string { return v.text }
+func (v *selectorValue[T]) String() string { return v.text }
 
-func (v *fieldSelectorValue) Set(s string) error {
-	sel, err := fields.ParseSelector(s)
+func (v *selectorValue[T]) Set(s string) error {
+	sel, err := v.parse(s)
 	if err != nil {
 		return err
 	}

@@ -222,11 +222,8 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 // the instance.
 func setupControllers(mgr manager.Manager, opts Options) error {
 	reg := opts.Registry
-	upstream, err := opmetrics.NewController(reg, "prometheus")
+	upstream, err := controllerMetrics(mgr, reg, "prometheus")
 	if err != nil {
-		return err
-	}
-	if err := mgr.Add(readiness{mgr: mgr, metrics: upstream}); err != nil {
 		return err
 	}
 	writeMetrics, err := apply.NewMetrics(reg)
@@ -248,11 +245,8 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	}
 	var agents *promctrl.Reconciler
 	if !opts.skipAgents {
-		agentUpstream, err := opmetrics.NewController(reg, "prometheus-agent")
+		agentUpstream, err := controllerMetrics(mgr, reg, "prometheus-agent")
 		if err != nil {
-			return err
-		}
-		if err := mgr.Add(readiness{mgr: mgr, metrics: agentUpstream}); err != nil {
 			return err
 		}
 		if agents, err = setupPrometheusKind(mgr, opts, promctrl.AgentKind, agentUpstream, sh); err != nil {
@@ -337,6 +331,16 @@ func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind,
 	return r, nil
 }
 
+// controllerDeps are the collaborators of the controller of one instance kind with its
+// own prometheus-operator metrics, labelled controller=name (see controllerMetrics).
+func (sh shared) controllerDeps(mgr manager.Manager, opts Options, kind, name string) (instance.Deps, error) {
+	upstream, err := controllerMetrics(mgr, opts.Registry, name)
+	if err != nil {
+		return instance.Deps{}, err
+	}
+	return sh.deps(mgr, opts, kind, upstream)
+}
+
 // deps are the collaborators of the controller of one instance kind, with its lookout_*
 // metrics registered.
 func (sh shared) deps(mgr manager.Manager, opts Options, kind string, upstream *opmetrics.Controller) (instance.Deps, error) {
@@ -380,14 +384,7 @@ func setupAlertmanager(mgr manager.Manager, opts Options, sh shared) (*amctrl.Re
 	if opts.skipAlertmanagers {
 		return nil, nil
 	}
-	upstream, err := opmetrics.NewController(opts.Registry, "alertmanager")
-	if err != nil {
-		return nil, err
-	}
-	if err := mgr.Add(readiness{mgr: mgr, metrics: upstream}); err != nil {
-		return nil, err
-	}
-	deps, err := sh.deps(mgr, opts, monitoringv1.AlertmanagersKind, upstream)
+	deps, err := sh.controllerDeps(mgr, opts, monitoringv1.AlertmanagersKind, "alertmanager")
 	if err != nil {
 		return nil, err
 	}
@@ -408,14 +405,7 @@ func setupThanosRuler(mgr manager.Manager, opts Options, sh shared) (*trctrl.Rec
 		return nil, nil
 	}
 	// prometheus-operator labels this controller's metrics controller="thanos".
-	upstream, err := opmetrics.NewController(opts.Registry, "thanos")
-	if err != nil {
-		return nil, err
-	}
-	if err := mgr.Add(readiness{mgr: mgr, metrics: upstream}); err != nil {
-		return nil, err
-	}
-	deps, err := sh.deps(mgr, opts, monitoringv1.ThanosRulerKind, upstream)
+	deps, err := sh.controllerDeps(mgr, opts, monitoringv1.ThanosRulerKind, "thanos")
 	if err != nil {
 		return nil, err
 	}

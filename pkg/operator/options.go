@@ -475,36 +475,30 @@ func (o Options) MonitorScope() selection.Scope {
 
 // PrometheusScope is the set of namespaces whose Prometheus objects are reconciled:
 // PrometheusInstanceNamespaces when set, otherwise MonitorScope.
-func (o Options) PrometheusScope() selection.Scope {
-	if len(o.PrometheusInstanceNamespaces) > 0 {
-		return selection.NewScope(o.PrometheusInstanceNamespaces)
-	}
-	return o.MonitorScope()
-}
+func (o Options) PrometheusScope() selection.Scope { return o.scopeOr(o.PrometheusInstanceNamespaces) }
 
 // AlertmanagerScope is the set of namespaces whose Alertmanager objects are reconciled:
 // AlertmanagerInstanceNamespaces when set, otherwise MonitorScope.
 func (o Options) AlertmanagerScope() selection.Scope {
-	if len(o.AlertmanagerInstanceNamespaces) > 0 {
-		return selection.NewScope(o.AlertmanagerInstanceNamespaces)
-	}
-	return o.MonitorScope()
+	return o.scopeOr(o.AlertmanagerInstanceNamespaces)
 }
 
 // AlertmanagerConfigScope is the set of namespaces whose AlertmanagerConfigs may be
 // selected: AlertmanagerConfigNamespaces when set, otherwise MonitorScope.
 func (o Options) AlertmanagerConfigScope() selection.Scope {
-	if len(o.AlertmanagerConfigNamespaces) > 0 {
-		return selection.NewScope(o.AlertmanagerConfigNamespaces)
-	}
-	return o.MonitorScope()
+	return o.scopeOr(o.AlertmanagerConfigNamespaces)
 }
 
 // ThanosRulerScope is the set of namespaces whose ThanosRuler objects are reconciled:
 // ThanosRulerInstanceNamespaces when set, otherwise MonitorScope.
 func (o Options) ThanosRulerScope() selection.Scope {
-	if len(o.ThanosRulerInstanceNamespaces) > 0 {
-		return selection.NewScope(o.ThanosRulerInstanceNamespaces)
+	return o.scopeOr(o.ThanosRulerInstanceNamespaces)
+}
+
+// scopeOr is the set of namespaces when it is not empty, otherwise MonitorScope.
+func (o Options) scopeOr(namespaces []string) selection.Scope {
+	if len(namespaces) > 0 {
+		return selection.NewScope(namespaces)
 	}
 	return o.MonitorScope()
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -19,6 +20,19 @@ import (
 type readiness struct {
 	mgr     manager.Manager
 	metrics *opmetrics.Controller
+}
+
+// controllerMetrics creates prometheus-operator's metrics of the controller called name
+// on reg and has the manager keep their readiness gauge.
+func controllerMetrics(mgr manager.Manager, reg prometheus.Registerer, name string) (*opmetrics.Controller, error) {
+	m, err := opmetrics.NewController(reg, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := mgr.Add(readiness{mgr: mgr, metrics: m}); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // NeedLeaderElection is false: the metric describes every replica.

@@ -36,6 +36,12 @@ func FileName(rule *monitoringv1.PrometheusRule) string {
 // out. It fails on a duration that does not parse.
 func RenderFile(rule *monitoringv1.PrometheusRule, spec monitoringv1.PrometheusRuleSpec) ([]byte, error) {
 	body, err := renderBody(spec)
+	return withHeader(rule, body, err)
+}
+
+// withHeader puts the header of rule before body, the rendered groups (or the error
+// rendering them).
+func withHeader(rule *monitoringv1.PrometheusRule, body []byte, err error) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rendering PrometheusRule %s/%s: %w", rule.Namespace, rule.Name, err)
 	}
@@ -51,6 +57,11 @@ func renderBody(spec monitoringv1.PrometheusRuleSpec) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return marshalGroups(groups)
+}
+
+// marshalGroups marshals rule groups as YAML indented by two spaces.
+func marshalGroups(groups any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
 	"github.com/prometheus/prometheus/promql/parser"
-	"go.yaml.in/yaml/v3"
 )
 
 // A Thanos Ruler evaluates rule files with the rule engine and PromQL parser of the
@@ -133,16 +131,7 @@ func (v *Validator) renderBody(spec monitoringv1.PrometheusRuleSpec) ([]byte, er
 	for i, g := range groups.Groups {
 		out.Groups[i] = thanosGroup{RuleGroup: g, PartialResponseStrategy: spec.Groups[i].PartialResponseStrategy}
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(out); err != nil {
-		return nil, fmt.Errorf("marshalling rule groups: %w", err)
-	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("marshalling rule groups: %w", err)
-	}
-	return buf.Bytes(), nil
+	return marshalGroups(out)
 }
 
 // renderFile is RenderFile in the format of the validator's target: for a Thanos Ruler
@@ -152,11 +141,5 @@ func (v *Validator) renderFile(rule *monitoringv1.PrometheusRule, spec monitorin
 		return RenderFile(rule, spec)
 	}
 	body, err := v.renderBody(spec)
-	if err != nil {
-		return nil, fmt.Errorf("rendering PrometheusRule %s/%s: %w", rule.Namespace, rule.Name, err)
-	}
-	h := headerFor(rule)
-	out := make([]byte, 0, len(body)+256)
-	out = append(out, h.render()...)
-	return append(out, body...), nil
+	return withHeader(rule, body, err)
 }

@@ -1,20 +1,18 @@
 package webhook
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/lookout-operator/lookout/pkg/certgen"
 )
 
 // Files EnsureSelfSignedCert writes, named as controller-runtime's webhook server and
@@ -84,10 +82,6 @@ func usableCert(dir string, names []string, now time.Time) bool {
 
 // generateCert creates a CA and a serving certificate signed by it, PEM-encoded.
 func generateCert(names []string, now time.Time) (caPEM, certPEM, keyPEM []byte, err error) {
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("generating CA key: %w", err)
-	}
 	caTmpl := &x509.Certificate{
 		SerialNumber:          serial(),
 		Subject:               pkix.Name{CommonName: "lookout-operator webhook CA"},
@@ -97,46 +91,25 @@ func generateCert(names []string, now time.Time) (caPEM, certPEM, keyPEM []byte,
 		BasicConstraintsValid: true,
 		IsCA:                  true,
 	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	caKey, caDER, err := certgen.Issue("CA", caTmpl, nil, nil)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("signing CA certificate: %w", err)
+		return nil, nil, nil, err
 	}
 	caCert, err := x509.ParseCertificate(caDER)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("reading CA certificate: %w", err)
 	}
 
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	tmpl := certgen.Serving(serial(), names, now.Add(-time.Hour), now.Add(certValidity))
+	key, der, err := certgen.Issue("serving", tmpl, caCert, caKey)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("generating serving key: %w", err)
+		return nil, nil, nil, err
 	}
-	tmpl := &x509.Certificate{
-		SerialNumber: serial(),
-		Subject:      pkix.Name{CommonName: names[0]},
-		NotBefore:    now.Add(-time.Hour),
-		NotAfter:     now.Add(certValidity),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	for _, n := range names {
-		if ip := net.ParseIP(n); ip != nil {
-			tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
-		} else {
-			tmpl.DNSNames = append(tmpl.DNSNames, n)
-		}
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, caKey)
+	keyPEM, err = certgen.KeyPEM("serving", key)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("signing serving certificate: %w", err)
+		return nil, nil, nil, err
 	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("encoding serving key: %w", err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
-		pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}),
-		nil
+	return certgen.CertPEM(caDER), certgen.CertPEM(der), keyPEM, nil
 }
 
 func serial() *big.Int {

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/lookout-operator/lookout/pkg/reloader/atomicdir"
+	"github.com/lookout-operator/lookout/pkg/reloader/coreclient"
 )
 
 // Options tune a Mirror.
@@ -53,7 +54,7 @@ func New(cfg *rest.Config, targets []Target, o Options) (*Mirror, error) {
 		}
 		seen[t.Dir] = t
 	}
-	rc, err := newRESTClient(cfg, o.UserAgent)
+	rc, err := coreclient.New(cfg, o.UserAgent)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +106,7 @@ func (m *Mirror) listWatch(t Target) *cache.ListWatch {
 	selector := fields.OneTermEqualSelector("metadata.name", t.Name).String()
 	req := func(opts *metav1.ListOptions) *rest.Request {
 		opts.FieldSelector = selector
-		return m.rc.Get().Namespace(t.Namespace).Resource(t.Kind.resource()).VersionedParams(opts, parameterCodec)
+		return m.rc.Get().Namespace(t.Namespace).Resource(t.Kind.resource()).VersionedParams(opts, coreclient.ParameterCodec)
 	}
 	return &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {

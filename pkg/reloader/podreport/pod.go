@@ -7,10 +7,10 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
+
+	"github.com/lookout-operator/lookout/pkg/reloader/coreclient"
 )
 
 // PodWriter writes the condition onto one pod through its status subresource: a
@@ -24,20 +24,9 @@ type PodWriter struct {
 
 // NewPodWriter returns a PodWriter for the pod namespace/name.
 func NewPodWriter(cfg *rest.Config, namespace, name, userAgent string) (*PodWriter, error) {
-	scheme := runtime.NewScheme()
-	if err := corev1.AddToScheme(scheme); err != nil {
-		return nil, err
-	}
-	c := rest.CopyConfig(cfg)
-	c.GroupVersion = &corev1.SchemeGroupVersion
-	c.APIPath = "/api"
-	c.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
-	if userAgent != "" {
-		c.UserAgent = userAgent
-	}
-	rc, err := rest.RESTClientFor(c)
+	rc, err := coreclient.New(cfg, userAgent)
 	if err != nil {
-		return nil, fmt.Errorf("creating API client: %w", err)
+		return nil, err
 	}
 	return &PodWriter{client: rc, namespace: namespace, name: name, now: time.Now}, nil
 }

@@ -1,4 +1,8 @@
-package apiwatch
+// Package coreclient is the config-reloader's REST client for the core/v1 API. Its
+// scheme knows only core/v1: the sidecar needs Secrets, ConfigMaps and its own pod, and a
+// full client-go clientset would register every API group (memory the sidecar does not
+// need).
+package coreclient
 
 import (
 	"fmt"
@@ -9,20 +13,18 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// scheme knows only core/v1: the sidecar needs Secrets and ConfigMaps, and a full
-// client-go clientset would register every API group (memory the sidecar does not need).
-var (
-	scheme         = runtime.NewScheme()
-	parameterCodec = runtime.NewParameterCodec(scheme)
-)
+var scheme = runtime.NewScheme()
+
+// ParameterCodec encodes the options (list, watch) of requests made with the client.
+var ParameterCodec = runtime.NewParameterCodec(scheme)
 
 func init() {
 	// Registering the built-in core types into a fresh scheme cannot fail.
 	_ = corev1.AddToScheme(scheme)
 }
 
-// newRESTClient returns a client for the core/v1 API.
-func newRESTClient(cfg *rest.Config, userAgent string) (rest.Interface, error) {
+// New returns a client for the core/v1 API; userAgent replaces the one of cfg when set.
+func New(cfg *rest.Config, userAgent string) (rest.Interface, error) {
 	c := rest.CopyConfig(cfg)
 	c.GroupVersion = &corev1.SchemeGroupVersion
 	c.APIPath = "/api"
