@@ -96,15 +96,13 @@ func (s *Server) APIVersion() string {
 	return monitoringv1.SchemeGroupVersion.String()
 }
 
-// noSpec is what PrometheusOnly returns for an agent.
-var noSpec monitoringv1.PrometheusSpec
-
 // PrometheusOnly is the spec of a Prometheus, read for the fields only a Prometheus has
-// (rules, alerting, Thanos, retention, remote read, query). For an agent it is an empty
-// spec (read only): an agent has none of them. Read the fields both kinds have from Spec.
+// (rules, alerting, Thanos, retention, remote read, query). For an agent it is a new empty
+// spec each time, so that no write through it reaches another reader: an agent has none
+// of those fields. Read the fields both kinds have from Spec.
 func (s *Server) PrometheusOnly() *monitoringv1.PrometheusSpec {
 	if s.Prometheus == nil {
-		return &noSpec
+		return &monitoringv1.PrometheusSpec{}
 	}
 	return &s.Prometheus.Spec
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -31,14 +30,12 @@ func (w *Writer) EnsureReloaderRBAC(ctx context.Context, role *rbacv1.Role, rb *
 // name the owner does not own stays.
 func (w *Writer) DeleteReloaderRBAC(ctx context.Context, c client.Reader, namespace, name string, uid types.UID) error {
 	for _, gvk := range []schema.GroupVersionKind{apply.RoleBindingGVK, apply.RoleGVK} {
-		live := &metav1.PartialObjectMetadata{}
-		live.SetGroupVersionKind(gvk)
-		err := c.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, live)
-		if apierrors.IsNotFound(err) {
-			continue
-		}
+		live, err := Metadata(ctx, c, gvk, types.NamespacedName{Namespace: namespace, Name: name})
 		if err != nil {
 			return outcome.ApplyFailed(fmt.Errorf("reading %s %s/%s: %w", gvk.Kind, namespace, name, err))
+		}
+		if live == nil {
+			continue
 		}
 		if !OwnedBy(live, uid) {
 			continue // not ours: a user's object of that name stays
