@@ -12,6 +12,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/operator"
 	"github.com/lookout-operator/lookout/pkg/render"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -60,7 +61,7 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error: no Prometheus object in the manifests")
 		return 1
 	}
-	outs, err := render.Render(objs, render.Options{Prometheus: *which, Versions: operator.DefaultVersionsFor(op.Options.DefaultVersions)})
+	outs, err := render.Render(objs, render.Options{Prometheus: *which, Versions: versions.For(op.Options.DefaultVersions)})
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", err)
 		return 1

@@ -10,6 +10,8 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 const (
@@ -48,8 +50,8 @@ func (h *headerCtx) global() (M, error) {
 		g.Set("scrape_timeout", string(s.ScrapeTimeout))
 	}
 	if len(s.ScrapeProtocols) > 0 {
-		if !v.Supports(featScrapeProtocols) {
-			h.unsupported("spec.scrapeProtocols", featScrapeProtocols)
+		if !v.Supports(versions.PromScrapeProtocols) {
+			h.unsupported("spec.scrapeProtocols", versions.PromScrapeProtocols)
 		} else {
 			ps, err := scrapeProtocols(s.ScrapeProtocols, v)
 			if err != nil {
@@ -73,20 +75,20 @@ func (h *headerCtx) global() (M, error) {
 		if _, err := model.ParseDuration(string(*s.RuleQueryOffset)); err != nil {
 			return nil, fmt.Errorf("spec.ruleQueryOffset: %w", err)
 		}
-		if v.Supports(featRuleQueryOffset) {
+		if v.Supports(versions.PromRuleQueryOffset) {
 			g.Set("rule_query_offset", string(*s.RuleQueryOffset))
 		} else {
-			h.unsupported("spec.ruleQueryOffset", featRuleQueryOffset)
+			h.unsupported("spec.ruleQueryOffset", versions.PromRuleQueryOffset)
 		}
 	}
 	if s.QueryLogFile != "" {
 		g.Set("query_log_file", logFilePath(s.QueryLogFile))
 	}
 	if s.ScrapeFailureLogFile != nil && *s.ScrapeFailureLogFile != "" {
-		if v.Supports(featScrapeFailureLogFile) {
+		if v.Supports(versions.PromScrapeFailureLogFile) {
 			g.Set("scrape_failure_log_file", logFilePath(*s.ScrapeFailureLogFile))
 		} else {
-			h.unsupported("spec.scrapeFailureLogFile", featScrapeFailureLogFile)
+			h.unsupported("spec.scrapeFailureLogFile", versions.PromScrapeFailureLogFile)
 		}
 	}
 	ext, err := h.externalLabels()
@@ -98,14 +100,14 @@ func (h *headerCtx) global() (M, error) {
 	limits := []struct {
 		key  string
 		val  *int64
-		feat *Feature
+		feat *versions.Feature
 	}{
 		{"sample_limit", s.SampleLimit, nil},
 		{"target_limit", s.TargetLimit, nil},
 		{"label_limit", s.LabelLimit, nil},
 		{"label_name_length_limit", s.LabelNameLengthLimit, nil},
 		{"label_value_length_limit", s.LabelValueLengthLimit, nil},
-		{"keep_dropped_targets", s.KeepDroppedTargets, &featGlobalKeepDroppedTargets},
+		{"keep_dropped_targets", s.KeepDroppedTargets, &versions.PromGlobalKeepDroppedTargets},
 	}
 	for _, l := range limits {
 		if l.val == nil {
@@ -132,10 +134,10 @@ func (h *headerCtx) global() (M, error) {
 		if err != nil {
 			return nil, fmt.Errorf("spec.nameValidationScheme: %w", err)
 		}
-		if v.Supports(featMetricNameValidation) {
+		if v.Supports(versions.PromMetricNameValidation) {
 			g.Set("metric_name_validation_scheme", val)
 		} else {
-			h.unsupported("spec.nameValidationScheme", featMetricNameValidation)
+			h.unsupported("spec.nameValidationScheme", versions.PromMetricNameValidation)
 		}
 	}
 	if s.NameEscapingScheme != nil {
@@ -143,38 +145,38 @@ func (h *headerCtx) global() (M, error) {
 		if err != nil {
 			return nil, fmt.Errorf("spec.nameEscapingScheme: %w", err)
 		}
-		if v.Supports(featMetricNameEscaping) {
+		if v.Supports(versions.PromMetricNameEscaping) {
 			g.Set("metric_name_escaping_scheme", esc)
 		} else {
-			h.unsupported("spec.nameEscapingScheme", featMetricNameEscaping)
+			h.unsupported("spec.nameEscapingScheme", versions.PromMetricNameEscaping)
 		}
 	}
 	if s.ScrapeNativeHistograms != nil {
-		if v.Supports(featScrapeNativeHistograms) {
+		if v.Supports(versions.PromScrapeNativeHistograms) {
 			g.SetAlways("scrape_native_histograms", *s.ScrapeNativeHistograms)
 		} else {
-			h.unsupported("spec.scrapeNativeHistograms", featScrapeNativeHistograms)
+			h.unsupported("spec.scrapeNativeHistograms", versions.PromScrapeNativeHistograms)
 		}
 	}
 	if s.ScrapeClassicHistograms != nil {
-		if v.Supports(featAlwaysScrapeClassic) {
+		if v.Supports(versions.PromAlwaysScrapeClassic) {
 			g.SetAlways("always_scrape_classic_histograms", *s.ScrapeClassicHistograms)
 		} else {
-			h.unsupported("spec.scrapeClassicHistograms (global)", featAlwaysScrapeClassic)
+			h.unsupported("spec.scrapeClassicHistograms (global)", versions.PromAlwaysScrapeClassic)
 		}
 	}
 	if s.ConvertClassicHistogramsToNHCB != nil {
-		if v.Supports(featConvertClassicToNHCB) {
+		if v.Supports(versions.PromConvertClassicToNHCB) {
 			g.SetAlways("convert_classic_histograms_to_nhcb", *s.ConvertClassicHistogramsToNHCB)
 		} else {
-			h.unsupported("spec.convertClassicHistogramsToNHCB", featConvertClassicToNHCB)
+			h.unsupported("spec.convertClassicHistogramsToNHCB", versions.PromConvertClassicToNHCB)
 		}
 	}
 	if s.ExtraScrapeMetrics != nil {
-		if v.Supports(featExtraScrapeMetrics) {
+		if v.Supports(versions.PromExtraScrapeMetrics) {
 			g.SetAlways("extra_scrape_metrics", *s.ExtraScrapeMetrics)
 		} else {
-			h.unsupported("spec.extraScrapeMetrics", featExtraScrapeMetrics)
+			h.unsupported("spec.extraScrapeMetrics", versions.PromExtraScrapeMetrics)
 		}
 	}
 	return g, nil
@@ -244,8 +246,8 @@ func (h *headerCtx) runtime() M {
 	if p.Spec.Runtime == nil || p.Spec.Runtime.GoGC == nil {
 		return nil
 	}
-	if !v.AtLeast(Version{2, 53, 0}) {
-		h.warn(fmt.Sprintf("spec.runtime.goGC needs Prometheus v2.53.0 or newer (have %s); left out", v))
+	if !v.AtLeast(versions.New(2, 53, 0)) {
+		h.warn(fmt.Sprintf("spec.runtime.goGC needs Prometheus v2.53.0 or newer (have %s); left out", v.Tag()))
 		return nil
 	}
 	return M{{"gogc", int64(*p.Spec.Runtime.GoGC)}}

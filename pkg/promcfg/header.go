@@ -6,13 +6,15 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // headerCtx is what rendering the Prometheus-level sections carries: the object and its
 // version, the recorder of the Secrets and ConfigMaps they read, and the warnings sink.
 type headerCtx struct {
 	p        *monitoringv1.Prometheus
-	v        Version
+	v        versions.Version
 	ps       *promSettings // what the monitors are rendered with
 	rec      *recorder
 	warnings *[]string
@@ -22,7 +24,9 @@ type headerCtx struct {
 func (h *headerCtx) warn(msg string) { *h.warnings = append(*h.warnings, msg) }
 
 // unsupported records that the field at where was left out because the version lacks f.
-func (h *headerCtx) unsupported(where string, f Feature) { h.warn(unsupportedWarning(where, f, h.v)) }
+func (h *headerCtx) unsupported(where string, f versions.Feature) {
+	h.warn(unsupportedWarning(where, f, h.v))
+}
 
 // render renders every section but the monitors' scrape jobs: global, runtime,
 // rule_files, storage, alerting, remote_write, remote_read, otlp and tracing. It returns the header, the
@@ -131,4 +135,12 @@ func (h *headerCtx) alertingSection() (M, error) {
 		return nil, err
 	}
 	return h.alerting(extraRelabel, extraAMs)
+}
+
+// unsupportedWarning is the warning for a field left out because the version lacks it.
+func unsupportedWarning(where string, f versions.Feature, v versions.Version) string {
+	if f.Until != nil && v.AtLeast(*f.Until) {
+		return fmt.Sprintf("%s: %s is not supported by Prometheus %s (removed in %s); left out", where, f.Name, v.Tag(), f.Until.Tag())
+	}
+	return fmt.Sprintf("%s: %s needs Prometheus %s or newer (have %s); left out", where, f.Name, f.Since.Tag(), v.Tag())
 }

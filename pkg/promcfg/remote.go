@@ -8,6 +8,8 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 func validRemoteURL(u string) error {
@@ -52,8 +54,8 @@ func (h *headerCtx) remoteWrite(rw *monitoringv1.RemoteWriteSpec) (M, error) {
 		m.Set("send_native_histograms", *rw.SendNativeHistograms)
 	}
 	if rw.MessageVersion != nil {
-		if !v.Supports(featRemoteWriteProtobufMessage) {
-			h.unsupported("spec.remoteWrite messageVersion", featRemoteWriteProtobufMessage)
+		if !v.Supports(versions.PromRemoteWriteProtobufMessage) {
+			h.unsupported("spec.remoteWrite messageVersion", versions.PromRemoteWriteProtobufMessage)
 		} else {
 			switch *rw.MessageVersion {
 			case monitoringv1.RemoteWriteMessageVersion1_0:
@@ -86,10 +88,10 @@ func (h *headerCtx) remoteWrite(rw *monitoringv1.RemoteWriteSpec) (M, error) {
 		m.Set("azuread", az)
 	}
 	if rw.RoundRobinDNS != nil {
-		if v.Supports(featRemoteWriteRoundRobinDNS) {
+		if v.Supports(versions.PromRemoteWriteRoundRobinDNS) {
 			m.Set("round_robin_dns", *rw.RoundRobinDNS)
 		} else {
-			h.unsupported("spec.remoteWrite roundRobinDNS", featRemoteWriteRoundRobinDNS)
+			h.unsupported("spec.remoteWrite roundRobinDNS", versions.PromRemoteWriteRoundRobinDNS)
 		}
 	}
 	if q := rw.QueueConfig; q != nil {

@@ -1,5 +1,7 @@
 package promcfg
 
+import "github.com/lookout-operator/lookout/pkg/versions"
+
 import monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 
 // renderCtx is what rendering one monitor carries besides the object itself: the settings
@@ -49,7 +51,7 @@ func (rc *renderCtx) at(path string) *renderCtx {
 }
 
 // unsupported records that feature was left out because the version lacks it.
-func (rc *renderCtx) unsupported(f Feature) {
+func (rc *renderCtx) unsupported(f versions.Feature) {
 	*rc.warnings = append(*rc.warnings, unsupportedWarning(rc.where, f, rc.Version))
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -36,7 +37,7 @@ type Options struct {
 	Prometheus string
 	// Versions are run by a Prometheus without spec.version, as the operator's
 	// --default-versions says (empty: Lookout's own).
-	Versions workload.Versions
+	Versions versions.Defaults
 }
 
 // Render generates the configuration of each Prometheus in objs.

@@ -9,11 +9,11 @@ import (
 	"github.com/prometheus/exporter-toolkit/web"
 	yamlv2 "go.yaml.in/yaml/v2"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // Files of the cluster TLS credentials inside the cluster-tls-config volume.
@@ -39,7 +39,7 @@ type amVolumes struct {
 // In API-watch mode the generated config is an in-memory emptyDir the reloader fills
 // from the API (and, when the pod does not mount the service account token, the
 // reloader gets its own).
-func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v *version.Version, tlsSlots int, storageMount corev1.VolumeMount) (amVolumes, error) {
+func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v versions.Version, tlsSlots int, storageMount corev1.VolumeMount) (amVolumes, error) {
 	memory := &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}
 	tlsSources := make([]corev1.VolumeProjection, 0, tlsSlots)
 	for n := range tlsSlots {
@@ -125,7 +125,7 @@ func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v *version.
 		out.amMounts = append(out.amMounts, *m.DeepCopy())
 	}
 
-	if atLeast(v, "0.22.0") {
+	if v.Supports(versions.AMWebConfig) {
 		sources, err := webConfigSourcesFor(amWebFields(a), layout.AlertmanagerWebConfigSecretName(a.Name))
 		if err != nil {
 			return amVolumes{}, err
@@ -134,7 +134,7 @@ func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v *version.
 		m := corev1.VolumeMount{Name: webConfigVolume, MountPath: layout.AlertmanagerWebConfigDir, ReadOnly: true}
 		out.amMounts = append(out.amMounts, m)
 	}
-	if a.Spec.ClusterTLS != nil && atLeast(v, "0.24.0") {
+	if a.Spec.ClusterTLS != nil && v.Supports(versions.AMClusterTLS) {
 		sources, err := clusterTLSSources(a)
 		if err != nil {
 			return amVolumes{}, err

@@ -22,6 +22,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/operator"
 	"github.com/lookout-operator/lookout/pkg/render"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // TestRenderObjectsMatchOperator runs the operator on a Prometheus with a ServiceMonitor
@@ -83,7 +84,7 @@ func TestRenderObjectsMatchOperator(t *testing.T) {
 	for i := range nss.Items {
 		objs.Namespaces = append(objs.Namespaces, &nss.Items[i])
 	}
-	outs, err := render.Render(objs, render.Options{Versions: operator.DefaultVersionsFor(parsed.Options.DefaultVersions)})
+	outs, err := render.Render(objs, render.Options{Versions: versions.For(parsed.Options.DefaultVersions)})
 	if err != nil || len(outs) != 1 {
 		t.Fatalf("render: %d outputs, %v", len(outs), err)
 	}
