@@ -34,8 +34,9 @@ type Output struct {
 // Options narrow what is rendered.
 type Options struct {
 	// Prometheus selects one Prometheus as "namespace/name" or "name"; empty renders all.
-	Prometheus string
-	// Versions are run by a Prometheus without spec.version, as the operator's
+	// Alertmanager and ThanosRuler likewise select one of their kind.
+	Prometheus, Alertmanager, ThanosRuler string
+	// Versions are run by an object without spec.version, as the operator's
 	// --default-versions says (empty: Lookout's own).
 	Versions versions.Defaults
 }
@@ -85,15 +86,22 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 // renderRules selects p's PrometheusRules and validates, enforces and renders each as the
 // controller does (rules.Prepare), with the Prometheus version's validator.
 func renderRules(p *monitoringv1.Prometheus, sels *pipeline.Selectors, all []*monitoringv1.PrometheusRule, nsLabels selection.NamespaceLabels) ([]selection.Verdict, map[string][]byte, error) {
-	v, err := rules.NewValidator(rules.OptionsFor(p))
+	return prepareRules(rules.OptionsFor(p), rules.EnforcementOf(p), sels.Rules, all, nsLabels)
+}
+
+// prepareRules selects the PrometheusRules of a Prometheus or a ThanosRuler (sel) and
+// validates (with the server's options), enforces and renders each as the controller does
+// (rules.Prepare).
+func prepareRules(opts rules.Options, enf rules.Enforcement, sel *selection.Compiled, all []*monitoringv1.PrometheusRule, nsLabels selection.NamespaceLabels) ([]selection.Verdict, map[string][]byte, error) {
+	v, err := rules.NewValidator(opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("spec.version: %w", err)
 	}
-	selected, verdicts := selection.Select(sels.Rules, all, nil, nsLabels)
+	selected, verdicts := selection.Select(sel, all, nil, nsLabels)
 	problems := map[string]string{}
 	files := map[string][]byte{}
 	for _, r := range selected {
-		file, problem := rules.Prepare(v, r, rules.EnforcedLabel(p, r))
+		file, problem := rules.Prepare(v, r, enf.LabelFor(r))
 		if problem != "" {
 			problems[r.Namespace+"/"+r.Name] = problem
 			continue

@@ -6,13 +6,6 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 )
 
-// EnforcedLabel returns the namespace label enforced on rule by Prometheus p: its
-// spec.enforcedNamespaceLabel, or "" when enforcement is off or the rule is excluded
-// (spec.prometheusRulesExcludedFromEnforce, spec.excludedFromEnforcement).
-func EnforcedLabel(p *monitoringv1.Prometheus, rule *monitoringv1.PrometheusRule) string {
-	return EnforcementOf(p).LabelFor(rule)
-}
-
 // Enforcement is the namespace-label enforcement of a Prometheus or a ThanosRuler: the
 // label (spec.enforcedNamespaceLabel; "" is none) and the rules excluded from it
 // (spec.prometheusRulesExcludedFromEnforce, deprecated, and spec.excludedFromEnforcement).
