@@ -64,7 +64,7 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 		o.RuleConfigMaps, _ = rules.Pack(files, rules.MaxConfigMapDataBytes)
 		run := pipeline.Run(promcfg.NewGenerator(), pipeline.Input{
 			Prometheus: p, Selectors: sel, NamespaceLabels: nsLabels, Assets: store,
-			RuleFiles:  layout.RuleFileGlobs(p.Name, workload.Slots(len(o.RuleConfigMaps))),
+			RuleFiles:  layout.Prometheus(p.Name).RuleFileGlobs(workload.Slots(len(o.RuleConfigMaps))),
 			Candidates: pipeline.Candidates{ServiceMonitors: objs.ServiceMonitors, PodMonitors: objs.PodMonitors, Probes: objs.Probes, ScrapeConfigs: objs.ScrapeConfigs},
 		})
 		o.Result, o.Err = run.Result, run.Err

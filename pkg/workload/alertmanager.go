@@ -46,7 +46,7 @@ type AlertmanagerInput struct {
 	// Alertmanager is the object reconciled; the builders never modify it.
 	Alertmanager *monitoringv1.Alertmanager
 	// TLSAssetSecrets is how many TLS assets Secrets the controller wrote, named
-	// layout.AlertmanagerTLSAssetsSecretName(name, 0..TLSAssetSecrets-1).
+	// layout.Alertmanager(name).TLSAssetsSecret(0..TLSAssetSecrets-1).
 	TLSAssetSecrets int
 }
 
@@ -89,7 +89,7 @@ func AlertmanagerConfigSecretName(a *monitoringv1.Alertmanager) string {
 	if a.Spec.ConfigSecret != "" {
 		return a.Spec.ConfigSecret
 	}
-	return layout.AlertmanagerConfigSecretName(a.Name)
+	return layout.Alertmanager(a.Name).ConfigSecret()
 }
 
 // AlertmanagerReplicas is spec.replicas, 1 when unset.
@@ -154,7 +154,7 @@ func AlertmanagerImage(a *monitoringv1.Alertmanager, opts Options) (string, erro
 }
 
 // AlertmanagerWebConfig is the content of web-config.yaml for a, which the controller
-// stores under layout.WebConfigFile in layout.AlertmanagerWebConfigSecretName(a.Name);
+// stores under layout.WebConfigFile in layout.Alertmanager(a.Name).WebConfigSecret();
 // checked with the exporter-toolkit parser Alertmanager uses.
 func AlertmanagerWebConfig(a *monitoringv1.Alertmanager) ([]byte, error) {
 	return webConfigFor(amWebFields(a), layout.AlertmanagerWebConfigDir, "Alertmanager")

@@ -153,7 +153,7 @@ func alertmanagerPeers(a *monitoringv1.Alertmanager, opts Options, replicas int3
 	}
 	out := make([]string, 0, int(replicas)+len(a.Spec.AdditionalPeers))
 	for i := range replicas {
-		out = append(out, fmt.Sprintf("%s-%d.%s:%d", layout.AlertmanagerStatefulSetName(a.Name), i, domain, layout.AlertmanagerMeshPort))
+		out = append(out, fmt.Sprintf("%s-%d.%s:%d", layout.Alertmanager(a.Name).StatefulSet(), i, domain, layout.AlertmanagerMeshPort))
 	}
 	return append(out, a.Spec.AdditionalPeers...)
 }

@@ -40,7 +40,7 @@ func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts Options, in
 	if in.TLSAssetSecrets < 0 {
 		return nil, fmt.Errorf("negative number of TLS assets Secrets (%d)", in.TLSAssetSecrets)
 	}
-	name := layout.AlertmanagerStatefulSetName(a.Name)
+	name := layout.Alertmanager(a.Name).StatefulSet()
 	if len(name) > maxStatefulSetName {
 		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter Alertmanager name", name, len(name), maxStatefulSetName)
 	}
@@ -54,7 +54,7 @@ func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts Options, in
 	if _, err := AlertmanagerClusterTLSConfig(a); err != nil {
 		return nil, err
 	}
-	volName := layout.AlertmanagerStorageVolumeName(a.Name)
+	volName := layout.Alertmanager(a.Name).StorageVolume()
 	if s := a.Spec.Storage; s != nil && s.EmptyDir == nil && s.Ephemeral == nil && s.VolumeClaimTemplate.Name != "" {
 		volName = s.VolumeClaimTemplate.Name
 	}
@@ -169,7 +169,7 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v versions.Vers
 	}
 	if opts.ReloaderWatchAPI {
 		// The generated config Secret, mirrored into the directory --config-file names.
-		rl.extraArgs = []string{fmt.Sprintf("--watch-secret=%s/%s=%s", a.Namespace, layout.AlertmanagerGeneratedSecretName(a.Name), layout.AlertmanagerConfigDir)}
+		rl.extraArgs = []string{fmt.Sprintf("--watch-secret=%s/%s=%s", a.Namespace, layout.Alertmanager(a.Name).GeneratedSecret(), layout.AlertmanagerConfigDir)}
 	}
 	reloader, err := rl.container(opts, false)
 	if err != nil {

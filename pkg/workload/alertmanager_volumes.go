@@ -44,11 +44,11 @@ func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v versions.
 	tlsSources := make([]corev1.VolumeProjection, 0, tlsSlots)
 	for n := range tlsSlots {
 		tlsSources = append(tlsSources, corev1.VolumeProjection{Secret: &corev1.SecretProjection{
-			LocalObjectReference: corev1.LocalObjectReference{Name: layout.AlertmanagerTLSAssetsSecretName(a.Name, n)},
+			LocalObjectReference: corev1.LocalObjectReference{Name: layout.Alertmanager(a.Name).TLSAssetsSecret(n)},
 			Optional:             ptr.To(true),
 		}})
 	}
-	configSource := corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: layout.AlertmanagerGeneratedSecretName(a.Name)}}
+	configSource := corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: layout.Alertmanager(a.Name).GeneratedSecret()}}
 	if opts.ReloaderWatchAPI {
 		configSource = corev1.VolumeSource{EmptyDir: memory.DeepCopy()}
 	}
@@ -126,7 +126,7 @@ func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v versions.
 	}
 
 	if v.Supports(versions.AMWebConfig) {
-		sources, err := webConfigSourcesFor(amWebFields(a), layout.AlertmanagerWebConfigSecretName(a.Name))
+		sources, err := webConfigSourcesFor(amWebFields(a), layout.Alertmanager(a.Name).WebConfigSecret())
 		if err != nil {
 			return amVolumes{}, err
 		}
@@ -164,7 +164,7 @@ func secretKey(t monitoringv1.SecretOrConfigMap) string {
 func clusterTLSSources(a *monitoringv1.Alertmanager) ([]corev1.VolumeProjection, error) {
 	c := a.Spec.ClusterTLS
 	sources := []corev1.VolumeProjection{{Secret: &corev1.SecretProjection{
-		LocalObjectReference: corev1.LocalObjectReference{Name: layout.AlertmanagerClusterTLSSecretName(a.Name)},
+		LocalObjectReference: corev1.LocalObjectReference{Name: layout.Alertmanager(a.Name).ClusterTLSSecret()},
 		Items:                []corev1.KeyToPath{{Key: layout.AlertmanagerClusterTLSFile, Path: layout.AlertmanagerClusterTLSFile}},
 	}}}
 	sources, err := webTLSSources(sources, &c.ServerTLS, clusterServerDir+"/", "spec.clusterTLS.server")
@@ -203,7 +203,7 @@ type clusterTLSClientConf struct {
 
 // AlertmanagerClusterTLSConfig is the content of the --cluster.tls-config file of a
 // (nil when spec.clusterTLS is not set), which the controller stores under
-// layout.AlertmanagerClusterTLSFile in layout.AlertmanagerClusterTLSSecretName(a.Name).
+// layout.AlertmanagerClusterTLSFile in layout.Alertmanager(a.Name).ClusterTLSSecret().
 // Both halves are checked with the parsers Alertmanager uses (exporter-toolkit for the
 // server, prometheus/common for the client).
 func AlertmanagerClusterTLSConfig(a *monitoringv1.Alertmanager) ([]byte, error) {

@@ -123,7 +123,7 @@ func AlertmanagerReloaderRoleName(a *monitoringv1.Alertmanager) string {
 // name: the reloader uses a metadata.name field selector).
 func AlertmanagerReloaderRole(a *monitoringv1.Alertmanager) *rbacv1.Role {
 	return reloaderRole(AlertmanagerReloaderRoleName(a), a.Namespace, alertmanagerRoleLabels(a),
-		readRule("secrets", layout.AlertmanagerGeneratedSecretName(a.Name)))
+		readRule("secrets", layout.Alertmanager(a.Name).GeneratedSecret()))
 }
 
 // AlertmanagerReloaderRoleBinding binds AlertmanagerReloaderRole to the pod's service

@@ -14,7 +14,7 @@ import (
 // status computes the status from the live StatefulSet and the reconcile outcome,
 // repairing a stuck rollout on the way (--repair-policy-for-statefulsets).
 func (r *Reconciler) status(ctx context.Context, a *monitoringv1.Alertmanager, result error) (monitoringv1.AlertmanagerStatus, error) {
-	sts, err := r.OwnedStatefulSet(ctx, a, layout.AlertmanagerStatefulSetName(a.Name))
+	sts, err := r.OwnedStatefulSet(ctx, a, layout.Alertmanager(a.Name).StatefulSet())
 	if err != nil {
 		return monitoringv1.AlertmanagerStatus{}, err
 	}
