@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/operator"
+	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/test/upstreamargs"
 )
 
@@ -452,8 +453,8 @@ func TestHelpSaysWhatIsApplied(t *testing.T) {
 // TestDefaultVersionsFlag: by default objects without a version run prometheus-operator
 // v0.93's versions; --default-versions=lookout selects Lookout's (issue 33).
 func TestDefaultVersionsFlag(t *testing.T) {
-	eq(t, "default", parse(t).Options.DefaultVersions, operator.DefaultVersionsUpstream)
-	eq(t, "lookout", parse(t, "--default-versions=lookout").Options.DefaultVersions, operator.DefaultVersionsLookout)
+	eq(t, "default", parse(t).Options.DefaultVersions, versions.SetUpstream)
+	eq(t, "lookout", parse(t, "--default-versions=lookout").Options.DefaultVersions, versions.SetLookout)
 	if _, err := operator.ParseArgs([]string{"--default-versions=newest"}, io.Discard); err == nil || !strings.Contains(err.Error(), "must be one of upstream, lookout") {
 		t.Errorf("--default-versions=newest: %v", err)
 	}

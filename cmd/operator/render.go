@@ -10,8 +10,10 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/operator"
+	"github.com/lookout-operator/lookout/pkg/plan"
 	"github.com/lookout-operator/lookout/pkg/render"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -20,19 +22,23 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// render prints the prometheus.yaml the operator would generate from manifests, offline.
-// Exit code 1 when a Prometheus cannot be rendered or a selected monitor is rejected.
+// render prints the prometheus.yaml the operator would generate from manifests, offline,
+// or with --objects every object the operator would write for each Prometheus,
+// Alertmanager and ThanosRuler. Exit code 1 when an instance cannot be rendered or a
+// selected monitor, rule or AlertmanagerConfig is rejected.
 func renderCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var files stringList
 	fs.Var(&files, "f", "manifest file or directory (repeatable; - for standard input)")
 	which := fs.String("prometheus", "", "render only this Prometheus (name or namespace/name)")
+	whichAM := fs.String("alertmanager", "", "with --objects: render only this Alertmanager (name or namespace/name)")
+	whichTR := fs.String("thanos-ruler", "", "with --objects: render only this ThanosRuler (name or namespace/name)")
 	ns := fs.String("namespace", "default", "namespace of objects that name none")
 	explain := fs.Bool("explain", false, "also list every monitor considered and why it was or was not used (on stderr)")
-	objects := fs.Bool("objects", false, "print every object the operator would write for each Prometheus (Secrets, ConfigMaps, Service, RBAC, StatefulSets) instead of the configuration")
+	objects := fs.Bool("objects", false, "print every object the operator would write for each Prometheus, Alertmanager and ThanosRuler (Secrets, ConfigMaps, Service, RBAC, StatefulSets) instead of the configuration")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: lookout-operator render -f PATH [-f PATH ...] [--prometheus NAME] [--explain] [--objects] [-- OPERATOR-FLAGS]")
+		fmt.Fprintln(stderr, "usage: lookout-operator render -f PATH [-f PATH ...] [--prometheus NAME] [--explain] [--objects [--alertmanager NAME] [--thanos-ruler NAME]] [-- OPERATOR-FLAGS]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -41,7 +47,7 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if len(files) == 0 {
+	if len(files) == 0 || (!*objects && (*whichAM != "" || *whichTR != "")) {
 		fs.Usage()
 		return 2
 	}
@@ -56,66 +62,130 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error:", err)
 		return 1
 	}
-	if len(objs.Prometheuses) == 0 {
-		fmt.Fprintln(stderr, "error: no Prometheus object in the manifests")
+	opts := render.Options{Prometheus: *which, Alertmanager: *whichAM, ThanosRuler: *whichTR, Versions: versions.For(op.Options.DefaultVersions)}
+	// Without a choice every instance is rendered; a choice renders only the kinds named.
+	all := *which == "" && *whichAM == "" && *whichTR == ""
+	var insts []instance
+	if !*objects || all || *which != "" {
+		if !*objects && len(objs.Prometheuses) == 0 {
+			fmt.Fprintln(stderr, "error: no Prometheus object in the manifests")
+			return 1
+		}
+		outs, err := render.Render(objs, opts)
+		if err != nil {
+			fmt.Fprintln(stderr, "error:", err)
+			return 1
+		}
+		for _, o := range outs {
+			insts = append(insts, prometheusInstance(o, pr.opts))
+		}
+	}
+	if *objects && (all || *whichAM != "") {
+		outs, err := render.RenderAlertmanagers(objs, opts)
+		if err != nil {
+			fmt.Fprintln(stderr, "error:", err)
+			return 1
+		}
+		for _, o := range outs {
+			insts = append(insts, instance{kind: "Alertmanager", namespace: o.Alertmanager.Namespace, name: o.Alertmanager.Name, err: o.Err, verdicts: o.Verdicts,
+				plan: func() (*plan.Plan, error) { return render.AlertmanagerPlan(o, pr.opts) }})
+		}
+	}
+	if *objects && (all || *whichTR != "") {
+		outs, err := render.RenderThanosRulers(objs, opts)
+		if err != nil {
+			fmt.Fprintln(stderr, "error:", err)
+			return 1
+		}
+		for _, o := range outs {
+			in := instance{kind: "ThanosRuler", namespace: o.ThanosRuler.Namespace, name: o.ThanosRuler.Name, err: o.Err, verdicts: o.Verdicts,
+				plan: func() (*plan.Plan, error) { return render.ThanosRulerPlan(o, pr.opts) }}
+			if o.RemoteWrite != nil {
+				in.warnings = o.RemoteWrite.Warnings
+			}
+			insts = append(insts, in)
+		}
+	}
+	if len(insts) == 0 {
+		fmt.Fprintln(stderr, "error: no Prometheus, Alertmanager or ThanosRuler object in the manifests")
 		return 1
 	}
-	outs, err := render.Render(objs, render.Options{Prometheus: *which, Versions: operator.DefaultVersionsFor(op.Options.DefaultVersions)})
-	if err != nil {
-		fmt.Fprintln(stderr, "error:", err)
-		return 1
+	used := "Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Secret, ConfigMap and Namespace objects only"
+	if *objects {
+		used = "Prometheus, Alertmanager, ThanosRuler, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, AlertmanagerConfig, Secret, ConfigMap and Namespace objects only"
 	}
-	for _, ig := range objs.Ignored {
-		fmt.Fprintf(stderr, "skipped: %s: render uses Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Secret, ConfigMap and Namespace objects only\n", ig)
+	for _, ig := range objs.Skipped(*objects) {
+		fmt.Fprintf(stderr, "skipped: %s: render uses %s\n", ig, used)
 	}
 	code := 0
-	for i, o := range outs {
-		name := o.Prometheus.Namespace + "/" + o.Prometheus.Name
-		if o.Err != nil {
-			fmt.Fprintf(stderr, "error: Prometheus %s: %v\n", name, o.Err)
+	for i, in := range insts {
+		name := in.kind + " " + in.namespace + "/" + in.name
+		if in.err != nil {
+			fmt.Fprintf(stderr, "error: %s: %v\n", name, in.err)
 			code = 1
 			continue
 		}
-		if len(outs) > 1 {
+		if len(insts) > 1 {
 			if i > 0 {
 				fmt.Fprintln(stdout, "---")
 			}
-			fmt.Fprintf(stdout, "# Prometheus %s\n", name)
+			fmt.Fprintf(stdout, "# %s\n", name)
 		}
 		if *objects {
-			if err := pr.print(stdout, o); err != nil {
-				fmt.Fprintf(stderr, "error: Prometheus %s: %v\n", name, err)
+			if err := pr.print(stdout, in.plan); err != nil {
+				fmt.Fprintf(stderr, "error: %s: %v\n", name, err)
 				code = 1
 			}
 		} else {
-			_, _ = stdout.Write(o.Result.Config)
+			_, _ = stdout.Write(in.config)
 		}
-		for _, w := range o.Result.Warnings {
-			fmt.Fprintf(stderr, "warning: Prometheus %s: %s\n", name, w)
+		for _, w := range in.warnings {
+			fmt.Fprintf(stderr, "warning: %s: %s\n", name, w)
 		}
-		for _, v := range o.Verdicts {
+		for _, v := range in.verdicts {
 			switch {
 			case v.Reason == selection.InvalidConfiguration:
-				fmt.Fprintf(stderr, "error: Prometheus %s: %s %s/%s rejected: %s\n", name, v.Kind, v.Namespace, v.Name, v.Message)
+				fmt.Fprintf(stderr, "error: %s: %s %s/%s rejected: %s\n", name, v.Kind, v.Namespace, v.Name, v.Message)
 				code = 1
 			case *explain && v.Used():
-				fmt.Fprintf(stderr, "explain: Prometheus %s: %s %s/%s is used\n", name, v.Kind, v.Namespace, v.Name)
+				fmt.Fprintf(stderr, "explain: %s: %s %s/%s is used\n", name, v.Kind, v.Namespace, v.Name)
 			case *explain:
-				fmt.Fprintf(stderr, "explain: Prometheus %s: %s %s/%s is not used: %s: %s\n", name, v.Kind, v.Namespace, v.Name, v.Reason, v.Message)
+				fmt.Fprintf(stderr, "explain: %s: %s %s/%s is not used: %s: %s\n", name, v.Kind, v.Namespace, v.Name, v.Reason, v.Message)
 			}
 		}
 	}
 	return code
 }
 
-// planPrinter prints the plan of each Prometheus as YAML documents.
+// instance is one rendered Prometheus, Alertmanager or ThanosRuler: its configuration
+// (a Prometheus's, printed without --objects), its plan, and what to report.
+type instance struct {
+	kind, namespace, name string
+	err                   error
+	config                []byte
+	plan                  func() (*plan.Plan, error)
+	warnings              []string
+	verdicts              []selection.Verdict
+}
+
+// prometheusInstance is the instance of a rendered Prometheus.
+func prometheusInstance(o render.Output, opts workload.Options) instance {
+	in := instance{kind: "Prometheus", namespace: o.Prometheus.Namespace, name: o.Prometheus.Name, err: o.Err, verdicts: o.Verdicts,
+		plan: func() (*plan.Plan, error) { return render.Plan(o, opts) }}
+	if o.Result != nil {
+		in.config, in.warnings = o.Result.Config, o.Result.Warnings
+	}
+	return in
+}
+
+// planPrinter prints the plan of an instance as YAML documents.
 type planPrinter struct {
 	opts   workload.Options
 	writer *write.Writer
 }
 
-func (p planPrinter) print(out io.Writer, o render.Output) error {
-	pl, err := render.Plan(o, p.opts)
+func (p planPrinter) print(out io.Writer, build func() (*plan.Plan, error)) error {
+	pl, err := build()
 	if err != nil {
 		return err
 	}

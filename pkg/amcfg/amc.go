@@ -4,6 +4,8 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // part is what one AlertmanagerConfig adds to the configuration.
@@ -21,7 +23,7 @@ type part struct {
 
 // options are the settings of the Alertmanager the parts are generated for.
 type options struct {
-	version   version
+	version   versions.Version
 	strategy  monitoringv1.AlertmanagerConfigMatcherStrategyType
 	namespace string // the Alertmanager's namespace
 	// fsMode is spec.alertmanagerConfigFileSystemMode ("" is the default,
@@ -32,11 +34,11 @@ type options struct {
 func optionsFor(am *monitoringv1.Alertmanager) (options, error) {
 	var o options
 	if am == nil {
-		v, _ := parseVersion("")
+		v, _ := versions.ParseAlertmanager("")
 		o.version = v
 		return o, nil
 	}
-	v, err := parseVersion(am.Spec.Version)
+	v, err := versions.ParseAlertmanager(am.Spec.Version)
 	if err != nil {
 		return o, err
 	}
@@ -89,7 +91,7 @@ func (o options) enforceNamespace(ns string) bool {
 
 // intervalsKey is where time intervals go: time_intervals from 0.24 on.
 func (o options) intervalsKey() string {
-	if o.version.less(mustVersion("0.24.0")) {
+	if o.version.Less(versions.AMTimeIntervals) {
 		return "mute_time_intervals"
 	}
 	return "time_intervals"
@@ -131,7 +133,7 @@ func convertPart(amc *monitoringv1alpha1.AlertmanagerConfig, o options, assets A
 			}
 		} else {
 			if enforce {
-				if o.version.less(v2Matchers) {
+				if o.version.Less(versions.AMMatchersV2) {
 					ms.match = setKV(ms.match, "namespace", amc.Namespace)
 					out.put("match", sortedMap(ms.match))
 				} else {

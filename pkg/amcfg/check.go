@@ -9,7 +9,7 @@ import (
 )
 
 // Check is the per-object check Generate runs, for one AlertmanagerConfig on its own with
-// the default configuration as base. am may be nil (version DefaultVersion, namespace
+// the default configuration as base. am may be nil (version versions.DefaultAlertmanager, namespace
 // matcher enforced). Values the Assets report as ErrUnavailable are not held against the
 // object: a placeholder stands in for them, so an admission webhook that may not read
 // Secrets still checks everything else.

@@ -8,12 +8,13 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // conv converts one AlertmanagerConfig. It resolves references through assets in the
 // object's namespace and collects the TLS files it needs.
 type conv struct {
-	version   version
+	version   versions.Version
 	assets    Assets
 	namespace string
 	name      string
@@ -25,7 +26,7 @@ type conv struct {
 	allowFiles bool
 }
 
-func newConv(v version, assets Assets, namespace, name string) *conv {
+func newConv(v versions.Version, assets Assets, namespace, name string) *conv {
 	return &conv{
 		version:   v,
 		assets:    assets,
@@ -146,4 +147,14 @@ func checkObjectKey(field, name, key string) *problem {
 // to what a Secret key may be (layout.TLSAssetKey, shared with every kind).
 func assetName(kind, ns, name, key string) string {
 	return layout.TLSAssetKey(kind, ns, name, key)
+}
+
+// gate returns a problem when the Alertmanager is older than min, which the named feature
+// (a receiver kind or field) needs.
+func (c *conv) gate(field, what, min string) *problem {
+	m := versions.MustParse(min)
+	if c.version.Less(m) {
+		return invalid(field, "%s requires Alertmanager >= %s, this Alertmanager runs %s", what, m, c.version)
+	}
+	return nil
 }

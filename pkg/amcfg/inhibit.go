@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // inhibitRule converts one inhibit rule; enforceNS adds the namespace matcher to its
@@ -18,7 +20,7 @@ func (c *conv) inhibitRule(field string, in monitoringv1alpha1.InhibitRule, enfo
 		return nil, p
 	}
 	if enforceNS {
-		if c.version.less(v2Matchers) {
+		if c.version.Less(versions.AMMatchersV2) {
 			src.match = setKV(src.match, "namespace", c.namespace)
 			tgt.match = setKV(tgt.match, "namespace", c.namespace)
 			delete(src.matchRE, "namespace")

@@ -5,6 +5,8 @@ import (
 
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"github.com/prometheus/alertmanager/pkg/labels"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 var matchTypes = map[monitoringv1alpha1.MatchType]labels.MatchType{
@@ -13,9 +15,6 @@ var matchTypes = map[monitoringv1alpha1.MatchType]labels.MatchType{
 	monitoringv1alpha1.MatchRegexp:    labels.MatchRegexp,
 	monitoringv1alpha1.MatchNotRegexp: labels.MatchNotRegexp,
 }
-
-// v2Matchers is the first Alertmanager version with the `matchers` syntax.
-var v2Matchers = mustVersion("0.22.0")
 
 // matcherSet is the converted form of a list of matchers: `matchers` strings for
 // Alertmanager >= 0.22, match/match_re maps for older ones.
@@ -47,7 +46,7 @@ func (c *conv) matchers(field string, in []monitoringv1alpha1.Matcher) (matcherS
 		if err != nil {
 			return out, invalid(f, "invalid matcher: %v", err)
 		}
-		if !c.version.less(v2Matchers) {
+		if !c.version.Less(versions.AMMatchersV2) {
 			out.list = append(out.list, lm.String())
 			continue
 		}
@@ -57,7 +56,7 @@ func (c *conv) matchers(field string, in []monitoringv1alpha1.Matcher) (matcherS
 		case labels.MatchRegexp:
 			out.matchRE = setKV(out.matchRE, m.Name, m.Value)
 		default:
-			return out, invalid(f+".matchType", "match type %q requires Alertmanager >= %s, this Alertmanager runs %s", mt, v2Matchers, c.version)
+			return out, invalid(f+".matchType", "match type %q requires Alertmanager >= %s, this Alertmanager runs %s", mt, versions.AMMatchersV2, c.version)
 		}
 	}
 	return out, nil

@@ -50,31 +50,33 @@ const (
 	AlertmanagerMeshPort = 9094
 )
 
-// AlertmanagerStatefulSetName is the StatefulSet of an Alertmanager; its pods and the
-// other generated objects share the prefix.
-func AlertmanagerStatefulSetName(am string) string { return "alertmanager-" + am }
+// Alertmanager names the generated objects of the Alertmanager called by the value.
+type Alertmanager string
 
-// AlertmanagerConfigSecretName is the user's config Secret an Alertmanager reads when
-// spec.configSecret is empty.
-func AlertmanagerConfigSecretName(am string) string { return "alertmanager-" + am }
+// Base is "alertmanager-<name>": the StatefulSet; its pods and the other generated objects
+// share the prefix.
+func (a Alertmanager) Base() string { return "alertmanager-" + string(a) }
 
-// AlertmanagerGeneratedSecretName is the Secret holding the generated config.
-func AlertmanagerGeneratedSecretName(am string) string { return "alertmanager-" + am + "-generated" }
+// StatefulSet is the StatefulSet of the Alertmanager.
+func (a Alertmanager) StatefulSet() string { return a.Base() }
 
-// AlertmanagerTLSAssetsSecretName is the n-th Secret holding TLS assets of an
-// Alertmanager.
-func AlertmanagerTLSAssetsSecretName(am string, n int) string {
-	return fmt.Sprintf("alertmanager-%s-tls-assets-%d", am, n)
+// ConfigSecret is the user's config Secret the Alertmanager reads when spec.configSecret
+// is empty.
+func (a Alertmanager) ConfigSecret() string { return a.Base() }
+
+// GeneratedSecret is the Secret holding the generated config.
+func (a Alertmanager) GeneratedSecret() string { return a.Base() + "-generated" }
+
+// TLSAssetsSecret is the n-th Secret holding TLS assets.
+func (a Alertmanager) TLSAssetsSecret(n int) string {
+	return fmt.Sprintf("%s-tls-assets-%d", a.Base(), n)
 }
 
-// AlertmanagerWebConfigSecretName is the Secret holding the web configuration.
-func AlertmanagerWebConfigSecretName(am string) string { return "alertmanager-" + am + "-web-config" }
+// WebConfigSecret is the Secret holding the web configuration.
+func (a Alertmanager) WebConfigSecret() string { return a.Base() + "-web-config" }
 
-// AlertmanagerClusterTLSSecretName is the Secret holding the cluster TLS configuration.
-func AlertmanagerClusterTLSSecretName(am string) string {
-	return "alertmanager-" + am + "-cluster-tls-config"
-}
+// ClusterTLSSecret is the Secret holding the cluster TLS configuration.
+func (a Alertmanager) ClusterTLSSecret() string { return a.Base() + "-cluster-tls-config" }
 
-// AlertmanagerStorageVolumeName is the data volume (or claim template) of an
-// Alertmanager unless spec.storage names it.
-func AlertmanagerStorageVolumeName(am string) string { return "alertmanager-" + am + "-db" }
+// StorageVolume is the data volume (or claim template) unless spec.storage names it.
+func (a Alertmanager) StorageVolume() string { return a.Base() + "-db" }

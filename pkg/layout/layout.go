@@ -137,33 +137,12 @@ func (i Instance) StatefulSet(shard int) string {
 	return fmt.Sprintf("%s-shard-%d", i.Base(), shard)
 }
 
-// ConfigSecretName is the Secret holding the generated config of a Prometheus.
-func ConfigSecretName(prometheus string) string { return Prometheus(prometheus).ConfigSecret() }
-
-// TLSAssetsSecretName is the n-th Secret holding TLS assets of a Prometheus.
-func TLSAssetsSecretName(prometheus string, n int) string {
-	return Prometheus(prometheus).TLSAssetsSecret(n)
-}
-
-// WebConfigSecretName is the Secret holding the web configuration of a Prometheus.
-func WebConfigSecretName(prometheus string) string { return Prometheus(prometheus).WebConfigSecret() }
-
-// RuleConfigMapName is the n-th ConfigMap holding rule files of a Prometheus.
-func RuleConfigMapName(prometheus string, n int) string {
-	return Prometheus(prometheus).RuleConfigMap(n)
-}
-
-// StatefulSetName is the StatefulSet of one shard of a Prometheus.
-func StatefulSetName(prometheus string, shard int) string {
-	return Prometheus(prometheus).StatefulSet(shard)
-}
-
 // RuleFileGlobs lists the rule_files globs of a Prometheus whose pod mounts the given
 // number of rule ConfigMap slots (Prometheus allows a wildcard only in the last element).
-func RuleFileGlobs(prometheus string, slots int) []string {
+func (i Instance) RuleFileGlobs(slots int) []string {
 	out := make([]string, slots)
-	for i := range out {
-		out[i] = RulesDir + "/" + RuleConfigMapName(prometheus, i) + "/*.yaml"
+	for n := range out {
+		out[n] = RulesDir + "/" + i.RuleConfigMap(n) + "/*.yaml"
 	}
 	return out
 }

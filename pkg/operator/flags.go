@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -144,7 +145,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(f.gates, "feature-gates", "prometheus-operator feature gates, name=bool,... ("+DefaultFeatureGates().String()+"); StatusForConfigurationResources sets --resource-status, PrometheusShardRetentionPolicy honours spec.shardRetentionPolicy, the others are accepted")
 
 	// The generated objects and pods.
-	fs.Var(oneOfValue{p: &o.DefaultVersions, allowed: []string{DefaultVersionsUpstream, DefaultVersionsLookout}}, "default-versions", "versions of Prometheus, Alertmanager and Thanos run by objects without spec.version (spec.thanos.version): upstream (prometheus-operator v0.93's: Prometheus "+UpstreamPrometheusVersion+", Alertmanager "+UpstreamAlertmanagerVersion+", Thanos "+UpstreamThanosVersion+"; a bare object keeps its image when Lookout replaces prometheus-operator) or lookout (Lookout's newer defaults)")
+	fs.Var(oneOfValue{p: &o.DefaultVersions, allowed: []string{versions.SetUpstream, versions.SetLookout}}, "default-versions", "versions of Prometheus, Alertmanager and Thanos run by objects without spec.version (spec.thanos.version): upstream (prometheus-operator v0.93's: Prometheus "+versions.UpstreamPrometheus+", Alertmanager "+versions.UpstreamAlertmanager+", Thanos "+versions.UpstreamThanos+"; a bare object keeps its image when Lookout replaces prometheus-operator) or lookout (Lookout's newer defaults)")
 	fs.StringVar(&o.Workload.PrometheusBaseImage, "prometheus-default-base-image", o.Workload.PrometheusBaseImage, "Prometheus image (without tag) used when spec.image is empty; the tag comes from spec.version")
 	fs.StringVar(&o.Workload.AlertmanagerBaseImage, "alertmanager-default-base-image", o.Workload.AlertmanagerBaseImage, "Alertmanager image (without tag) used when spec.image is empty; the tag comes from spec.version")
 	fs.StringVar(&o.ThanosBaseImage, "thanos-default-base-image", o.ThanosBaseImage, "Thanos image (without tag) of the Prometheus thanos-sidecar when spec.thanos.image and spec.thanos.baseImage are empty, and of a ThanosRuler when spec.image is empty; the tag comes from the version")

@@ -30,6 +30,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/priority"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/pkg/webhook"
 )
 
@@ -374,7 +375,7 @@ func (sh shared) config(opts Options, scope selection.Scope, instances labels.Se
 		RepairPolicy:            string(opts.RepairPolicy),
 		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
 		WatchGoverningServices:  opts.watchServices,
-		DefaultVersions:         DefaultVersionsFor(opts.DefaultVersions),
+		DefaultVersions:         versions.For(opts.DefaultVersions),
 	}
 }
 

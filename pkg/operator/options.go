@@ -15,6 +15,7 @@ import (
 	amctrl "github.com/lookout-operator/lookout/pkg/controller/alertmanager"
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -119,9 +120,9 @@ type Options struct {
 	// RepairPolicy is --repair-policy-for-statefulsets: what to do with a StatefulSet
 	// whose rollout is stuck.
 	RepairPolicy RepairPolicy
-	// DefaultVersions is --default-versions: DefaultVersionsUpstream (prometheus-operator
+	// DefaultVersions is --default-versions: versions.SetUpstream (prometheus-operator
 	// v0.93's Prometheus, Alertmanager and Thanos versions for objects that give none) or
-	// DefaultVersionsLookout (Lookout's newer ones).
+	// versions.SetLookout (Lookout's newer ones).
 	DefaultVersions string
 	// DisableUnmanagedPrometheusConfiguration is
 	// --disable-unmanaged-prometheus-configuration. prometheus-operator leaves the config
@@ -393,7 +394,7 @@ func DefaultOptions() Options {
 		ConfigMapLabelSelector:       labels.Everything(),
 		LocalHost:                    "localhost",
 		RepairPolicy:                 RepairNone,
-		DefaultVersions:              DefaultVersionsUpstream,
+		DefaultVersions:              versions.SetUpstream,
 		FeatureGates:                 DefaultFeatureGates(),
 		ThanosBaseImage:              "quay.io/thanos/thanos",
 		Kubelet: KubeletOptions{

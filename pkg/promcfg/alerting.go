@@ -9,6 +9,8 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // alerting renders the alerting section from spec.alerting and the replica label, followed
@@ -78,13 +80,13 @@ func (h *headerCtx) alertmanager(am *monitoringv1.AlertmanagerEndpoints, sdRole,
 	apiVersion := "v2"
 	if am.APIVersion != nil {
 		switch {
-		case strings.EqualFold(string(*am.APIVersion), "v1") && !h.v.AtLeast(Version{3, 0, 0}):
+		case strings.EqualFold(string(*am.APIVersion), "v1") && !h.v.AtLeast(versions.Prometheus3):
 			// Prometheus 2.x still speaks v1 (to Alertmanagers before 0.27).
 			apiVersion = "v1"
 		case strings.EqualFold(string(*am.APIVersion), "v1"):
 			// Prometheus 3 removed API v1; prometheus-operator leaves the field out, which
 			// means v2.
-			h.warn(fmt.Sprintf("spec.alerting.alertmanagers %s: apiVersion V1 is not supported by Prometheus %s; using v2", am.Name, h.v))
+			h.warn(fmt.Sprintf("spec.alerting.alertmanagers %s: apiVersion V1 is not supported by Prometheus %s; using v2", am.Name, h.v.Tag()))
 		case strings.EqualFold(string(*am.APIVersion), "v2"):
 		default:
 			return nil, fmt.Errorf("apiVersion %q: must be V1 or V2", *am.APIVersion)

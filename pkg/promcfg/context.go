@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/promserver"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // promSettings is everything rendering a monitor reads from its Prometheus object. It is
@@ -20,7 +21,7 @@ import (
 // cover. Every field is exported so that the JSON the hash is taken over includes it
 // (TestPromSettingsFieldsHashed checks this).
 type promSettings struct {
-	Version                  Version
+	Version                  versions.Version
 	Namespace, Name          string
 	Shards                   int32
 	ServiceDiscoveryRole     monitoringv1.ServiceDiscoveryRole
@@ -57,7 +58,7 @@ type enforcedLimits struct {
 }
 
 // newPromSettings copies and validates what monitor rendering needs from p.
-func newPromSettings(p *promserver.Server, v Version) (*promSettings, error) {
+func newPromSettings(p *promserver.Server, v versions.Version) (*promSettings, error) {
 	spec := p.Spec
 	env := reloaderEnv(p)
 	s := &promSettings{
@@ -128,7 +129,7 @@ func newPromSettings(p *promserver.Server, v Version) (*promSettings, error) {
 			return nil, fmt.Errorf("spec.serviceDiscoveryRole %q is not Endpoints or EndpointSlice", *spec.ServiceDiscoveryRole)
 		}
 	}
-	if !v.AtLeast(Version{3, 0, 0}) && !(v.AtLeast(Version{2, 55, 0}) && hasFeature(spec.EnableFeatures, featureUTF8Names)) {
+	if !v.AtLeast(versions.Prometheus3) && !(v.AtLeast(versions.New(2, 55, 0)) && hasFeature(spec.EnableFeatures, featureUTF8Names)) {
 		s.NameScheme = model.LegacyValidation
 	}
 	if spec.NameValidationScheme != nil {
@@ -136,7 +137,7 @@ func newPromSettings(p *promserver.Server, v Version) (*promSettings, error) {
 		case monitoringv1.LegacyNameValidationScheme:
 			s.NameScheme = model.LegacyValidation
 		case monitoringv1.UTF8NameValidationScheme:
-			if v.AtLeast(Version{3, 0, 0}) {
+			if v.AtLeast(versions.Prometheus3) {
 				s.NameScheme = model.UTF8Validation
 			}
 		}
@@ -194,7 +195,7 @@ func hasFeature(features []monitoringv1.EnableFeature, name string) bool {
 // static configurations and external labels as UTF-8 whatever its name validation
 // scheme, like the loader Lookout links.
 func (s *promSettings) legacyLoader() bool {
-	return !s.Version.AtLeast(Version{3, 0, 0}) && s.NameScheme == model.LegacyValidation
+	return !s.Version.AtLeast(versions.Prometheus3) && s.NameScheme == model.LegacyValidation
 }
 
 // checkStaticLabels checks the label names of a static configuration (field) the way the
@@ -203,7 +204,7 @@ func (s *promSettings) checkStaticLabels(field string, names []string) error {
 	for _, n := range names {
 		switch {
 		case s.legacyLoader() && !model.LegacyValidation.IsValidLabelName(n):
-			return fmt.Errorf("%s: %q is not a valid label name for Prometheus %s, which allows only legacy names", field, n, s.Version)
+			return fmt.Errorf("%s: %q is not a valid label name for Prometheus %s, which allows only legacy names", field, n, s.Version.Tag())
 		case !model.UTF8Validation.IsValidLabelName(n):
 			return fmt.Errorf("%s: %q is not a valid label name", field, n)
 		}

@@ -7,6 +7,8 @@ import (
 	"github.com/alecthomas/units"
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // scrapeFields are the per-job settings ServiceMonitor and PodMonitor endpoints share,
@@ -41,7 +43,7 @@ func (rc *renderCtx) renderScrapeTiming(m *M, f *scrapeFields) {
 		m.SetAlways("honor_timestamps", *f.HonorTimestamps)
 	}
 	if f.TrackTimestampsStaleness != nil {
-		rc.setSupported(m, featTrackTimestampsStaleness, "track_timestamps_staleness", *f.TrackTimestampsStaleness)
+		rc.setSupported(m, versions.PromTrackTimestampsStaleness, "track_timestamps_staleness", *f.TrackTimestampsStaleness)
 	}
 }
 
@@ -79,8 +81,8 @@ func (rc *renderCtx) renderScrapeSettings(m *M, f *scrapeFields) error {
 		}
 	}
 	if len(f.ScrapeProtocols) > 0 {
-		if !rc.Version.Supports(featScrapeProtocols) {
-			rc.unsupported(featScrapeProtocols)
+		if !rc.Version.Supports(versions.PromScrapeProtocols) {
+			rc.unsupported(versions.PromScrapeProtocols)
 		} else {
 			ps, err := scrapeProtocols(f.ScrapeProtocols, rc.Version)
 			if err != nil {
@@ -90,8 +92,8 @@ func (rc *renderCtx) renderScrapeSettings(m *M, f *scrapeFields) error {
 		}
 	}
 	if f.FallbackScrapeProtocol != nil {
-		if !rc.Version.Supports(featFallbackScrapeProtocol) {
-			rc.unsupported(featFallbackScrapeProtocol)
+		if !rc.Version.Supports(versions.PromFallbackScrapeProtocol) {
+			rc.unsupported(versions.PromFallbackScrapeProtocol)
 		} else {
 			ps, err := scrapeProtocols([]monitoringv1.ScrapeProtocol{*f.FallbackScrapeProtocol}, rc.Version)
 			if err != nil {
@@ -118,14 +120,14 @@ func (rc *renderCtx) renderScrapeSettings(m *M, f *scrapeFields) error {
 }
 
 // scrapeProtocols checks scrape protocol names against version v.
-func scrapeProtocols(in []monitoringv1.ScrapeProtocol, v Version) ([]string, error) {
+func scrapeProtocols(in []monitoringv1.ScrapeProtocol, v versions.Version) ([]string, error) {
 	out := make([]string, 0, len(in))
 	for _, p := range in {
 		switch p {
 		case monitoringv1.PrometheusProto, monitoringv1.PrometheusText0_0_4, monitoringv1.OpenMetricsText0_0_1, monitoringv1.OpenMetricsText1_0_0:
 		case monitoringv1.PrometheusText1_0_0:
-			if !v.AtLeast(Version{3, 0, 0}) {
-				return nil, fmt.Errorf("scrape protocol %s needs Prometheus v3.0.0 or newer (have %s)", p, v)
+			if !v.AtLeast(versions.Prometheus3) {
+				return nil, fmt.Errorf("scrape protocol %s needs Prometheus v3.0.0 or newer (have %s)", p, v.Tag())
 			}
 		default:
 			return nil, fmt.Errorf("unknown scrape protocol %q", p)
@@ -143,7 +145,7 @@ func (rc *renderCtx) renderLimits(m *M, f *scrapeFields) error {
 		key       string
 		own       *int64
 		enforced  *int64
-		feature   *Feature
+		feature   *versions.Feature
 		fieldName string
 	}{
 		{"sample_limit", f.SampleLimit, s.SampleLimit, nil, "sampleLimit"},
@@ -151,7 +153,7 @@ func (rc *renderCtx) renderLimits(m *M, f *scrapeFields) error {
 		{"label_limit", f.LabelLimit, s.LabelLimit, nil, "labelLimit"},
 		{"label_name_length_limit", f.LabelNameLengthLimit, s.LabelNameLengthLimit, nil, "labelNameLengthLimit"},
 		{"label_value_length_limit", f.LabelValueLengthLimit, s.LabelValueLengthLimit, nil, "labelValueLengthLimit"},
-		{"keep_dropped_targets", f.KeepDroppedTargets, s.KeepDroppedTargets, &featKeepDroppedTargets, "keepDroppedTargets"},
+		{"keep_dropped_targets", f.KeepDroppedTargets, s.KeepDroppedTargets, &versions.PromKeepDroppedTargets, "keepDroppedTargets"},
 	}
 	for _, l := range limits {
 		if l.own != nil && *l.own < 0 {
@@ -211,11 +213,11 @@ func effectiveBodySize(own *monitoringv1.ByteSize, enforced monitoringv1.ByteSiz
 func (rc *renderCtx) renderHistograms(m *M, f *scrapeFields) error {
 	nh := f.NativeHistograms
 	if nh.ScrapeNativeHistograms != nil {
-		rc.setSupported(m, featScrapeNativeHistograms, "scrape_native_histograms", *nh.ScrapeNativeHistograms)
+		rc.setSupported(m, versions.PromScrapeNativeHistograms, "scrape_native_histograms", *nh.ScrapeNativeHistograms)
 	}
 	if nh.ScrapeClassicHistograms != nil {
 		switch {
-		case rc.Version.Supports(featAlwaysScrapeClassic):
+		case rc.Version.Supports(versions.PromAlwaysScrapeClassic):
 			m.SetAlways("always_scrape_classic_histograms", *nh.ScrapeClassicHistograms)
 		default:
 			m.SetAlways("scrape_classic_histograms", *nh.ScrapeClassicHistograms)
@@ -228,21 +230,21 @@ func (rc *renderCtx) renderHistograms(m *M, f *scrapeFields) error {
 		m.Set("native_histogram_bucket_limit", *nh.NativeHistogramBucketLimit)
 	}
 	if nh.NativeHistogramMinBucketFactor != nil {
-		if rc.Version.Supports(featNativeHistogramMinFactor) {
+		if rc.Version.Supports(versions.PromNativeHistogramMinFactor) {
 			v := nh.NativeHistogramMinBucketFactor.AsApproximateFloat64()
 			if v < 0 {
 				return fmt.Errorf("nativeHistogramMinBucketFactor must not be negative")
 			}
 			m.Set("native_histogram_min_bucket_factor", v)
 		} else {
-			rc.unsupported(featNativeHistogramMinFactor)
+			rc.unsupported(versions.PromNativeHistogramMinFactor)
 		}
 	}
 	if nh.ConvertClassicHistogramsToNHCB != nil {
-		rc.setSupported(m, featConvertClassicToNHCB, "convert_classic_histograms_to_nhcb", *nh.ConvertClassicHistogramsToNHCB)
+		rc.setSupported(m, versions.PromConvertClassicToNHCB, "convert_classic_histograms_to_nhcb", *nh.ConvertClassicHistogramsToNHCB)
 	}
 	if f.ExtraScrapeMetrics != nil {
-		rc.setSupported(m, featExtraScrapeMetrics, "extra_scrape_metrics", *f.ExtraScrapeMetrics)
+		rc.setSupported(m, versions.PromExtraScrapeMetrics, "extra_scrape_metrics", *f.ExtraScrapeMetrics)
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // LoadsForTest is how many texts g has handed to Prometheus's loader.
@@ -20,7 +22,7 @@ func (g *Generator) LoadsForTest() int {
 // Generate does but without the header and validation, and returns each monitor's jobs
 // (or its error) as text, with the settings key the renderings would be cached under.
 func RenderMonitorsForTest(in Input) (out string, key uint64, err error) {
-	v, err := ParseVersion(in.Prometheus.Spec.Version)
+	v, err := versions.ParsePrometheus(in.Prometheus.Spec.Version)
 	if err != nil {
 		return "", 0, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // Input is everything one Prometheus's configuration is generated from. The monitors are
@@ -226,12 +227,12 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 
-	v, err := ParseVersion(p.Spec.Version)
+	v, err := versions.ParsePrometheus(p.Spec.Version)
 	if err != nil {
 		return nil, fmt.Errorf("spec.version: %w", err)
 	}
-	if !v.AtLeast(MinimumVersion) {
-		return nil, fmt.Errorf("spec.version %s is older than %s, the oldest Prometheus Lookout supports", v, MinimumVersion)
+	if !v.AtLeast(versions.MinimumPrometheus) {
+		return nil, fmt.Errorf("spec.version %s is older than %s, the oldest Prometheus Lookout supports", v.Tag(), versions.MinimumPrometheus.Tag())
 	}
 	if p.Spec.ShardingStrategy != nil && p.Spec.ShardingStrategy.Mode != nil && *p.Spec.ShardingStrategy.Mode == monitoringv1.TopologyShardingStrategyMode {
 		return nil, errors.New("spec.shardingStrategy mode Topology is not supported by Lookout; use the default Address mode")
@@ -268,7 +269,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		res.TLSAssets[k] = val
 	}
 	check := newFileCheck(g.loader, knownValues(ps.ReloaderEnv), ps.legacyLoader(), globalOnly)
-	check.v2 = !v.AtLeast(Version{3, 0, 0})
+	check.v2 = !v.AtLeast(versions.Prometheus3)
 	if err := check.header(header, globalOnly, extraJobs); err != nil {
 		err = redactSecrets(err, hdrRec.secretValues)
 		return nil, fmt.Errorf("the Prometheus-level configuration (global, alerting, remote write/read, additional configs) is invalid: %w", err)

@@ -9,6 +9,8 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 const (
@@ -47,8 +49,8 @@ func (h *headerCtx) global() (M, error) {
 		g.Set("scrape_timeout", string(s.ScrapeTimeout))
 	}
 	if len(s.ScrapeProtocols) > 0 {
-		if !v.Supports(featScrapeProtocols) {
-			h.unsupported("spec.scrapeProtocols", featScrapeProtocols)
+		if !v.Supports(versions.PromScrapeProtocols) {
+			h.unsupported("spec.scrapeProtocols", versions.PromScrapeProtocols)
 		} else {
 			ps, err := scrapeProtocols(s.ScrapeProtocols, v)
 			if err != nil {
@@ -72,13 +74,13 @@ func (h *headerCtx) global() (M, error) {
 		if _, err := model.ParseDuration(string(*p.PrometheusOnly().RuleQueryOffset)); err != nil {
 			return nil, fmt.Errorf("spec.ruleQueryOffset: %w", err)
 		}
-		h.setSupported(&g, featRuleQueryOffset, "spec.ruleQueryOffset", "rule_query_offset", string(*p.PrometheusOnly().RuleQueryOffset))
+		h.setSupported(&g, versions.PromRuleQueryOffset, "spec.ruleQueryOffset", "rule_query_offset", string(*p.PrometheusOnly().RuleQueryOffset))
 	}
 	if p.PrometheusOnly().QueryLogFile != "" {
 		g.Set("query_log_file", logFilePath(p.PrometheusOnly().QueryLogFile))
 	}
 	if s.ScrapeFailureLogFile != nil && *s.ScrapeFailureLogFile != "" {
-		h.setSupported(&g, featScrapeFailureLogFile, "spec.scrapeFailureLogFile", "scrape_failure_log_file", logFilePath(*s.ScrapeFailureLogFile))
+		h.setSupported(&g, versions.PromScrapeFailureLogFile, "spec.scrapeFailureLogFile", "scrape_failure_log_file", logFilePath(*s.ScrapeFailureLogFile))
 	}
 	ext, err := h.externalLabels()
 	if err != nil {
@@ -89,14 +91,14 @@ func (h *headerCtx) global() (M, error) {
 	limits := []struct {
 		key  string
 		val  *int64
-		feat *Feature
+		feat *versions.Feature
 	}{
 		{"sample_limit", s.SampleLimit, nil},
 		{"target_limit", s.TargetLimit, nil},
 		{"label_limit", s.LabelLimit, nil},
 		{"label_name_length_limit", s.LabelNameLengthLimit, nil},
 		{"label_value_length_limit", s.LabelValueLengthLimit, nil},
-		{"keep_dropped_targets", s.KeepDroppedTargets, &featGlobalKeepDroppedTargets},
+		{"keep_dropped_targets", s.KeepDroppedTargets, &versions.PromGlobalKeepDroppedTargets},
 	}
 	for _, l := range limits {
 		if l.val == nil {
@@ -123,26 +125,26 @@ func (h *headerCtx) global() (M, error) {
 		if err != nil {
 			return nil, fmt.Errorf("spec.nameValidationScheme: %w", err)
 		}
-		h.setSupported(&g, featMetricNameValidation, "spec.nameValidationScheme", "metric_name_validation_scheme", val)
+		h.setSupported(&g, versions.PromMetricNameValidation, "spec.nameValidationScheme", "metric_name_validation_scheme", val)
 	}
 	if s.NameEscapingScheme != nil {
 		esc, err := nameEscaping(*s.NameEscapingScheme)
 		if err != nil {
 			return nil, fmt.Errorf("spec.nameEscapingScheme: %w", err)
 		}
-		h.setSupported(&g, featMetricNameEscaping, "spec.nameEscapingScheme", "metric_name_escaping_scheme", esc)
+		h.setSupported(&g, versions.PromMetricNameEscaping, "spec.nameEscapingScheme", "metric_name_escaping_scheme", esc)
 	}
 	if s.ScrapeNativeHistograms != nil {
-		h.setSupported(&g, featScrapeNativeHistograms, "spec.scrapeNativeHistograms", "scrape_native_histograms", *s.ScrapeNativeHistograms)
+		h.setSupported(&g, versions.PromScrapeNativeHistograms, "spec.scrapeNativeHistograms", "scrape_native_histograms", *s.ScrapeNativeHistograms)
 	}
 	if s.ScrapeClassicHistograms != nil {
-		h.setSupported(&g, featAlwaysScrapeClassic, "spec.scrapeClassicHistograms (global)", "always_scrape_classic_histograms", *s.ScrapeClassicHistograms)
+		h.setSupported(&g, versions.PromAlwaysScrapeClassic, "spec.scrapeClassicHistograms (global)", "always_scrape_classic_histograms", *s.ScrapeClassicHistograms)
 	}
 	if s.ConvertClassicHistogramsToNHCB != nil {
-		h.setSupported(&g, featConvertClassicToNHCB, "spec.convertClassicHistogramsToNHCB", "convert_classic_histograms_to_nhcb", *s.ConvertClassicHistogramsToNHCB)
+		h.setSupported(&g, versions.PromConvertClassicToNHCB, "spec.convertClassicHistogramsToNHCB", "convert_classic_histograms_to_nhcb", *s.ConvertClassicHistogramsToNHCB)
 	}
 	if s.ExtraScrapeMetrics != nil {
-		h.setSupported(&g, featExtraScrapeMetrics, "spec.extraScrapeMetrics", "extra_scrape_metrics", *s.ExtraScrapeMetrics)
+		h.setSupported(&g, versions.PromExtraScrapeMetrics, "spec.extraScrapeMetrics", "extra_scrape_metrics", *s.ExtraScrapeMetrics)
 	}
 	return g, nil
 }
@@ -202,8 +204,8 @@ func (h *headerCtx) runtime() M {
 	if p.Spec.Runtime == nil || p.Spec.Runtime.GoGC == nil {
 		return nil
 	}
-	if !v.AtLeast(Version{2, 53, 0}) {
-		h.warn(fmt.Sprintf("spec.runtime.goGC needs Prometheus v2.53.0 or newer (have %s); left out", v))
+	if !v.AtLeast(versions.New(2, 53, 0)) {
+		h.warn(fmt.Sprintf("spec.runtime.goGC needs Prometheus v2.53.0 or newer (have %s); left out", v.Tag()))
 		return nil
 	}
 	return M{{"gogc", int64(*p.Spec.Runtime.GoGC)}}

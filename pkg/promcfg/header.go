@@ -7,13 +7,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/lookout-operator/lookout/pkg/promserver"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // headerCtx is what rendering the Prometheus-level sections carries: the object and its
 // version, the recorder of the Secrets and ConfigMaps they read, and the warnings sink.
 type headerCtx struct {
 	p        *promserver.Server
-	v        Version
+	v        versions.Version
 	ps       *promSettings // what the monitors are rendered with
 	rec      *recorder
 	warnings *[]string
@@ -23,11 +24,13 @@ type headerCtx struct {
 func (h *headerCtx) warn(msg string) { *h.warnings = append(*h.warnings, msg) }
 
 // unsupported records that the field at where was left out because the version lacks f.
-func (h *headerCtx) unsupported(where string, f Feature) { h.warn(unsupportedWarning(where, f, h.v)) }
+func (h *headerCtx) unsupported(where string, f versions.Feature) {
+	h.warn(unsupportedWarning(where, f, h.v))
+}
 
 // setSupported sets key of m to v when the version has feature f and records that the
 // field at where was left out otherwise.
-func (h *headerCtx) setSupported(m *M, f Feature, where, key string, v any) {
+func (h *headerCtx) setSupported(m *M, f versions.Feature, where, key string, v any) {
 	if h.v.Supports(f) {
 		m.Set(key, v)
 	} else {
@@ -148,4 +151,12 @@ func (h *headerCtx) alertingSection() (M, error) {
 		return nil, err
 	}
 	return h.alerting(extraRelabel, extraAMs)
+}
+
+// unsupportedWarning is the warning for a field left out because the version lacks it.
+func unsupportedWarning(where string, f versions.Feature, v versions.Version) string {
+	if f.Until != nil && v.AtLeast(*f.Until) {
+		return fmt.Sprintf("%s: %s is not supported by Prometheus %s (removed in %s); left out", where, f.Name, v.Tag(), f.Until.Tag())
+	}
+	return fmt.Sprintf("%s: %s needs Prometheus %s or newer (have %s); left out", where, f.Name, f.Since.Tag(), v.Tag())
 }

@@ -9,6 +9,8 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // httpClient is the union of the HTTP client settings monitors, Alertmanager endpoints
@@ -53,7 +55,7 @@ func (h *httpClient) fsAccess() []string {
 
 // render appends the client settings to m. Secret values are inlined; TLS material is
 // written to tls-assets files.
-func (h *httpClient) render(m *M, rec *recorder, ns string, v Version) error {
+func (h *httpClient) render(m *M, rec *recorder, ns string, v versions.Version) error {
 	n := 0
 	for _, set := range []bool{h.Authorization != nil || h.CredentialsFile != "", h.BasicAuth != nil, h.OAuth2 != nil, h.BearerTokenSecret != nil || h.BearerTokenFile != "" || h.BearerToken != ""} {
 		if set {
@@ -145,7 +147,7 @@ func renderAuthorization(rec *recorder, ns string, a *monitoringv1.SafeAuthoriza
 	return m, nil
 }
 
-func renderOAuth2(rec *recorder, ns string, o *monitoringv1.OAuth2, v Version) (M, error) {
+func renderOAuth2(rec *recorder, ns string, o *monitoringv1.OAuth2, v versions.Version) (M, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}

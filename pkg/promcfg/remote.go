@@ -9,6 +9,8 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 func validRemoteURL(u string) error {
@@ -55,8 +57,8 @@ func (h *headerCtx) remoteWrite(rw *monitoringv1.RemoteWriteSpec) (M, error) {
 	setOpt(&m, "send_exemplars", rw.SendExemplars)
 	setOpt(&m, "send_native_histograms", rw.SendNativeHistograms)
 	if rw.MessageVersion != nil {
-		if !v.Supports(featRemoteWriteProtobufMessage) {
-			h.unsupported("spec.remoteWrite messageVersion", featRemoteWriteProtobufMessage)
+		if !v.Supports(versions.PromRemoteWriteProtobufMessage) {
+			h.unsupported("spec.remoteWrite messageVersion", versions.PromRemoteWriteProtobufMessage)
 		} else {
 			switch *rw.MessageVersion {
 			case monitoringv1.RemoteWriteMessageVersion1_0:
@@ -85,10 +87,10 @@ func (h *headerCtx) remoteWrite(rw *monitoringv1.RemoteWriteSpec) (M, error) {
 		m.Set("azuread", az)
 	}
 	if rw.RoundRobinDNS != nil {
-		if v.Supports(featRemoteWriteRoundRobinDNS) {
+		if v.Supports(versions.PromRemoteWriteRoundRobinDNS) {
 			m.Set("round_robin_dns", *rw.RoundRobinDNS)
 		} else {
-			h.unsupported("spec.remoteWrite roundRobinDNS", featRemoteWriteRoundRobinDNS)
+			h.unsupported("spec.remoteWrite roundRobinDNS", versions.PromRemoteWriteRoundRobinDNS)
 		}
 	}
 	if q := rw.QueueConfig; q != nil {

@@ -1,5 +1,7 @@
 package promcfg
 
+import "github.com/lookout-operator/lookout/pkg/versions"
+
 import monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 
 // renderCtx is what rendering one monitor carries besides the object itself: the settings
@@ -49,13 +51,13 @@ func (rc *renderCtx) at(path string) *renderCtx {
 }
 
 // unsupported records that feature was left out because the version lacks it.
-func (rc *renderCtx) unsupported(f Feature) {
+func (rc *renderCtx) unsupported(f versions.Feature) {
 	*rc.warnings = append(*rc.warnings, unsupportedWarning(rc.where, f, rc.Version))
 }
 
 // setSupported sets key of m to v when the version has feature f and records that it was
 // left out otherwise.
-func (rc *renderCtx) setSupported(m *M, f Feature, key string, v any) {
+func (rc *renderCtx) setSupported(m *M, f versions.Feature, key string, v any) {
 	if rc.Version.Supports(f) {
 		m.Set(key, v)
 	} else {

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // renderScrapeConfig renders the job scrapeConfig/<ns>/<name>.
@@ -27,14 +29,14 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 		if err != nil {
 			return nil, nil, fmt.Errorf("nameValidationScheme: %w", err)
 		}
-		if ps.Version.Supports(featMetricNameValidation) {
+		if ps.Version.Supports(versions.PromMetricNameValidation) {
 			// The job's relabelings are judged with its own scheme, as Prometheus does.
 			own := *ps
 			own.NameScheme = scheme
 			rc.promSettings = &own
 			nameValidationValue = val
 		} else {
-			rc.unsupported(featMetricNameValidation)
+			rc.unsupported(versions.PromMetricNameValidation)
 		}
 	}
 	if spec.NameEscapingScheme != nil {
@@ -42,10 +44,10 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 		if err != nil {
 			return nil, nil, fmt.Errorf("nameEscapingScheme: %w", err)
 		}
-		if ps.Version.Supports(featMetricNameEscaping) {
+		if ps.Version.Supports(versions.PromMetricNameEscaping) {
 			nameEscapingValue = esc
 		} else {
-			rc.unsupported(featMetricNameEscaping)
+			rc.unsupported(versions.PromMetricNameEscaping)
 		}
 	}
 	if ps.DenyFileAccess && len(spec.FileSDConfigs) > 0 {
@@ -81,10 +83,10 @@ func renderScrapeConfig(ps *promSettings, rec *recorder, scfg *monitoringv1alpha
 		return nil, nil, err
 	}
 	if spec.EnableCompression != nil {
-		if rc.Version.Supports(featEnableCompression) {
+		if rc.Version.Supports(versions.PromEnableCompression) {
 			m.SetAlways("enable_compression", *spec.EnableCompression)
 		} else {
-			rc.unsupported(featEnableCompression)
+			rc.unsupported(versions.PromEnableCompression)
 		}
 	}
 	if err := rc.client(&m, &client); err != nil {
@@ -234,7 +236,7 @@ func (rc *renderCtx) renderScrapeConfigSD(m *M, spec *monitoringv1alpha1.ScrapeC
 	var dnss []M
 	for i, d := range spec.DNSSDConfigs {
 		if d.Type != nil && *d.Type == monitoringv1alpha1.DNSRecordTypeNS {
-			if err := rc.needs(fmt.Sprintf("dnsSDConfigs[%d]: type NS", i), Version{2, 49, 0}); err != nil {
+			if err := rc.needs(fmt.Sprintf("dnsSDConfigs[%d]: type NS", i), versions.New(2, 49, 0)); err != nil {
 				return err
 			}
 		}

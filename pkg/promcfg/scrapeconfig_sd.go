@@ -8,6 +8,8 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // The service discoveries of a ScrapeConfig that reach outside Kubernetes: one function
@@ -43,9 +45,9 @@ func (rc *renderCtx) setSecret(e *M, key, field string, sel *corev1.SecretKeySel
 }
 
 // needs refuses a field a Prometheus older than v does not know.
-func (rc *renderCtx) needs(field string, v Version) error {
+func (rc *renderCtx) needs(field string, v versions.Version) error {
 	if !rc.Version.AtLeast(v) {
-		return fmt.Errorf("%s needs Prometheus %s or newer (have %s)", field, v, rc.Version)
+		return fmt.Errorf("%s needs Prometheus %s or newer (have %s)", field, v.Tag(), rc.Version.Tag())
 	}
 	return nil
 }
@@ -96,13 +98,13 @@ func (rc *renderCtx) consulSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) e
 			e.Set("node_meta", stringMap(c.NodeMeta))
 		}
 		if c.Filter != nil {
-			if err := rc.needs("filter", Version{3, 0, 0}); err != nil {
+			if err := rc.needs("filter", versions.Prometheus3); err != nil {
 				return err
 			}
 			e.Set("filter", *c.Filter)
 		}
 		if c.HealthFilter != nil {
-			if err := rc.needs("healthFilter", Version{3, 11, 2}); err != nil {
+			if err := rc.needs("healthFilter", versions.New(3, 11, 2)); err != nil {
 				return err
 			}
 			e.Set("health_filter", *c.HealthFilter)
@@ -174,11 +176,11 @@ func (rc *renderCtx) azureSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) er
 			method = *c.AuthenticationMethod
 			switch method {
 			case monitoringv1alpha1.AuthMethodTypeSDK:
-				if err := rc.needs("authenticationMethod SDK", Version{2, 52, 0}); err != nil {
+				if err := rc.needs("authenticationMethod SDK", versions.New(2, 52, 0)); err != nil {
 					return err
 				}
 			case monitoringv1alpha1.AuthMethodTypeWorkloadIdentity:
-				if err := rc.needs("authenticationMethod WorkloadIdentity", Version{3, 11, 0}); err != nil {
+				if err := rc.needs("authenticationMethod WorkloadIdentity", versions.New(3, 11, 0)); err != nil {
 					return err
 				}
 			}
@@ -223,7 +225,7 @@ func (rc *renderCtx) gceSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) erro
 func (rc *renderCtx) openstackSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	return sdEntries(m, "openstack_sd_configs", "openstackSDConfigs", spec.OpenStackSDConfigs, func(e *M, c *monitoringv1alpha1.OpenStackSDConfig) error {
 		if c.Role == monitoringv1alpha1.OpenStackRoleLoadBalancer {
-			if err := rc.needs("role LoadBalancer", Version{3, 2, 0}); err != nil {
+			if err := rc.needs("role LoadBalancer", versions.New(3, 2, 0)); err != nil {
 				return err
 			}
 		}
@@ -279,7 +281,7 @@ func (rc *renderCtx) kumaSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) err
 	return sdEntries(m, "kuma_sd_configs", "kumaSDConfigs", spec.KumaSDConfigs, func(e *M, c *monitoringv1alpha1.KumaSDConfig) error {
 		e.Set("server", string(c.Server))
 		if c.ClientID != nil {
-			if err := rc.needs("clientID", Version{2, 50, 0}); err != nil {
+			if err := rc.needs("clientID", versions.New(2, 50, 0)); err != nil {
 				return err
 			}
 			e.Set("client_id", *c.ClientID)
@@ -323,7 +325,7 @@ func (rc *renderCtx) dockerSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) e
 		e.Set("host", c.Host)
 		setOpt(e, "host_networking_host", c.HostNetworkingHost)
 		if c.MatchFirstNetwork != nil {
-			if err := rc.needs("matchFirstNetwork", Version{2, 54, 1}); err != nil {
+			if err := rc.needs("matchFirstNetwork", versions.New(2, 54, 1)); err != nil {
 				return err
 			}
 			e.SetAlways("match_first_network", *c.MatchFirstNetwork)
@@ -363,7 +365,7 @@ func (rc *renderCtx) hetznerSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) 
 	return sdEntries(m, "hetzner_sd_configs", "hetznerSDConfigs", spec.HetznerSDConfigs, func(e *M, c *monitoringv1alpha1.HetznerSDConfig) error {
 		e.Set("role", strings.ToLower(string(c.Role)))
 		if c.LabelSelector != nil && *c.LabelSelector != "" {
-			if err := rc.needs("labelSelector", Version{3, 5, 0}); err != nil {
+			if err := rc.needs("labelSelector", versions.New(3, 5, 0)); err != nil {
 				return err
 			}
 			e.Set("label_selector", *c.LabelSelector)

@@ -7,6 +7,8 @@ import (
 	"github.com/alecthomas/units"
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // defaultRetention is prometheus-operator's retention when neither a time nor a size is
@@ -30,10 +32,10 @@ func (h *headerCtx) storage() (M, error) {
 			tsdb.Set("out_of_order_time_window", string(*t.OutOfOrderTimeWindow))
 		}
 		if t.StaleSeriesCompactionThreshold != nil {
-			if h.v.Supports(featStaleSeriesCompaction) {
+			if h.v.Supports(versions.PromStaleSeriesCompaction) {
 				tsdb.SetAlways("stale_series_compaction_threshold", t.StaleSeriesCompactionThreshold.AsApproximateFloat64())
 			} else {
-				h.unsupported("spec.tsdb.staleSeriesCompactionThreshold", featStaleSeriesCompaction)
+				h.unsupported("spec.tsdb.staleSeriesCompactionThreshold", versions.PromStaleSeriesCompaction)
 			}
 		}
 		if t.ChunkEncoding != nil && t.ChunkEncoding.Floats != nil {
@@ -46,11 +48,11 @@ func (h *headerCtx) storage() (M, error) {
 			if f == monitoringv1.ChunkEncodingFloatsXor && hasFeature(s.EnableFeatures, "st-storage") {
 				return nil, fmt.Errorf("spec.tsdb.chunkEncoding.floats Xor is incompatible with spec.enableFeatures st-storage: XOR chunks do not store start timestamps")
 			}
-			if h.v.Supports(featChunkEncoding) {
+			if h.v.Supports(versions.PromChunkEncoding) {
 				// Xor2 also needs --enable-feature=xor2-encoding, which pkg/workload adds.
 				tsdb.Set("chunk_encoding", M{{"floats", strings.ToLower(string(f))}})
 			} else {
-				h.unsupported("spec.tsdb.chunkEncoding", featChunkEncoding)
+				h.unsupported("spec.tsdb.chunkEncoding", versions.PromChunkEncoding)
 			}
 		}
 	}
@@ -96,9 +98,9 @@ func (h *headerCtx) retention() (M, error) {
 			return nil, fmt.Errorf("spec.retentionPercentage %s must be between 0 and 100", only.RetentionPercentage)
 		}
 	}
-	if !h.v.Supports(featRetentionInConfig) {
+	if !h.v.Supports(versions.PromRetentionInConfig) {
 		if only.RetentionPercentage != nil {
-			h.unsupported("spec.retentionPercentage", featRetentionInConfig)
+			h.unsupported("spec.retentionPercentage", versions.PromRetentionInConfig)
 		}
 		return nil, nil
 	}

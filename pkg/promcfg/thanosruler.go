@@ -7,6 +7,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 
 	"github.com/lookout-operator/lookout/pkg/promserver"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // RemoteWriteInput is what the remote-write configuration of a Thanos Ruler (its
@@ -44,8 +45,8 @@ type RemoteWriteResult struct {
 // with a warning, as prometheus-operator leaves them out. An error names the entry.
 // Without entries the file is an empty list, for any version.
 //
-// A server built on a Prometheus older than MinimumVersion (Thanos v0.24 to v0.31) gets
-// the file prometheus-operator writes for it: rendered as for MinimumVersion, without the
+// A server built on a Prometheus older than versions.MinimumPrometheus (Thanos v0.24 to v0.31) gets
+// the file prometheus-operator writes for it: rendered as for versions.MinimumPrometheus, without the
 // TLS versions and sendNativeHistograms its client does not read, and a warning that
 // other settings newer than its client are not checked.
 func RemoteWriteConfig(in RemoteWriteInput) (*RemoteWriteResult, error) {
@@ -53,19 +54,19 @@ func RemoteWriteConfig(in RemoteWriteInput) (*RemoteWriteResult, error) {
 		// Nothing to render, whatever the version.
 		return &RemoteWriteResult{Config: Encode(M{{"remote_write", []M{}}}), TLSAssets: map[string][]byte{}}, nil
 	}
-	v, err := ParseVersion(in.Version)
+	v, err := versions.ParsePrometheus(in.Version)
 	if err != nil {
 		return nil, err
 	}
 	res := &RemoteWriteResult{TLSAssets: map[string][]byte{}}
 	engine := v
-	if !v.AtLeast(MinimumVersion) {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("spec.remoteWrite: this Thanos embeds the remote-write client of Prometheus %s, older than %s, the oldest Lookout checks remote-write settings for; a setting newer than %s stops the ruler", v, MinimumVersion, v))
-		v = MinimumVersion
+	if !v.AtLeast(versions.MinimumPrometheus) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("spec.remoteWrite: this Thanos embeds the remote-write client of Prometheus %s, older than %s, the oldest Lookout checks remote-write settings for; a setting newer than %s stops the ruler", v.Tag(), versions.MinimumPrometheus.Tag(), v.Tag()))
+		v = versions.MinimumPrometheus
 	}
 	p := promserver.Of(&monitoringv1.Prometheus{})
 	p.Namespace = in.Namespace
-	p.Spec.Version = v.String()
+	p.Spec.Version = v.Tag()
 	for i := range in.RemoteWrite {
 		rw := in.RemoteWrite[i].DeepCopy()
 		res.Warnings = append(res.Warnings, dropForOldEngine(rw, i, engine)...)
@@ -119,16 +120,16 @@ func RemoteWriteConfig(in RemoteWriteInput) (*RemoteWriteResult, error) {
 // releases whose remote-write client does not read them: tlsConfig.minVersion before
 // Thanos v0.28 (engine Prometheus v2.38), tlsConfig.maxVersion and sendNativeHistograms
 // before v0.30 (v2.40). It returns a warning for each.
-func dropForOldEngine(rw *monitoringv1.RemoteWriteSpec, i int, engine Version) []string {
+func dropForOldEngine(rw *monitoringv1.RemoteWriteSpec, i int, engine versions.Version) []string {
 	var out []string
 	drop := func(field, thanos string) {
 		out = append(out, fmt.Sprintf("spec.remoteWrite[%d].%s left out: Thanos releases before %s do not read it", i, field, thanos))
 	}
-	if t := rw.TLSConfig; t != nil && t.MinVersion != nil && !engine.AtLeast(Version{2, 38, 0}) {
+	if t := rw.TLSConfig; t != nil && t.MinVersion != nil && !engine.AtLeast(versions.New(2, 38, 0)) {
 		t.MinVersion = nil
 		drop("tlsConfig.minVersion", "v0.28.0")
 	}
-	if !engine.AtLeast(Version{2, 40, 0}) {
+	if !engine.AtLeast(versions.New(2, 40, 0)) {
 		if t := rw.TLSConfig; t != nil && t.MaxVersion != nil {
 			t.MaxVersion = nil
 			drop("tlsConfig.maxVersion", "v0.30.0")

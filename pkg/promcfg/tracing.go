@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/prometheus/common/model"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // tracing renders the tracing section from spec.tracingConfig: where Prometheus sends
@@ -73,8 +75,8 @@ func (h *headerCtx) otlp() (M, error) {
 		return nil, nil
 	}
 	v := h.v
-	if !v.AtLeast(Version{2, 55, 0}) {
-		return nil, fmt.Errorf("spec.otlp needs Prometheus v2.55.0 or newer (have %s)", v)
+	if !v.AtLeast(versions.New(2, 55, 0)) {
+		return nil, fmt.Errorf("spec.otlp needs Prometheus v2.55.0 or newer (have %s)", v.Tag())
 	}
 	if ts := o.TranslationStrategy; ts != nil {
 		switch *ts {
@@ -84,50 +86,50 @@ func (h *headerCtx) otlp() (M, error) {
 			}
 		case "UnderscoreEscapingWithSuffixes":
 		case "NoTranslation":
-			if !v.AtLeast(Version{3, 4, 0}) {
-				return nil, fmt.Errorf("spec.otlp.translationStrategy %s needs Prometheus v3.4.0 or newer (have %s)", *ts, v)
+			if !v.AtLeast(versions.New(3, 4, 0)) {
+				return nil, fmt.Errorf("spec.otlp.translationStrategy %s needs Prometheus v3.4.0 or newer (have %s)", *ts, v.Tag())
 			}
 		case "UnderscoreEscapingWithoutSuffixes":
-			if !v.AtLeast(Version{3, 6, 0}) {
-				return nil, fmt.Errorf("spec.otlp.translationStrategy %s needs Prometheus v3.6.0 or newer (have %s)", *ts, v)
+			if !v.AtLeast(versions.New(3, 6, 0)) {
+				return nil, fmt.Errorf("spec.otlp.translationStrategy %s needs Prometheus v3.6.0 or newer (have %s)", *ts, v.Tag())
 			}
 		default:
 			return nil, fmt.Errorf("spec.otlp.translationStrategy %q is not a translation strategy Prometheus knows", *ts)
 		}
 	}
-	if v.AtLeast(Version{3, 5, 0}) {
+	if v.AtLeast(versions.New(3, 5, 0)) {
 		// The combinations it refuses involve fields older releases do not get.
 		if err := o.Validate(); err != nil {
 			return nil, fmt.Errorf("spec.otlp: %w", err)
 		}
 	}
 	m := M{}
-	set := func(field, key string, since Version, val any, present bool) {
+	set := func(field, key string, since versions.Version, val any, present bool) {
 		if !present {
 			return
 		}
 		if !v.AtLeast(since) {
-			h.unsupported("spec.otlp."+field, Feature{Name: key, Since: since})
+			h.unsupported("spec.otlp."+field, versions.Feature{Name: key, Since: since})
 			return
 		}
 		m.SetAlways(key, val)
 	}
-	set("promoteResourceAttributes", "promote_resource_attributes", Version{2, 55, 0}, o.PromoteResourceAttributes, len(o.PromoteResourceAttributes) > 0)
+	set("promoteResourceAttributes", "promote_resource_attributes", versions.New(2, 55, 0), o.PromoteResourceAttributes, len(o.PromoteResourceAttributes) > 0)
 	if o.TranslationStrategy != nil {
-		set("translationStrategy", "translation_strategy", Version{3, 0, 0}, string(*o.TranslationStrategy), true)
+		set("translationStrategy", "translation_strategy", versions.Prometheus3, string(*o.TranslationStrategy), true)
 	}
-	boolField := func(field, key string, since Version, b *bool) {
+	boolField := func(field, key string, since versions.Version, b *bool) {
 		if b != nil {
 			set(field, key, since, *b, true)
 		}
 	}
-	boolField("keepIdentifyingResourceAttributes", "keep_identifying_resource_attributes", Version{3, 1, 0}, o.KeepIdentifyingResourceAttributes)
-	boolField("convertHistogramsToNHCB", "convert_histograms_to_nhcb", Version{3, 4, 0}, o.ConvertHistogramsToNHCB)
-	boolField("promoteAllResourceAttributes", "promote_all_resource_attributes", Version{3, 5, 0}, o.PromoteAllResourceAttributes)
-	set("ignoreResourceAttributes", "ignore_resource_attributes", Version{3, 5, 0}, o.IgnoreResourceAttributes, len(o.IgnoreResourceAttributes) > 0)
-	boolField("promoteScopeMetadata", "promote_scope_metadata", Version{3, 6, 0}, o.PromoteScopeMetadata)
-	boolField("labelNameUnderscoreSanitization", "label_name_underscore_sanitization", Version{3, 8, 0}, o.LabelNameUnderscoreSanitization)
-	boolField("labelNamePreserveMultipleUnderscores", "label_name_preserve_multiple_underscores", Version{3, 8, 0}, o.LabelNamePreserveMultipleUnderscores)
+	boolField("keepIdentifyingResourceAttributes", "keep_identifying_resource_attributes", versions.New(3, 1, 0), o.KeepIdentifyingResourceAttributes)
+	boolField("convertHistogramsToNHCB", "convert_histograms_to_nhcb", versions.New(3, 4, 0), o.ConvertHistogramsToNHCB)
+	boolField("promoteAllResourceAttributes", "promote_all_resource_attributes", versions.New(3, 5, 0), o.PromoteAllResourceAttributes)
+	set("ignoreResourceAttributes", "ignore_resource_attributes", versions.New(3, 5, 0), o.IgnoreResourceAttributes, len(o.IgnoreResourceAttributes) > 0)
+	boolField("promoteScopeMetadata", "promote_scope_metadata", versions.New(3, 6, 0), o.PromoteScopeMetadata)
+	boolField("labelNameUnderscoreSanitization", "label_name_underscore_sanitization", versions.New(3, 8, 0), o.LabelNameUnderscoreSanitization)
+	boolField("labelNamePreserveMultipleUnderscores", "label_name_preserve_multiple_underscores", versions.New(3, 8, 0), o.LabelNamePreserveMultipleUnderscores)
 	if len(m) == 0 {
 		return nil, nil
 	}

@@ -5,7 +5,9 @@ import (
 	"sort"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -17,15 +19,19 @@ import (
 // Objects are the manifests render works from.
 type Objects struct {
 	Prometheuses []*promserver.Server
+	// Alertmanagers and ThanosRulers are rendered with --objects only, Alertmanagers
+	// with the AlertmanagerConfigs they select.
+	Alertmanagers       []*monitoringv1.Alertmanager
+	AlertmanagerConfigs []*monitoringv1alpha1.AlertmanagerConfig
+	ThanosRulers        []*monitoringv1.ThanosRuler
 	// Monitors are the monitors of every kind.
 	Monitors        monitorkind.Set
 	PrometheusRules []*monitoringv1.PrometheusRule
 	Secrets         []*corev1.Secret
 	ConfigMaps      []*corev1.ConfigMap
 	Namespaces      []*corev1.Namespace
-	// Ignored lists documents of other kinds, as "Kind namespace/name (source)".
-	Ignored []string
-	// Others are the documents of other kinds themselves (explain reads Services,
+	// Others are the documents of other kinds, and the Alertmanager, AlertmanagerConfig
+	// and ThanosRuler documents, which only plans read (explain reads Services,
 	// EndpointSlices, Pods and PrometheusAgents from them).
 	Others []manifest.Object
 }
@@ -60,6 +66,18 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 		case "PrometheusRule.monitoring.coreos.com":
 			r := &monitoringv1.PrometheusRule{}
 			o.PrometheusRules, into = append(o.PrometheusRules, r), r
+		case "Alertmanager.monitoring.coreos.com":
+			a := &monitoringv1.Alertmanager{}
+			o.Alertmanagers, into = append(o.Alertmanagers, a), a
+			o.Others = append(o.Others, d)
+		case "AlertmanagerConfig.monitoring.coreos.com":
+			c := &monitoringv1alpha1.AlertmanagerConfig{}
+			o.AlertmanagerConfigs, into = append(o.AlertmanagerConfigs, c), c
+			o.Others = append(o.Others, d)
+		case "ThanosRuler.monitoring.coreos.com":
+			t := &monitoringv1.ThanosRuler{}
+			o.ThanosRulers, into = append(o.ThanosRulers, t), t
+			o.Others = append(o.Others, d)
 		case "Secret":
 			s := &corev1.Secret{}
 			o.Secrets, into = append(o.Secrets, s), s
@@ -70,7 +88,6 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 			n := &corev1.Namespace{}
 			o.Namespaces, into = append(o.Namespaces, n), n
 		default:
-			o.Ignored = append(o.Ignored, fmt.Sprintf("%s %s/%s (%s)", d.GetKind(), d.GetNamespace(), d.GetName(), d.Source))
 			o.Others = append(o.Others, d)
 			continue
 		}
@@ -87,10 +104,36 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 			s.Data[k] = []byte(v)
 		}
 	}
-	sort.Slice(o.Prometheuses, func(i, j int) bool {
-		return o.Prometheuses[i].Namespace+"/"+o.Prometheuses[i].Name < o.Prometheuses[j].Namespace+"/"+o.Prometheuses[j].Name
-	})
+	sortByName(o.Prometheuses)
+	sortByName(o.Alertmanagers)
+	sortByName(o.ThanosRulers)
 	return o, nil
+}
+
+// planKinds are the kinds only plans (render --objects) read.
+var planKinds = map[string]bool{
+	"Alertmanager.monitoring.coreos.com": true, "AlertmanagerConfig.monitoring.coreos.com": true, "ThanosRuler.monitoring.coreos.com": true,
+}
+
+// Skipped names the documents render does not read, as "Kind namespace/name (source)":
+// the Alertmanagers, AlertmanagerConfigs and ThanosRulers too unless objects (render
+// --objects, which prints their plans).
+func (o *Objects) Skipped(objects bool) []string {
+	var out []string
+	for _, d := range o.Others {
+		if objects && planKinds[d.GroupVersionKind().GroupKind().String()] {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s/%s (%s)", d.GetKind(), d.GetNamespace(), d.GetName(), d.Source))
+	}
+	return out
+}
+
+// sortByName sorts objects by namespace and name.
+func sortByName[T metav1.Object](objs []T) {
+	sort.Slice(objs, func(i, j int) bool {
+		return objs[i].GetNamespace()+"/"+objs[i].GetName() < objs[j].GetNamespace()+"/"+objs[j].GetName()
+	})
 }
 
 // NamespaceLabels returns the labels of Namespace manifests; a namespace some object lives

@@ -13,6 +13,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -34,10 +35,11 @@ type Output struct {
 // Options narrow what is rendered.
 type Options struct {
 	// Prometheus selects one Prometheus as "namespace/name" or "name"; empty renders all.
-	Prometheus string
-	// Versions are run by a Prometheus without spec.version, as the operator's
+	// Alertmanager and ThanosRuler likewise select one of their kind.
+	Prometheus, Alertmanager, ThanosRuler string
+	// Versions are run by an object without spec.version, as the operator's
 	// --default-versions says (empty: Lookout's own).
-	Versions workload.Versions
+	Versions versions.Defaults
 }
 
 // Render generates the configuration of each Prometheus in objs.
@@ -63,7 +65,7 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 		o.RuleConfigMaps, _ = rules.Pack(files, rules.MaxConfigMapDataBytes)
 		run := pipeline.Run(promcfg.NewGenerator(), pipeline.Input{
 			Prometheus: p, Selectors: sel, NamespaceLabels: nsLabels, Assets: store,
-			RuleFiles:  layout.RuleFileGlobs(p.Name, workload.Slots(len(o.RuleConfigMaps))),
+			RuleFiles:  layout.Prometheus(p.Name).RuleFileGlobs(workload.Slots(len(o.RuleConfigMaps))),
 			Candidates: objs.Monitors,
 		})
 		o.Result, o.Err = run.Result, run.Err
@@ -85,15 +87,22 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 // renderRules selects p's PrometheusRules and validates, enforces and renders each as the
 // controller does (rules.Prepare), with the Prometheus version's validator.
 func renderRules(p *promserver.Server, sels *pipeline.Selectors, all []*monitoringv1.PrometheusRule, nsLabels selection.NamespaceLabels) ([]selection.Verdict, map[string][]byte, error) {
-	v, err := rules.NewValidator(rules.OptionsFor(p))
+	return prepareRules(rules.OptionsFor(p), rules.EnforcementOf(p), sels.Rules, all, nsLabels)
+}
+
+// prepareRules selects the PrometheusRules of a Prometheus or a ThanosRuler (sel) and
+// validates (with the server's options), enforces and renders each as the controller does
+// (rules.Prepare).
+func prepareRules(opts rules.Options, enf rules.Enforcement, sel *selection.Compiled, all []*monitoringv1.PrometheusRule, nsLabels selection.NamespaceLabels) ([]selection.Verdict, map[string][]byte, error) {
+	v, err := rules.NewValidator(opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("spec.version: %w", err)
 	}
-	selected, verdicts := selection.Select(sels.Rules, all, nil, nsLabels)
+	selected, verdicts := selection.Select(sel, all, nil, nsLabels)
 	problems := map[string]string{}
 	files := map[string][]byte{}
 	for _, r := range selected {
-		file, problem := rules.Prepare(v, r, rules.EnforcedLabel(p, r))
+		file, problem := rules.Prepare(v, r, enf.LabelFor(r))
 		if problem != "" {
 			problems[r.Namespace+"/"+r.Name] = problem
 			continue

@@ -1,5 +1,7 @@
 package rules
 
+import "github.com/lookout-operator/lookout/pkg/versions"
+
 // The facts below come from Prometheus's CHANGELOG and the field documentation of the
 // monitoring.coreos.com API. A function or field missing from these tables is taken to
 // exist in every supported version: Lookout only rejects what it knows a version lacks.
@@ -10,8 +12,8 @@ package rules
 // gates for a ThanosRuler).
 type fieldGate struct {
 	field       string
-	since       Version
-	thanosSince Version
+	since       versions.Version
+	thanosSince versions.Version
 }
 
 var (
@@ -29,21 +31,21 @@ var fillModifiersSince = ver(3, 10)
 // stopped needing the promql-experimental-functions feature flag.
 type funcGate struct {
 	// since is the first release that knows the name.
-	since Version
+	since versions.Version
 	// experimentalUntil is the first release where it is stable. The zero Version means
 	// the function is experimental in every release up to the one Lookout is built with,
 	// where the parser itself enforces the feature flag; a value equal to since means it
 	// was never experimental.
-	experimentalUntil Version
+	experimentalUntil versions.Version
 	// removedIn is the first release that no longer knows the name (zero: never removed).
-	removedIn Version
+	removedIn versions.Version
 	// renamedTo is the name that replaced it, if any.
 	renamedTo string
 }
 
-func stableSince(v Version) funcGate       { return funcGate{since: v, experimentalUntil: v} }
-func experimentalSince(v Version) funcGate { return funcGate{since: v} }
-func stableLater(since, stable Version) funcGate {
+func stableSince(v versions.Version) funcGate       { return funcGate{since: v, experimentalUntil: v} }
+func experimentalSince(v versions.Version) funcGate { return funcGate{since: v} }
+func stableLater(since, stable versions.Version) funcGate {
 	return funcGate{since: since, experimentalUntil: stable}
 }
 
@@ -91,3 +93,6 @@ var functionGates = map[string]funcGate{
 	// holt_winters was renamed double_exponential_smoothing in 3.0.0.
 	"holt_winters": {since: ver(2, 0), experimentalUntil: ver(2, 0), removedIn: ver(3, 0), renamedTo: "double_exponential_smoothing"},
 }
+
+// ver is a Prometheus release number major.minor.0.
+func ver(major, minor int) versions.Version { return versions.New(major, minor, 0) }

@@ -7,6 +7,8 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // Prometheus --enable-feature values that change what a rule file may contain.
@@ -32,7 +34,7 @@ var AllFeatures = []string{
 // Options describe the Prometheus that will load the rules.
 type Options struct {
 	// Version is the Prometheus version, as in the Prometheus object's spec.version
-	// ("v3.16.0", "2.45.0"); empty means DefaultVersion.
+	// ("v3.16.0", "2.45.0"); empty means versions.DefaultPrometheus.
 	Version string
 	// EnableFeatures are the Prometheus --enable-feature values (spec.enableFeatures).
 	// Unknown values are ignored.
@@ -59,7 +61,7 @@ type Options struct {
 // Validator checks PrometheusRule specs for one Prometheus configuration. It is safe for
 // concurrent use.
 type Validator struct {
-	version      Version
+	version      versions.Version
 	parser       parser.Parser
 	scheme       model.ValidationScheme
 	experimental bool
@@ -68,7 +70,20 @@ type Validator struct {
 	templates *templateSet
 	// thanos is set for a Thanos Ruler: its version gates fields, and version is the
 	// Prometheus release its rule engine comes from.
-	thanos *Version
+	thanos *versions.Version
+}
+
+// parsePrometheus reads a Prometheus version with versions.ParsePrometheus ("" is
+// versions.DefaultPrometheus) and refuses releases before 2.0, which have no rule groups.
+func parsePrometheus(s string) (versions.Version, error) {
+	v, err := versions.ParsePrometheus(s)
+	if err != nil {
+		return versions.Version{}, err
+	}
+	if v.Major < 2 {
+		return versions.Version{}, fmt.Errorf("unsupported Prometheus version %q: rule groups need Prometheus 2.0.0 or later", s)
+	}
+	return v, nil
 }
 
 // NewValidator builds a Validator; it fails only on a version it cannot read.
@@ -76,7 +91,7 @@ func NewValidator(o Options) (*Validator, error) {
 	if o.Thanos {
 		return newThanosValidator(o)
 	}
-	v, err := ParseVersion(o.Version)
+	v, err := parsePrometheus(o.Version)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +132,7 @@ func NewValidator(o Options) (*Validator, error) {
 
 // functionsFor returns the parser's function table adjusted for version v: releases
 // before 3.0 still know holt_winters.
-func functionsFor(v Version) map[string]*parser.Function {
+func functionsFor(v versions.Version) map[string]*parser.Function {
 	if v.AtLeast(ver(3, 0)) {
 		return nil // the parser's default table
 	}
@@ -132,7 +147,7 @@ func functionsFor(v Version) map[string]*parser.Function {
 }
 
 // Version returns the Prometheus version the validator checks for.
-func (v *Validator) Version() Version { return v.version }
+func (v *Validator) Version() versions.Version { return v.version }
 
 // permissiveParser accepts everything any supported version accepts. Enforcement uses it
 // to rewrite expressions that were validated with a stricter parser.

@@ -11,6 +11,8 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
 	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // validateRule checks one rule: its durations and version-gated fields here, everything
@@ -183,7 +185,7 @@ func (v *Validator) checkFunction(name string) string {
 		}
 		return fmt.Sprintf("function %q needs Prometheus %s or later; this Prometheus runs %s", name, g.since, v.version)
 	}
-	experimental := g.experimentalUntil != (Version{}) && g.experimentalUntil != g.since && !v.version.AtLeast(g.experimentalUntil)
+	experimental := g.experimentalUntil != (versions.Version{}) && g.experimentalUntil != g.since && !v.version.AtLeast(g.experimentalUntil)
 	if experimental && !v.experimental {
 		if v.thanos != nil {
 			return fmt.Sprintf("function %q is experimental: a Thanos Ruler does not evaluate experimental PromQL features", name)

@@ -2,13 +2,14 @@ package rules
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
 	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // A Thanos Ruler evaluates rule files with the rule engine and PromQL parser of the
@@ -17,7 +18,7 @@ import (
 // release they match; a Thanos release is judged as the entry at or below it. Releases
 // older than the first entry are judged as the first one: like the function gates,
 // Lookout refuses only what it knows a release lacks.
-var thanosEngines = []struct{ thanos, prometheus Version }{
+var thanosEngines = []struct{ thanos, prometheus versions.Version }{
 	{thanosVer(0, 24), ver(2, 32)},
 	{thanosVer(0, 28), ver(2, 38)},
 	{thanosVer(0, 30), ver(2, 40)},
@@ -33,32 +34,10 @@ var thanosEngines = []struct{ thanos, prometheus Version }{
 var thanosUTF8Since = thanosVer(0, 38)
 
 // thanosVer is a Thanos release number (major 0).
-func thanosVer(major, minor int) Version { return Version{Major: major, Minor: minor} }
-
-// ParseThanosVersion reads a Thanos version ("v0.42.4", "0.38"); pre-release and build
-// suffixes are ignored. Unlike ParseVersion it has no default.
-func ParseThanosVersion(s string) (Version, error) {
-	t := strings.TrimPrefix(strings.TrimSpace(s), "v")
-	if i := strings.IndexAny(t, "-+"); i >= 0 {
-		t = t[:i]
-	}
-	parts := strings.Split(t, ".")
-	if len(parts) < 2 || len(parts) > 3 {
-		return Version{}, fmt.Errorf("invalid Thanos version %q: want MAJOR.MINOR.PATCH", s)
-	}
-	var n [3]int
-	for i, p := range parts {
-		v, err := strconv.Atoi(p)
-		if err != nil || v < 0 {
-			return Version{}, fmt.Errorf("invalid Thanos version %q: want MAJOR.MINOR.PATCH", s)
-		}
-		n[i] = v
-	}
-	return Version{n[0], n[1], n[2]}, nil
-}
+func thanosVer(major, minor int) versions.Version { return versions.New(major, minor, 0) }
 
 // ThanosEngine returns the Prometheus release whose rule engine Thanos release t runs.
-func ThanosEngine(t Version) Version {
+func ThanosEngine(t versions.Version) versions.Version {
 	out := thanosEngines[0].prometheus
 	for _, e := range thanosEngines {
 		if t.AtLeast(e.thanos) {
@@ -70,7 +49,7 @@ func ThanosEngine(t Version) Version {
 
 // newThanosValidator is NewValidator for a Thanos Ruler (Options.Thanos).
 func newThanosValidator(o Options) (*Validator, error) {
-	t, err := ParseThanosVersion(o.Version)
+	t, err := versions.ParseThanos(o.Version)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/prometheus/prometheus/model/rulefmt"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 func thanosValidator(t *testing.T, version string) *Validator {
@@ -26,7 +28,7 @@ func TestThanosEngine(t *testing.T) {
 		{"0.10.0", "2.32.0"}, {"0.24.0", "2.32.0"}, {"0.31.1", "2.42.0"}, {"0.37.2", "2.55.0"},
 		{"0.38.0", "3.1.0"}, {"0.42.4", "3.5.0"},
 	} {
-		tv, err := ParseThanosVersion(c.thanos)
+		tv, err := versions.ParseThanos(c.thanos)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 // Validate checks spec for the Prometheus version given as in a Prometheus object's
-// spec.version ("" means DefaultVersion) with no feature flags enabled, and returns every
+// spec.version ("" means versions.DefaultPrometheus) with no feature flags enabled, and returns every
 // problem found, in the order of the object. It is NewValidator plus Validator.Validate;
 // an unreadable version is returned as a problem.
 func Validate(spec monitoringv1.PrometheusRuleSpec, version string) []Problem {

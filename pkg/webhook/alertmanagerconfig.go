@@ -33,7 +33,7 @@ type AlertmanagerConfigValidator struct {
 	// amcfg.ErrUnavailable, mean a value cannot be read here: it is not held against
 	// the object.
 	Assets amcfg.Assets
-	// AlertmanagerVersion is the version checked for; empty means amcfg.DefaultVersion.
+	// AlertmanagerVersion is the version checked for; empty means versions.DefaultAlertmanager.
 	AlertmanagerVersion string
 }
 

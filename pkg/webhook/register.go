@@ -19,7 +19,7 @@ const (
 // Options tune the webhooks.
 type Options struct {
 	// PrometheusVersion is the version rules are validated for; empty means
-	// rules.DefaultVersion. The webhook cannot know which Prometheus will select a rule:
+	// versions.DefaultPrometheus. The webhook cannot know which Prometheus will select a rule:
 	// each Prometheus controller checks again for its own version and reports in status.
 	PrometheusVersion string
 	// EnableFeatures are the Prometheus feature flags assumed when validating; nil means

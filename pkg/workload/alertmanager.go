@@ -6,10 +6,10 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // AlertmanagerContainerName is the name of the Alertmanager container (users patch it by
@@ -38,10 +38,6 @@ const (
 	podIPEnv = "POD_IP"
 )
 
-// minimumAlertmanagerVersion is the oldest Alertmanager whose flags the builders know,
-// as prometheus-operator supports it.
-var minimumAlertmanagerVersion = version.MustParseGeneric("0.15.0")
-
 // goDuration is the syntax of the API's GoDuration fields (what the CRD enforces).
 var goDuration = regexp.MustCompile(`^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$`)
 
@@ -50,7 +46,7 @@ type AlertmanagerInput struct {
 	// Alertmanager is the object reconciled; the builders never modify it.
 	Alertmanager *monitoringv1.Alertmanager
 	// TLSAssetSecrets is how many TLS assets Secrets the controller wrote, named
-	// layout.AlertmanagerTLSAssetsSecretName(name, 0..TLSAssetSecrets-1).
+	// layout.Alertmanager(name).TLSAssetsSecret(0..TLSAssetSecrets-1).
 	TLSAssetSecrets int
 }
 
@@ -93,7 +89,7 @@ func AlertmanagerConfigSecretName(a *monitoringv1.Alertmanager) string {
 	if a.Spec.ConfigSecret != "" {
 		return a.Spec.ConfigSecret
 	}
-	return layout.AlertmanagerConfigSecretName(a.Name)
+	return layout.Alertmanager(a.Name).ConfigSecret()
 }
 
 // AlertmanagerReplicas is spec.replicas, 1 when unset.
@@ -122,25 +118,25 @@ func amRoutePrefix(a *monitoringv1.Alertmanager) string {
 }
 
 // amVersion is the Alertmanager version the flags are generated for: spec.version or
-// DefaultAlertmanagerVersion.
-func amVersion(a *monitoringv1.Alertmanager) (*version.Version, error) {
+// versions.DefaultAlertmanager.
+func amVersion(a *monitoringv1.Alertmanager) (versions.Version, error) {
 	s := a.Spec.Version
 	if s == "" {
-		s = DefaultAlertmanagerVersion
+		s = versions.DefaultAlertmanager
 	}
-	v, err := version.ParseGeneric(s)
+	v, err := versions.ParseGeneric(s)
 	if err != nil {
-		return nil, fmt.Errorf("spec.version %q is not an Alertmanager version: %w", s, err)
+		return versions.Version{}, fmt.Errorf("spec.version %q is not an Alertmanager version: %w", s, err)
 	}
-	if v.LessThan(minimumAlertmanagerVersion) || v.Major() > 0 {
-		return nil, fmt.Errorf("spec.version %q is not supported: Lookout generates flags for Alertmanager v%s to v0.x", s, minimumAlertmanagerVersion)
+	if v.Less(versions.MinimumAlertmanager) || v.Major > 0 {
+		return versions.Version{}, fmt.Errorf("spec.version %q is not supported: Lookout generates flags for Alertmanager v%s to v0.x", s, versions.MinimumAlertmanager)
 	}
 	return v, nil
 }
 
 // amWebTLS reports whether Alertmanager v serves HTTPS.
-func amWebTLS(a *monitoringv1.Alertmanager, v *version.Version) bool {
-	return a.Spec.Web != nil && a.Spec.Web.TLSConfig != nil && atLeast(v, "0.22.0")
+func amWebTLS(a *monitoringv1.Alertmanager, v versions.Version) bool {
+	return a.Spec.Web != nil && a.Spec.Web.TLSConfig != nil && v.Supports(versions.AMWebConfig)
 }
 
 // amWebFields is spec.web's web config file part (nil when unset).
@@ -154,11 +150,11 @@ func amWebFields(a *monitoringv1.Alertmanager) *monitoringv1.WebConfigFileFields
 // AlertmanagerImage resolves a's image as prometheus-operator does (see Image).
 func AlertmanagerImage(a *monitoringv1.Alertmanager, opts Options) (string, error) {
 	s := &a.Spec
-	return imageFor("Alertmanager", imageSpec{s.Image, s.BaseImage, s.SHA, s.Tag, s.Version}, opts.AlertmanagerBaseImage, DefaultAlertmanagerVersion)
+	return imageFor("Alertmanager", imageSpec{s.Image, s.BaseImage, s.SHA, s.Tag, s.Version}, opts.AlertmanagerBaseImage, versions.DefaultAlertmanager)
 }
 
 // AlertmanagerWebConfig is the content of web-config.yaml for a, which the controller
-// stores under layout.WebConfigFile in layout.AlertmanagerWebConfigSecretName(a.Name);
+// stores under layout.WebConfigFile in layout.Alertmanager(a.Name).WebConfigSecret();
 // checked with the exporter-toolkit parser Alertmanager uses.
 func AlertmanagerWebConfig(a *monitoringv1.Alertmanager) ([]byte, error) {
 	return webConfigFor(amWebFields(a), layout.AlertmanagerWebConfigDir, "Alertmanager")

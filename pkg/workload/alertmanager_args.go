@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // clusterListenOff is how prometheus-operator switches gossip off for a single replica:
@@ -20,7 +20,7 @@ const clusterListenOff = "--cluster.listen-address="
 
 // alertmanagerArgs returns the flags of the alertmanager container, in
 // prometheus-operator's order, followed by spec.additionalArgs.
-func alertmanagerArgs(a *monitoringv1.Alertmanager, opts Options, v *version.Version, replicas int32) ([]string, error) {
+func alertmanagerArgs(a *monitoringv1.Alertmanager, opts Options, v versions.Version, replicas int32) ([]string, error) {
 	s := &a.Spec
 	retention := string(s.Retention)
 	if retention == "" {
@@ -49,11 +49,11 @@ func alertmanagerArgs(a *monitoringv1.Alertmanager, opts Options, v *version.Ver
 	if s.ExternalURL != "" {
 		add("web.external-url", s.ExternalURL)
 	}
-	if len(s.EnableFeatures) > 0 && atLeast(v, "0.27.0") {
+	if len(s.EnableFeatures) > 0 && v.Supports(versions.AMEnableFeatures) {
 		add("enable-feature", strings.Join(s.EnableFeatures, ","))
 	}
 	add("web.route-prefix", amRoutePrefix(a))
-	if w := s.Web; w != nil && atLeast(v, "0.17.0") {
+	if w := s.Web; w != nil && v.Supports(versions.AMWebFlags) {
 		if w.GetConcurrency != nil {
 			add("web.get-concurrency", strconv.FormatUint(uint64(*w.GetConcurrency), 10))
 		}
@@ -61,7 +61,7 @@ func alertmanagerArgs(a *monitoringv1.Alertmanager, opts Options, v *version.Ver
 			add("web.timeout", strconv.FormatUint(uint64(*w.Timeout), 10))
 		}
 	}
-	if l := s.Limits; l != nil && atLeast(v, "0.28.0") {
+	if l := s.Limits; l != nil && v.Supports(versions.AMLimits) {
 		if l.MaxSilences != nil {
 			if *l.MaxSilences < 0 {
 				return nil, errNegative("spec.limits.maxSilences", *l.MaxSilences)
@@ -76,7 +76,7 @@ func alertmanagerArgs(a *monitoringv1.Alertmanager, opts Options, v *version.Ver
 			add("silences.max-per-silence-bytes", strconv.FormatInt(n, 10))
 		}
 	}
-	if m := s.MinReadySeconds; m != nil && atLeast(v, "0.30.0") && !userSets(s.AdditionalArgs, "dispatch.start-delay") {
+	if m := s.MinReadySeconds; m != nil && v.Supports(versions.AMStartDelay) && !userSets(s.AdditionalArgs, "dispatch.start-delay") {
 		add("dispatch.start-delay", fmt.Sprintf("%ds", *m))
 	}
 	if err := amLogArgs(s.LogLevel, s.LogFormat, v, add); err != nil {
@@ -101,10 +101,10 @@ func alertmanagerArgs(a *monitoringv1.Alertmanager, opts Options, v *version.Ver
 		}
 		add(d.flag, string(d.value))
 	}
-	if atLeast(v, "0.30.0") {
+	if v.Supports(versions.AMClusterPeerName) {
 		add("cluster.peer-name", ptr.Deref(s.ClusterPeerName, "$("+PodNameEnv+")"))
 	}
-	if atLeast(v, "0.26.0") {
+	if v.Supports(versions.AMClusterLabel) {
 		add("cluster.label", ptr.Deref(s.ClusterLabel, a.Namespace+"/"+a.Name))
 	}
 	for _, p := range alertmanagerPeers(a, opts, replicas) {
@@ -113,10 +113,10 @@ func alertmanagerArgs(a *monitoringv1.Alertmanager, opts Options, v *version.Ver
 	// prometheus-operator shortens Alertmanager's 6h default so that a restarted pod
 	// leaves the cluster quickly.
 	add("cluster.reconnect-timeout", "5m")
-	if atLeast(v, "0.22.0") {
+	if v.Supports(versions.AMWebConfig) {
 		add("web.config.file", path.Join(layout.AlertmanagerWebConfigDir, layout.WebConfigFile))
 	}
-	if s.ClusterTLS != nil && atLeast(v, "0.24.0") {
+	if s.ClusterTLS != nil && v.Supports(versions.AMClusterTLS) {
 		add("cluster.tls-config", path.Join(layout.AlertmanagerClusterTLSDir, layout.AlertmanagerClusterTLSFile))
 	}
 
@@ -153,18 +153,18 @@ func alertmanagerPeers(a *monitoringv1.Alertmanager, opts Options, replicas int3
 	}
 	out := make([]string, 0, int(replicas)+len(a.Spec.AdditionalPeers))
 	for i := range replicas {
-		out = append(out, fmt.Sprintf("%s-%d.%s:%d", layout.AlertmanagerStatefulSetName(a.Name), i, domain, layout.AlertmanagerMeshPort))
+		out = append(out, fmt.Sprintf("%s-%d.%s:%d", layout.Alertmanager(a.Name).StatefulSet(), i, domain, layout.AlertmanagerMeshPort))
 	}
 	return append(out, a.Spec.AdditionalPeers...)
 }
 
 // amLogArgs adds --log.level and --log.format unless they are Alertmanager's defaults,
 // as prometheus-operator does (--log.format exists from v0.16).
-func amLogArgs(level, format string, v *version.Version, add func(name, value string)) error {
+func amLogArgs(level, format string, v versions.Version, add func(name, value string)) error {
 	return logArgs(level, format, func(n, val string) {
 		switch {
 		case n == "level" && val == "info", n == "format" && val == "logfmt":
-		case n == "format" && !atLeast(v, "0.16.0"):
+		case n == "format" && !v.Supports(versions.AMLogFormat):
 		default:
 			add("log."+n, val)
 		}

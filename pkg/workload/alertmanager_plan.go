@@ -45,7 +45,7 @@ func AlertmanagerPlan(in AlertmanagerPlanInput, opts Options) (*plan.Plan, error
 	}}
 	p := &plan.Plan{Namespace: a.Namespace}
 
-	tlsName := func(i int) string { return layout.AlertmanagerTLSAssetsSecretName(a.Name, i) }
+	tlsName := func(i int) string { return layout.Alertmanager(a.Name).TLSAssetsSecret(i) }
 	assets, withFiles, err := m.TLSAssets(tlsName, in.TLSAssets)
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func AlertmanagerPlan(in AlertmanagerPlanInput, opts Options) (*plan.Plan, error
 	if size := plan.DataSize(data); size > plan.MaxSecretData {
 		return nil, fmt.Errorf("the generated configuration Secret would hold %d bytes, more than the %d bytes a Secret can hold", size, plan.MaxSecretData)
 	}
-	config := m.Secret(layout.AlertmanagerGeneratedSecretName(a.Name), data)
+	config := m.Secret(layout.Alertmanager(a.Name).GeneratedSecret(), data)
 	config.Written = in.ConfigWritten
 	p.Data = append(p.Data, config)
 
@@ -70,14 +70,14 @@ func AlertmanagerPlan(in AlertmanagerPlanInput, opts Options) (*plan.Plan, error
 	if err != nil {
 		return nil, err
 	}
-	p.Data = append(p.Data, m.Secret(layout.AlertmanagerWebConfigSecretName(a.Name), map[string][]byte{layout.WebConfigFile: web}))
+	p.Data = append(p.Data, m.Secret(layout.Alertmanager(a.Name).WebConfigSecret(), map[string][]byte{layout.WebConfigFile: web}))
 	// Written empty without spec.clusterTLS, as prometheus-operator always writes it;
 	// only a pod with spec.clusterTLS mounts it.
 	cluster, err := AlertmanagerClusterTLSConfig(a)
 	if err != nil {
 		return nil, err
 	}
-	p.Data = append(p.Data, m.Secret(layout.AlertmanagerClusterTLSSecretName(a.Name), map[string][]byte{layout.AlertmanagerClusterTLSFile: cluster}))
+	p.Data = append(p.Data, m.Secret(layout.Alertmanager(a.Name).ClusterTLSSecret(), map[string][]byte{layout.AlertmanagerClusterTLSFile: cluster}))
 
 	if ManagesAlertmanagerService(a) {
 		p.Service = &plan.Service{Governing: AlertmanagerGoverningService(a),

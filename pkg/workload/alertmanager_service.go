@@ -60,7 +60,7 @@ func AlertmanagerStatus(a *monitoringv1.Alertmanager, sts *appsv1.StatefulSet, p
 	replicas := max(ptr.Deref(a.Spec.Replicas, 1), 0)
 	st := monitoringv1.AlertmanagerStatus{Paused: a.Spec.Paused, Selector: AlertmanagerSelector(a)}
 	var problems []string
-	name := layout.AlertmanagerStatefulSetName(a.Name)
+	name := layout.Alertmanager(a.Name).StatefulSet()
 	if sts != nil {
 		want := max(sts.Status.Replicas, ptr.Deref(sts.Spec.Replicas, 1))
 		st.Replicas = sts.Status.Replicas

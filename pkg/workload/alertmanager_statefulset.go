@@ -10,10 +10,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // AlertmanagerStatefulSet builds the StatefulSet of an Alertmanager, with the hash of its
@@ -40,7 +40,7 @@ func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts Options, in
 	if in.TLSAssetSecrets < 0 {
 		return nil, fmt.Errorf("negative number of TLS assets Secrets (%d)", in.TLSAssetSecrets)
 	}
-	name := layout.AlertmanagerStatefulSetName(a.Name)
+	name := layout.Alertmanager(a.Name).StatefulSet()
 	if len(name) > maxStatefulSetName {
 		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter Alertmanager name", name, len(name), maxStatefulSetName)
 	}
@@ -54,7 +54,7 @@ func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts Options, in
 	if _, err := AlertmanagerClusterTLSConfig(a); err != nil {
 		return nil, err
 	}
-	volName := layout.AlertmanagerStorageVolumeName(a.Name)
+	volName := layout.Alertmanager(a.Name).StorageVolume()
 	if s := a.Spec.Storage; s != nil && s.EmptyDir == nil && s.Ephemeral == nil && s.VolumeClaimTemplate.Name != "" {
 		volName = s.VolumeClaimTemplate.Name
 	}
@@ -105,7 +105,7 @@ func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts Options, in
 }
 
 // alertmanagerPod builds the pod template, without the storage volume and spec.volumes.
-func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v *version.Version, replicas int32, tlsSlots int, storageMount corev1.VolumeMount) (corev1.PodTemplateSpec, error) {
+func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v versions.Version, replicas int32, tlsSlots int, storageMount corev1.VolumeMount) (corev1.PodTemplateSpec, error) {
 	s := &a.Spec
 	image, err := AlertmanagerImage(a, opts)
 	if err != nil {
@@ -130,7 +130,7 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v *version.Vers
 		liveness, readiness = alertmanagerProbes(a, v)
 	}
 	env := []corev1.EnvVar{{Name: podIPEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "status.podIP"}}}}
-	if atLeast(v, "0.30.0") {
+	if v.Supports(versions.AMClusterPeerName) {
 		env = append(env, podNameEnv())
 	}
 	resources := *s.Resources.DeepCopy()
@@ -170,7 +170,7 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts Options, v *version.Vers
 	}
 	if opts.ReloaderWatchAPI {
 		// The generated config Secret, mirrored into the directory --config-file names.
-		rl.extraArgs = []string{fmt.Sprintf("--watch-secret=%s/%s=%s", a.Namespace, layout.AlertmanagerGeneratedSecretName(a.Name), layout.AlertmanagerConfigDir)}
+		rl.extraArgs = []string{fmt.Sprintf("--watch-secret=%s/%s=%s", a.Namespace, layout.Alertmanager(a.Name).GeneratedSecret(), layout.AlertmanagerConfigDir)}
 	}
 	if opts.ReloaderReportConfig {
 		// Alertmanager answers a reload with an error when the configuration does not
@@ -232,7 +232,7 @@ func podNameEnv() corev1.EnvVar {
 
 // alertmanagerPodMetadata merges spec.podMetadata with the selector labels and the
 // version label; the operator's labels win, and its --labels over them.
-func alertmanagerPodMetadata(a *monitoringv1.Alertmanager, opts Options, v *version.Version) metav1.ObjectMeta {
+func alertmanagerPodMetadata(a *monitoringv1.Alertmanager, opts Options, v versions.Version) metav1.ObjectMeta {
 	labels := map[string]string{"app.kubernetes.io/version": v.String()}
 	annotations := map[string]string{}
 	if m := a.Spec.PodMetadata; m != nil {
@@ -252,7 +252,7 @@ func alertmanagerPodMetadata(a *monitoringv1.Alertmanager, opts Options, v *vers
 
 // alertmanagerProbes are prometheus-operator's liveness (/-/healthy) and readiness
 // (/-/ready) probes on the web port under the route prefix.
-func alertmanagerProbes(a *monitoringv1.Alertmanager, v *version.Version) (liveness, readiness *corev1.Probe) {
+func alertmanagerProbes(a *monitoringv1.Alertmanager, v versions.Version) (liveness, readiness *corev1.Probe) {
 	scheme := corev1.URISchemeHTTP
 	if amWebTLS(a, v) {
 		scheme = corev1.URISchemeHTTPS

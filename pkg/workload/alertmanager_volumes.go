@@ -9,11 +9,11 @@ import (
 	"github.com/prometheus/exporter-toolkit/web"
 	yamlv2 "go.yaml.in/yaml/v2"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // Files of the cluster TLS credentials inside the cluster-tls-config volume.
@@ -41,16 +41,16 @@ type amVolumes struct {
 // In API-watch mode the generated config is an in-memory emptyDir the reloader fills
 // from the API (and, when the pod does not mount the service account token, the
 // reloader gets its own).
-func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v *version.Version, tlsSlots int, storageMount corev1.VolumeMount) (amVolumes, error) {
+func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v versions.Version, tlsSlots int, storageMount corev1.VolumeMount) (amVolumes, error) {
 	memory := &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}
 	tlsSources := make([]corev1.VolumeProjection, 0, tlsSlots)
 	for n := range tlsSlots {
 		tlsSources = append(tlsSources, corev1.VolumeProjection{Secret: &corev1.SecretProjection{
-			LocalObjectReference: corev1.LocalObjectReference{Name: layout.AlertmanagerTLSAssetsSecretName(a.Name, n)},
+			LocalObjectReference: corev1.LocalObjectReference{Name: layout.Alertmanager(a.Name).TLSAssetsSecret(n)},
 			Optional:             ptr.To(true),
 		}})
 	}
-	configSource := corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: layout.AlertmanagerGeneratedSecretName(a.Name)}}
+	configSource := corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: layout.Alertmanager(a.Name).GeneratedSecret()}}
 	if opts.ReloaderWatchAPI {
 		configSource = corev1.VolumeSource{EmptyDir: memory.DeepCopy()}
 	}
@@ -127,8 +127,8 @@ func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v *version.
 		out.amMounts = append(out.amMounts, *m.DeepCopy())
 	}
 
-	if atLeast(v, "0.22.0") {
-		sources, err := webConfigSourcesFor(amWebFields(a), layout.AlertmanagerWebConfigSecretName(a.Name))
+	if v.Supports(versions.AMWebConfig) {
+		sources, err := webConfigSourcesFor(amWebFields(a), layout.Alertmanager(a.Name).WebConfigSecret())
 		if err != nil {
 			return amVolumes{}, err
 		}
@@ -139,7 +139,7 @@ func alertmanagerVolumes(a *monitoringv1.Alertmanager, opts Options, v *version.
 		out.reloaderMounts = append(out.reloaderMounts, m)
 		out.reloaderWebConfig = path.Join(layout.AlertmanagerWebConfigDir, layout.WebConfigFile)
 	}
-	if a.Spec.ClusterTLS != nil && atLeast(v, "0.24.0") {
+	if a.Spec.ClusterTLS != nil && v.Supports(versions.AMClusterTLS) {
 		sources, err := clusterTLSSources(a)
 		if err != nil {
 			return amVolumes{}, err
@@ -169,7 +169,7 @@ func secretKey(t monitoringv1.SecretOrConfigMap) string {
 func clusterTLSSources(a *monitoringv1.Alertmanager) ([]corev1.VolumeProjection, error) {
 	c := a.Spec.ClusterTLS
 	sources := []corev1.VolumeProjection{{Secret: &corev1.SecretProjection{
-		LocalObjectReference: corev1.LocalObjectReference{Name: layout.AlertmanagerClusterTLSSecretName(a.Name)},
+		LocalObjectReference: corev1.LocalObjectReference{Name: layout.Alertmanager(a.Name).ClusterTLSSecret()},
 		Items:                []corev1.KeyToPath{{Key: layout.AlertmanagerClusterTLSFile, Path: layout.AlertmanagerClusterTLSFile}},
 	}}}
 	sources, err := webTLSSources(sources, &c.ServerTLS, clusterServerDir+"/", "spec.clusterTLS.server")
@@ -208,7 +208,7 @@ type clusterTLSClientConf struct {
 
 // AlertmanagerClusterTLSConfig is the content of the --cluster.tls-config file of a
 // (nil when spec.clusterTLS is not set), which the controller stores under
-// layout.AlertmanagerClusterTLSFile in layout.AlertmanagerClusterTLSSecretName(a.Name).
+// layout.AlertmanagerClusterTLSFile in layout.Alertmanager(a.Name).ClusterTLSSecret().
 // Both halves are checked with the parsers Alertmanager uses (exporter-toolkit for the
 // server, prometheus/common for the client).
 func AlertmanagerClusterTLSConfig(a *monitoringv1.Alertmanager) ([]byte, error) {

@@ -12,11 +12,11 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // defaultRetention is prometheus-operator's retention when none is given (Prometheus's own
@@ -65,7 +65,7 @@ func webTLS(p *promserver.Server) bool {
 }
 
 // prometheusArgs returns the flags derived from the spec, sorted, without additionalArgs.
-func prometheusArgs(p *promserver.Server, v *version.Version) ([]arg, error) {
+func prometheusArgs(p *promserver.Server, v versions.Version) ([]arg, error) {
 	s := p.Spec
 	args := []arg{
 		{"config.file", path.Join(layout.ConfigOutDir, layout.ConfigOutFile)},
@@ -78,7 +78,7 @@ func prometheusArgs(p *promserver.Server, v *version.Version) ([]arg, error) {
 	if agent {
 		// An agent keeps only a write-ahead log, in the same volume, and has no TSDB,
 		// query engine or rules: none of their flags apply.
-		if atLeast(v, "3.0.0") {
+		if v.Supports(versions.PromAgentFlag) {
 			add("agent", "")
 		} else {
 			features = append(features, "agent")
@@ -93,7 +93,7 @@ func prometheusArgs(p *promserver.Server, v *version.Version) ([]arg, error) {
 		add("web.enable-lifecycle", "")
 	}
 
-	if !atLeast(v, "3.0.0") {
+	if v.Supports(versions.PromConsoleTemplates) {
 		// Prometheus 3 images no longer ship the console templates.
 		add("web.console.templates", "/etc/prometheus/consoles")
 		add("web.console.libraries", "/etc/prometheus/console_libraries")
@@ -152,7 +152,7 @@ func prometheusArgs(p *promserver.Server, v *version.Version) ([]arg, error) {
 
 // serverArgs adds the flags only a Prometheus server (not an agent) has: retention,
 // compaction, rules and query.
-func serverArgs(p *promserver.Server, v *version.Version, add func(name, value string)) error {
+func serverArgs(p *promserver.Server, v versions.Version, add func(name, value string)) error {
 	if err := retentionArgs(p, v, add); err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func serverArgs(p *promserver.Server, v *version.Version, add func(name, value s
 // the configuration file's storage.tsdb.retention section, which pkg/promcfg writes; older
 // releases get --storage.tsdb.retention.time (24h when neither time nor size nor
 // percentage is set) and --storage.tsdb.retention.size, as prometheus-operator passes them.
-func retentionArgs(p *promserver.Server, v *version.Version, add func(name, value string)) error {
+func retentionArgs(p *promserver.Server, v versions.Version, add func(name, value string)) error {
 	s := p.PrometheusOnly()
 	if s.Retention != "" {
 		if _, err := model.ParseDuration(string(s.Retention)); err != nil {
@@ -179,7 +179,7 @@ func retentionArgs(p *promserver.Server, v *version.Version, add func(name, valu
 	if s.RetentionSize != "" && !byteSize.MatchString(string(s.RetentionSize)) {
 		return fmt.Errorf("spec.retentionSize %q is not a size such as 512MB or 20GiB", s.RetentionSize)
 	}
-	if RetentionInConfig(v) {
+	if v.Supports(versions.PromRetentionInConfig) {
 		return nil
 	}
 	switch {
@@ -193,10 +193,6 @@ func retentionArgs(p *promserver.Server, v *version.Version, add func(name, valu
 	}
 	return nil
 }
-
-// RetentionInConfig reports whether Prometheus v reads its retention from the
-// configuration file (3.11 and later) rather than from flags.
-func RetentionInConfig(v *version.Version) bool { return atLeast(v, "3.11.0") }
 
 // ruleArgs adds the --rules.alert.* flags of spec.rules.alert.
 func ruleArgs(r monitoringv1.Rules, add func(name, value string)) error {
@@ -221,7 +217,7 @@ func ruleArgs(r monitoringv1.Rules, add func(name, value string)) error {
 // encoding, pkg/promcfg says so), metadata-wal-records for remote write 2.0 on 2.54 to
 // 3.3, which enabled it automatically afterwards. It refuses chunkEncoding.floats Xor
 // with the st-storage feature, whose chunks need start timestamps XOR does not store.
-func storageFeatures(p *promserver.Server, v *version.Version) ([]string, error) {
+func storageFeatures(p *promserver.Server, v versions.Version) ([]string, error) {
 	s := p.Spec
 	var out []string
 	if t := s.TSDB; t != nil && t.ChunkEncoding != nil && t.ChunkEncoding.Floats != nil {
@@ -231,14 +227,14 @@ func storageFeatures(p *promserver.Server, v *version.Version) ([]string, error)
 				return nil, fmt.Errorf("spec.tsdb.chunkEncoding.floats Xor is incompatible with spec.enableFeatures st-storage: XOR chunks do not store start timestamps")
 			}
 		case monitoringv1.ChunkEncodingFloatsXor2:
-			if atLeast(v, "3.13.0") {
+			if v.Supports(versions.PromChunkEncoding) {
 				out = append(out, "xor2-encoding")
 			}
 		default:
 			return nil, fmt.Errorf("spec.tsdb.chunkEncoding.floats %q: must be Xor or Xor2", *t.ChunkEncoding.Floats)
 		}
 	}
-	if atLeast(v, "2.54.0") && !atLeast(v, "3.4.0") {
+	if v.Supports(versions.PromMetadataWALRecords) {
 		for _, rw := range s.RemoteWrite {
 			if ptr.Deref(rw.MessageVersion, monitoringv1.RemoteWriteMessageVersion1_0) == monitoringv1.RemoteWriteMessageVersion2_0 {
 				out = append(out, "metadata-wal-records")
@@ -334,14 +330,14 @@ func logArgs(level, format string, add func(name, value string)) error {
 
 // receiverArgs adds the remote-write and OTLP receiver flags and returns the feature
 // flags they need on older versions.
-func receiverArgs(p *promserver.Server, v *version.Version, add func(name, value string)) ([]string, error) {
+func receiverArgs(p *promserver.Server, v versions.Version, add func(name, value string)) ([]string, error) {
 	s := p.Spec
 	var features []string
 	if s.EnableRemoteWriteReceiver {
 		add("web.enable-remote-write-receiver", "")
 	}
 	if len(s.RemoteWriteReceiverMessageVersions) > 0 {
-		if !atLeast(v, "2.54.0") {
+		if !v.Supports(versions.PromRemoteWriteReceiverMessages) {
 			return nil, fmt.Errorf("spec.remoteWriteReceiverMessageVersions requires Prometheus v2.54.0 or later, the version is v%s", v)
 		}
 		seen := map[string]bool{}
@@ -361,9 +357,9 @@ func receiverArgs(p *promserver.Server, v *version.Version, add func(name, value
 	otlp := ptr.Deref(s.EnableOTLPReceiver, s.OTLP != nil)
 	if otlp {
 		switch {
-		case atLeast(v, "3.0.0"):
+		case v.Supports(versions.PromOTLPReceiverFlag):
 			add("web.enable-otlp-receiver", "")
-		case atLeast(v, "2.47.0"):
+		case v.Supports(versions.PromOTLPReceiverFeature):
 			features = append(features, "otlp-write-receiver")
 		default:
 			return nil, fmt.Errorf("the OTLP receiver requires Prometheus v2.47.0 or later, the version is v%s", v)

@@ -9,13 +9,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/version"
 )
 
-// DefaultPrometheusVersion is the Prometheus version assumed when spec.version is empty.
-const DefaultPrometheusVersion = "v3.16.0"
-
-// DefaultAlertmanagerVersion is the Alertmanager version assumed when spec.version is
-// empty (prometheus-operator's default).
-const DefaultAlertmanagerVersion = "v0.33.1"
-
 // DefaultReloaderWatchInterval is how often the config-reloader re-reads its inputs even
 // without a change notification.
 const DefaultReloaderWatchInterval = 3 * time.Minute

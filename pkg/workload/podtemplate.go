@@ -2,16 +2,16 @@ package workload
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // podTemplate builds the pod of one shard, without the storage volume and spec.volumes
 // (the StatefulSet builder appends those).
-func podTemplate(p *promserver.Server, opts Options, v *version.Version, shard int32, ruleSlots, tlsSlots, configParts int, storageMount corev1.VolumeMount) (corev1.PodTemplateSpec, error) {
+func podTemplate(p *promserver.Server, opts Options, v versions.Version, shard int32, ruleSlots, tlsSlots, configParts int, storageMount corev1.VolumeMount) (corev1.PodTemplateSpec, error) {
 	s := p.Spec
 	image, err := Image(p, opts)
 	if err != nil {

@@ -94,7 +94,7 @@ func PrometheusPlan(in PlanInput, opts Options) (*plan.Plan, error) {
 			rules = []map[string]string{{}}
 		}
 		for i, data := range rules {
-			pl.Data = append(pl.Data, m.ConfigMap(layout.RuleConfigMapName(p.Name, i), data))
+			pl.Data = append(pl.Data, m.ConfigMap(layout.Prometheus(p.Name).RuleConfigMap(i), data))
 		}
 		pl.Data[len(pl.Data)-1].Written = in.RulesWritten
 	}

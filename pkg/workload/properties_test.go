@@ -16,6 +16,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 func build(t *testing.T, p *monitoringv1.Prometheus, opts Options, rules, tls int) *appsv1.StatefulSet {
@@ -242,7 +243,7 @@ func TestImage(t *testing.T) {
 		mut  func(*monitoringv1.Prometheus)
 		want string
 	}{
-		{func(*monitoringv1.Prometheus) {}, "quay.io/prometheus/prometheus:" + DefaultPrometheusVersion},
+		{func(*monitoringv1.Prometheus) {}, "quay.io/prometheus/prometheus:" + versions.DefaultPrometheus},
 		{func(p *monitoringv1.Prometheus) { p.Spec.Version = "v3.1.0" }, "quay.io/prometheus/prometheus:v3.1.0"},
 		{func(p *monitoringv1.Prometheus) { p.Spec.Image = ptr.To("my/prom:x"); p.Spec.Tag = "ignored" }, "my/prom:x"},
 		{func(p *monitoringv1.Prometheus) { p.Spec.BaseImage = "b/p"; p.Spec.Version = "v3.0.0" }, "b/p:v3.0.0"},

@@ -138,7 +138,7 @@ func AlertmanagerReloaderRoleName(a *monitoringv1.Alertmanager) string {
 // name: the reloader uses a metadata.name field selector).
 func AlertmanagerReloaderRole(a *monitoringv1.Alertmanager) *rbacv1.Role {
 	return reloaderRole(AlertmanagerReloaderRoleName(a), a.Namespace, alertmanagerRoleLabels(a),
-		readRule("secrets", layout.AlertmanagerGeneratedSecretName(a.Name)))
+		readRule("secrets", layout.Alertmanager(a.Name).GeneratedSecret()))
 }
 
 // AlertmanagerReloaderRoleFor is the Role of a's config-reloader under opts: the read
@@ -170,7 +170,7 @@ func AlertmanagerPodNames(a *monitoringv1.Alertmanager) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return statefulSetPods(layout.AlertmanagerStatefulSetName(a.Name), replicas), nil
+	return statefulSetPods(layout.Alertmanager(a.Name).StatefulSet(), replicas), nil
 }
 
 // AlertmanagerReloaderRoleBinding binds AlertmanagerReloaderRole to the pod's service

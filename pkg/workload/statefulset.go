@@ -22,10 +22,10 @@ type Input struct {
 	// Prometheus is the object reconciled; the builders never modify it.
 	Prometheus *promserver.Server
 	// RuleConfigMaps is how many rule ConfigMaps the controller wrote, named
-	// layout.RuleConfigMapName(name, 0..RuleConfigMaps-1).
+	// layout.Prometheus(name).RuleConfigMap(0..RuleConfigMaps-1).
 	RuleConfigMaps int
 	// TLSAssetSecrets is how many TLS assets Secrets the controller wrote, named
-	// layout.TLSAssetsSecretName(name, 0..TLSAssetSecrets-1).
+	// layout.Prometheus(name).TLSAssetsSecret(0..TLSAssetSecrets-1).
 	TLSAssetSecrets int
 	// ConfigParts is how many Secrets the generated config is spread over: the config
 	// Secret and layout.ConfigPartSecret(1..ConfigParts-1); 0 and 1 both mean the config

@@ -10,16 +10,12 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
-
-// DefaultThanosVersion is the Thanos version of the sidecar when spec.thanos.version is
-// empty (prometheus-operator's operator.DefaultThanosVersion).
-const DefaultThanosVersion = "v0.42.4"
 
 // ThanosSidecarContainerName is the name of the Thanos sidecar container, as
 // prometheus-operator names it.
@@ -45,17 +41,6 @@ const (
 	thanosShipperMetaFile = "thanos.shipper.json"
 )
 
-// Versions gating the sidecar's flags, as prometheus-operator gates them.
-const (
-	thanosHTTPClientFlagVersion        = "0.24.0"
-	thanosGetConfigVersion             = "0.29.0"
-	thanosTLSMinVersionVersion         = "0.37.0"
-	thanosTLSCiphersVersion            = "0.42.0"
-	thanosDelayedCompactionVersion     = "0.41.0"
-	promDelayedCompactionVersion       = "3.9.0"
-	promNoOverlappingCompactionVersion = "2.55.0"
-)
-
 // ThanosHTTPClientSecretName is the Secret holding the HTTP client configuration the
 // Thanos sidecar uses to reach Prometheus (prometheus-<name>-thanos-prometheus-http-client-file).
 func ThanosHTTPClientSecretName(p *promserver.Server) string {
@@ -77,18 +62,18 @@ func NeedsThanosHTTPClientSecret(p *promserver.Server) bool {
 		return false
 	}
 	v, err := thanosVersion(p.PrometheusOnly().Thanos)
-	return err == nil && atLeast(v, thanosHTTPClientFlagVersion)
+	return err == nil && v.Supports(versions.ThanosHTTPClientFlag)
 }
 
-// thanosVersion is spec.thanos.version, or DefaultThanosVersion.
-func thanosVersion(t *monitoringv1.ThanosSpec) (*version.Version, error) {
+// thanosVersion is spec.thanos.version, or versions.DefaultThanos.
+func thanosVersion(t *monitoringv1.ThanosSpec) (versions.Version, error) {
 	s := ptr.Deref(t.Version, "")
 	if s == "" {
-		s = DefaultThanosVersion
+		s = versions.DefaultThanos
 	}
-	v, err := version.ParseGeneric(s)
+	v, err := versions.ParseGeneric(s)
 	if err != nil {
-		return nil, fmt.Errorf("spec.thanos.version %q is not a Thanos version: %w", s, err)
+		return versions.Version{}, fmt.Errorf("spec.thanos.version %q is not a Thanos version: %w", s, err)
 	}
 	return v, nil
 }
@@ -114,7 +99,7 @@ const (
 )
 
 // compactionFor decides the compaction mode as prometheus-operator does.
-func compactionFor(p *promserver.Server, v *version.Version) (compactionMode, error) {
+func compactionFor(p *promserver.Server, v versions.Version) (compactionMode, error) {
 	if p.PrometheusOnly().DisableCompaction {
 		return compactionDisabled, nil
 	}
@@ -125,7 +110,7 @@ func compactionFor(p *promserver.Server, v *version.Version) (compactionMode, er
 	if err != nil {
 		return compactionDefault, err
 	}
-	if atLeast(v, promDelayedCompactionVersion) && atLeast(tv, thanosDelayedCompactionVersion) {
+	if v.Supports(versions.PromDelayedCompaction) && tv.Supports(versions.ThanosDelayedCompaction) {
 		return compactionDelayed, nil
 	}
 	return compactionDisabled, nil
@@ -135,7 +120,7 @@ func compactionFor(p *promserver.Server, v *version.Version) (compactionMode, er
 // (spec.thanos.blockSize, 2h by default) when disabled, the shipper meta file when
 // delayed, and --no-storage.tsdb.allow-overlapping-compaction when blocks are uploaded
 // with an out-of-order window on Prometheus v2.55.0 and later.
-func compactionArgs(p *promserver.Server, v *version.Version, add func(name, value string)) error {
+func compactionArgs(p *promserver.Server, v versions.Version, add func(name, value string)) error {
 	mode, err := compactionFor(p, v)
 	if err != nil {
 		return err
@@ -154,7 +139,7 @@ func compactionArgs(p *promserver.Server, v *version.Version, add func(name, val
 	case compactionDelayed:
 		add("storage.tsdb.delay-compact-file.path", path.Join(layout.StorageDir, thanosShipperMetaFile))
 	}
-	if t := p.Spec.TSDB; t != nil && t.OutOfOrderTimeWindow != nil && mode != compactionDefault && atLeast(v, promNoOverlappingCompactionVersion) {
+	if t := p.Spec.TSDB; t != nil && t.OutOfOrderTimeWindow != nil && mode != compactionDefault && v.Supports(versions.PromNoOverlappingCompaction) {
 		add("no-storage.tsdb.allow-overlapping-compaction", "")
 	}
 	return nil
@@ -172,7 +157,7 @@ func thanosImage(t *monitoringv1.ThanosSpec, opts Options) (string, error) {
 	if img == "" && base == "" {
 		return "", fmt.Errorf("no Thanos image: spec.thanos.image is empty and the operator has no default Thanos base image (--thanos-default-base-image)")
 	}
-	return imageFor("Thanos", imageSpec{t.Image, base, ptr.Deref(t.SHA, ""), ptr.Deref(t.Tag, ""), ptr.Deref(t.Version, "")}, base, DefaultThanosVersion)
+	return imageFor("Thanos", imageSpec{t.Image, base, ptr.Deref(t.SHA, ""), ptr.Deref(t.Tag, ""), ptr.Deref(t.Version, "")}, base, versions.DefaultThanos)
 }
 
 // imageHasTagOrDigest reports whether an image reference names a tag or a digest: a
@@ -195,7 +180,7 @@ var thanosTLSVersion = map[monitoringv1.TLSVersion]string{
 // thanosSidecar builds the thanos-sidecar container and the volumes it needs beyond the
 // Prometheus ones (nil, nil when spec.thanos is not set). v is the Prometheus version,
 // storageMount the TSDB mount of the Prometheus container.
-func thanosSidecar(p *promserver.Server, opts Options, v *version.Version, storageMount corev1.VolumeMount) (*corev1.Container, []corev1.Volume, error) {
+func thanosSidecar(p *promserver.Server, opts Options, v versions.Version, storageMount corev1.VolumeMount) (*corev1.Container, []corev1.Volume, error) {
 	t := p.PrometheusOnly().Thanos
 	if t == nil {
 		return nil, nil, nil
@@ -319,7 +304,7 @@ func thanosSidecar(p *promserver.Server, opts Options, v *version.Version, stora
 	if t.ReadyTimeout != "" {
 		add("prometheus.ready_timeout", string(t.ReadyTimeout))
 	}
-	if atLeast(tv, thanosGetConfigVersion) {
+	if tv.Supports(versions.ThanosGetConfig) {
 		if t.GetConfigTimeout != "" {
 			add("prometheus.get_config_timeout", string(t.GetConfigTimeout))
 		}
@@ -329,7 +314,7 @@ func thanosSidecar(p *promserver.Server, opts Options, v *version.Version, stora
 	}
 
 	var volumes []corev1.Volume
-	if atLeast(tv, thanosHTTPClientFlagVersion) {
+	if tv.Supports(versions.ThanosHTTPClientFlag) {
 		add("prometheus.http-client-file", path.Join(thanosConfigDir, ThanosHTTPClientFile))
 		c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: thanosHTTPClientVolume, MountPath: thanosConfigDir})
 		volumes = append(volumes, corev1.Volume{
@@ -349,7 +334,7 @@ func thanosSidecar(p *promserver.Server, opts Options, v *version.Version, stora
 // thanosGRPCTLSArgs adds the --grpc-server-tls-* flags of a Thanos component's gRPC
 // server (tls may be nil) as prometheus-operator gates them by the Thanos version tv.
 // field names the spec field in errors, mounts the field the files are mounted with.
-func thanosGRPCTLSArgs(tls *monitoringv1.GRPCServerTLSConfig, tv *version.Version, field, mounts string, add func(name, value string)) error {
+func thanosGRPCTLSArgs(tls *monitoringv1.GRPCServerTLSConfig, tv versions.Version, field, mounts string, add func(name, value string)) error {
 	if tls == nil {
 		return nil
 	}
@@ -365,13 +350,13 @@ func thanosGRPCTLSArgs(tls *monitoringv1.GRPCServerTLSConfig, tv *version.Versio
 	if tls.CAFile != "" {
 		add("grpc-server-tls-client-ca", tls.CAFile)
 	}
-	if mv := thanosTLSVersion[ptr.Deref(tls.MinVersion, "")]; mv != "" && atLeast(tv, thanosTLSMinVersionVersion) {
+	if mv := thanosTLSVersion[ptr.Deref(tls.MinVersion, "")]; mv != "" && tv.Supports(versions.ThanosTLSMinVersion) {
 		add("grpc-server-tls-min-version", mv)
 	}
-	if len(tls.CipherSuites) > 0 && atLeast(tv, thanosTLSCiphersVersion) {
+	if len(tls.CipherSuites) > 0 && tv.Supports(versions.ThanosTLSCiphers) {
 		add("grpc-server-tls-ciphers", strings.Join(tls.CipherSuites, ","))
 	}
-	if len(tls.Curves) > 0 && atLeast(tv, thanosTLSCiphersVersion) {
+	if len(tls.Curves) > 0 && tv.Supports(versions.ThanosTLSCiphers) {
 		add("grpc-server-tls-curves", strings.Join(tls.Curves, ","))
 	}
 	return nil

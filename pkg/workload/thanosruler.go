@@ -9,10 +9,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // ThanosRulerContainerName is the name of the Thanos Ruler container, as
@@ -37,15 +37,6 @@ const (
 )
 
 // Versions gating the ruler's flags, as prometheus-operator gates them.
-const (
-	thanosRulerRemoteWriteVersion   = "0.24.0"
-	thanosRulerWebConfigVersion     = "0.21.0"
-	thanosRulerOutageFlagsVersion   = "0.30.0"
-	thanosRulerConcurrentVersion    = "0.37.0"
-	thanosRulerQueryOffsetVersion   = "0.38.0"
-	thanosRulerEnableFeatureVersion = "0.39.0"
-)
-
 // ThanosRulerInput is what the controller hands the ThanosRuler builders.
 type ThanosRulerInput struct {
 	// ThanosRuler is the object reconciled; the builders never modify it.
@@ -96,20 +87,20 @@ func ManagesThanosRulerService(t *monitoringv1.ThanosRuler) bool {
 	return ptr.Deref(t.Spec.ServiceName, "") == ""
 }
 
-// ThanosRulerVersion is spec.version, or DefaultThanosVersion, as written.
+// ThanosRulerVersion is spec.version, or versions.DefaultThanos, as written.
 func ThanosRulerVersion(t *monitoringv1.ThanosRuler) string {
 	if s := ptr.Deref(t.Spec.Version, ""); s != "" {
 		return s
 	}
-	return DefaultThanosVersion
+	return versions.DefaultThanos
 }
 
 // thanosRulerVersion parses ThanosRulerVersion.
-func thanosRulerVersion(t *monitoringv1.ThanosRuler) (*version.Version, error) {
+func thanosRulerVersion(t *monitoringv1.ThanosRuler) (versions.Version, error) {
 	s := ThanosRulerVersion(t)
-	v, err := version.ParseGeneric(s)
+	v, err := versions.ParseGeneric(s)
 	if err != nil {
-		return nil, fmt.Errorf("spec.version %q is not a Thanos version: %w", s, err)
+		return versions.Version{}, fmt.Errorf("spec.version %q is not a Thanos version: %w", s, err)
 	}
 	return v, nil
 }
@@ -117,7 +108,7 @@ func thanosRulerVersion(t *monitoringv1.ThanosRuler) (*version.Version, error) {
 // ThanosRulerImage resolves t's image as prometheus-operator does: spec.image, or the
 // operator's Thanos base image (--thanos-default-base-image) tagged with the version.
 func ThanosRulerImage(t *monitoringv1.ThanosRuler, opts Options) (string, error) {
-	return imageFor("Thanos Ruler", imageSpec{image: &t.Spec.Image, version: ThanosRulerVersion(t)}, opts.ThanosBaseImage, DefaultThanosVersion)
+	return imageFor("Thanos Ruler", imageSpec{image: &t.Spec.Image, version: ThanosRulerVersion(t)}, opts.ThanosBaseImage, versions.DefaultThanos)
 }
 
 // thanosRulerWebFields is spec.web's web config file part (nil when unset).
@@ -136,8 +127,8 @@ func ThanosRulerWebConfig(t *monitoringv1.ThanosRuler) ([]byte, error) {
 }
 
 // thanosRulerWebTLS reports whether the ruler v serves HTTPS.
-func thanosRulerWebTLS(t *monitoringv1.ThanosRuler, v *version.Version) bool {
-	return t.Spec.Web != nil && t.Spec.Web.TLSConfig != nil && atLeast(v, thanosRulerWebConfigVersion)
+func thanosRulerWebTLS(t *monitoringv1.ThanosRuler, v versions.Version) bool {
+	return t.Spec.Web != nil && t.Spec.Web.TLSConfig != nil && v.Supports(versions.ThanosRulerWebConfig)
 }
 
 // thanosRulerPortName is the name of the HTTP port of the container and the Service.

@@ -14,10 +14,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // ErrThanosRulerNoQuery is the refusal of a ThanosRuler with neither spec.queryEndpoints
@@ -106,7 +106,7 @@ func buildThanosRulerStatefulSet(t *monitoringv1.ThanosRuler, opts Options, in T
 }
 
 // thanosRulerPod builds the pod template, without the storage volume and spec.volumes.
-func thanosRulerPod(t *monitoringv1.ThanosRuler, opts Options, v *version.Version, in ThanosRulerInput, storageMount corev1.VolumeMount) (corev1.PodTemplateSpec, error) {
+func thanosRulerPod(t *monitoringv1.ThanosRuler, opts Options, v versions.Version, in ThanosRulerInput, storageMount corev1.VolumeMount) (corev1.PodTemplateSpec, error) {
 	s := &t.Spec
 	image, err := ThanosRulerImage(t, opts)
 	if err != nil {
@@ -156,7 +156,7 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts Options, v *version.Versio
 		webMount          *corev1.VolumeMount
 		reloaderWebConfig string
 	)
-	if atLeast(v, thanosRulerWebConfigVersion) {
+	if v.Supports(versions.ThanosRulerWebConfig) {
 		sources, err := webConfigSourcesFor(thanosRulerWebFields(t), names.WebConfigSecret())
 		if err != nil {
 			return corev1.PodTemplateSpec{}, err
@@ -275,7 +275,7 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts Options, v *version.Versio
 
 // thanosRulerPodMetadata is the selector labels with the version label, and
 // spec.podMetadata's annotations with the default-container one.
-func thanosRulerPodMetadata(t *monitoringv1.ThanosRuler, v *version.Version, operatorLabels map[string]string) metav1.ObjectMeta {
+func thanosRulerPodMetadata(t *monitoringv1.ThanosRuler, v versions.Version, operatorLabels map[string]string) metav1.ObjectMeta {
 	labels := thanosRulerSelectorLabels(t, operatorLabels)
 	labels["app.kubernetes.io/version"] = v.String()
 	annotations := map[string]string{}
@@ -291,7 +291,7 @@ func thanosRulerPodMetadata(t *monitoringv1.ThanosRuler, v *version.Version, ope
 // thanosRulerArgs returns the arguments of the thanos-ruler container: "rule", then the
 // flags in prometheus-operator's order, spec.additionalArgs, and (added by the caller)
 // --http.config. files maps the flags reading a mounted Secret key to its path.
-func thanosRulerArgs(t *monitoringv1.ThanosRuler, v *version.Version, files map[string]string) ([]string, error) {
+func thanosRulerArgs(t *monitoringv1.ThanosRuler, v versions.Version, files map[string]string) ([]string, error) {
 	s := &t.Spec
 	eval := string(s.EvaluationInterval)
 	if eval == "" {
@@ -312,8 +312,8 @@ func thanosRulerArgs(t *monitoringv1.ThanosRuler, v *version.Version, files map[
 		{"tsdb.retention", retention},
 	}
 	add := func(name, value string) { args = append(args, arg{name, value}) }
-	duration := func(field, flag, since string, d *monitoringv1.Duration) error {
-		if d == nil || *d == "" || (since != "" && !atLeast(v, since)) {
+	duration := func(field, flag string, since versions.Feature, d *monitoringv1.Duration) error {
+		if d == nil || *d == "" || !v.Supports(since) {
 			return nil
 		}
 		if _, err := model.ParseDuration(string(*d)); err != nil {
@@ -322,22 +322,22 @@ func thanosRulerArgs(t *monitoringv1.ThanosRuler, v *version.Version, files map[
 		add(flag, string(*d))
 		return nil
 	}
-	if err := duration("spec.ruleQueryOffset", "rule-query-offset", thanosRulerQueryOffsetVersion, s.RuleQueryOffset); err != nil {
+	if err := duration("spec.ruleQueryOffset", "rule-query-offset", versions.ThanosRulerQueryOffset, s.RuleQueryOffset); err != nil {
 		return nil, err
 	}
-	if c := ptr.Deref(s.RuleConcurrentEval, 0); c > 0 && atLeast(v, thanosRulerConcurrentVersion) {
+	if c := ptr.Deref(s.RuleConcurrentEval, 0); c > 0 && v.Supports(versions.ThanosRulerConcurrent) {
 		add("rule-concurrent-evaluation", strconv.Itoa(int(c)))
 	}
-	if err := duration("spec.ruleOutageTolerance", "for-outage-tolerance", thanosRulerOutageFlagsVersion, s.RuleOutageTolerance); err != nil {
+	if err := duration("spec.ruleOutageTolerance", "for-outage-tolerance", versions.ThanosRulerOutageFlags, s.RuleOutageTolerance); err != nil {
 		return nil, err
 	}
-	if err := duration("spec.ruleGracePeriod", "for-grace-period", thanosRulerOutageFlagsVersion, s.RuleGracePeriod); err != nil {
+	if err := duration("spec.ruleGracePeriod", "for-grace-period", versions.ThanosRulerOutageFlags, s.RuleGracePeriod); err != nil {
 		return nil, err
 	}
-	if err := duration("spec.resendDelay", "resend-delay", "", s.ResendDelay); err != nil {
+	if err := duration("spec.resendDelay", "resend-delay", versions.Feature{}, s.ResendDelay); err != nil {
 		return nil, err
 	}
-	if len(s.EnableFeatures) > 0 && atLeast(v, thanosRulerEnableFeatureVersion) {
+	if len(s.EnableFeatures) > 0 && v.Supports(versions.ThanosRulerEnableFeature) {
 		feats := make([]string, len(s.EnableFeatures))
 		for i, f := range s.EnableFeatures {
 			feats[i] = string(f)
@@ -376,8 +376,8 @@ func thanosRulerArgs(t *monitoringv1.ThanosRuler, v *version.Version, files map[
 	}
 	add("rule-file", layout.ThanosRulerRulesDir+"/*/*.yaml")
 	if len(s.RemoteWrite) > 0 {
-		if !atLeast(v, thanosRulerRemoteWriteVersion) {
-			return nil, fmt.Errorf("spec.remoteWrite needs Thanos v%s or later; this ThanosRuler runs v%s", thanosRulerRemoteWriteVersion, v)
+		if !v.Supports(versions.ThanosRulerRemoteWrite) {
+			return nil, fmt.Errorf("spec.remoteWrite needs Thanos v%s or later; this ThanosRuler runs v%s", versions.ThanosRulerRemoteWrite.Since, v)
 		}
 		add("remote-write.config-file", files["remote-write.config-file"])
 	}
@@ -422,7 +422,7 @@ func thanosRulerArgs(t *monitoringv1.ThanosRuler, v *version.Version, files map[
 	if s.AlertQueryURL != "" {
 		add("alert.query-url", s.AlertQueryURL)
 	}
-	if atLeast(v, thanosRulerWebConfigVersion) {
+	if v.Supports(versions.ThanosRulerWebConfig) {
 		// Appended by the caller after spec.additionalArgs, as prometheus-operator
 		// orders it; reserved here so that additionalArgs cannot set it.
 		args = append(args, arg{"http.config", ""})
@@ -431,7 +431,7 @@ func thanosRulerArgs(t *monitoringv1.ThanosRuler, v *version.Version, files map[
 	if err != nil {
 		return nil, err
 	}
-	if atLeast(v, thanosRulerWebConfigVersion) {
+	if v.Supports(versions.ThanosRulerWebConfig) {
 		out = slices.DeleteFunc(out, func(a string) bool { return a == "--http.config" })
 	}
 	return append([]string{"rule"}, out...), nil

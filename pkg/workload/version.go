@@ -4,44 +4,36 @@ import (
 	"fmt"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/promserver"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
-// minimumVersion is the oldest Prometheus whose flags the builders know.
-var minimumVersion = version.MustParseGeneric("2.45.0")
-
 // promVersion is the Prometheus version the flags are generated for: spec.version, or
-// DefaultPrometheusVersion.
-func promVersion(p *promserver.Server) (*version.Version, error) {
+// versions.DefaultPrometheus.
+func promVersion(p *promserver.Server) (versions.Version, error) {
 	s := p.Spec.Version
 	if s == "" {
-		s = DefaultPrometheusVersion
+		s = versions.DefaultPrometheus
 	}
-	v, err := version.ParseGeneric(s)
+	v, err := versions.ParseGeneric(s)
 	if err != nil {
-		return nil, fmt.Errorf("spec.version %q is not a Prometheus version: %w", s, err)
+		return versions.Version{}, fmt.Errorf("spec.version %q is not a Prometheus version: %w", s, err)
 	}
-	if v.LessThan(minimumVersion) {
-		return nil, fmt.Errorf("spec.version %q is not supported: Lookout generates flags for Prometheus v%s and later", s, minimumVersion)
+	if v.Less(versions.MinimumPrometheus) {
+		return versions.Version{}, fmt.Errorf("spec.version %q is not supported: Lookout generates flags for Prometheus v%s and later", s, versions.MinimumPrometheus)
 	}
 	return v, nil
-}
-
-// atLeast reports whether v is at least the version written in min ("2.47.0").
-func atLeast(v *version.Version, min string) bool {
-	return v.AtLeast(version.MustParseGeneric(min))
 }
 
 // Image returns the Prometheus image of p the way prometheus-operator resolves it:
 // spec.image when set; otherwise the base image (spec.baseImage, deprecated, or the
 // operator's default) with spec.sha (deprecated) as digest, or spec.tag (deprecated), or
-// spec.version (DefaultPrometheusVersion when empty) as tag.
+// spec.version (versions.DefaultPrometheus when empty) as tag.
 func Image(p *promserver.Server, opts Options) (string, error) {
 	s := p.Spec
-	return imageFor("Prometheus", imageSpec{s.Image, p.PrometheusOnly().BaseImage, p.PrometheusOnly().SHA, p.PrometheusOnly().Tag, s.Version}, opts.PrometheusBaseImage, DefaultPrometheusVersion)
+	return imageFor("Prometheus", imageSpec{s.Image, p.PrometheusOnly().BaseImage, p.PrometheusOnly().SHA, p.PrometheusOnly().Tag, s.Version}, opts.PrometheusBaseImage, versions.DefaultPrometheus)
 }
 
 // imageSpec are the image fields every workload kind has.

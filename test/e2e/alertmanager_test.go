@@ -38,7 +38,7 @@ func TestAlertmanagerCluster(t *testing.T) {
 	defer sc.done()
 
 	mustCreate(t, sc.alertmanager("mesh", 3))
-	pods := sc.runReplicas(sc.ns, layout.AlertmanagerStatefulSetName("mesh"))
+	pods := sc.runReplicas(sc.ns, layout.Alertmanager("mesh").StatefulSet())
 	if len(pods) != 3 {
 		t.Fatalf("%d pods, want 3", len(pods))
 	}
@@ -101,7 +101,7 @@ func TestAlertmanagerConfigRouting(t *testing.T) {
 		a.Spec.AlertmanagerConfigSelector = &metav1.LabelSelector{MatchLabels: sc.labels()}
 		a.Spec.AlertmanagerConfigNamespaceSelector = &metav1.LabelSelector{MatchLabels: sc.labels()}
 	}))
-	ams := sc.runReplicas(sc.ns, layout.AlertmanagerStatefulSetName("routing"))
+	ams := sc.runReplicas(sc.ns, layout.Alertmanager("routing").StatefulSet())
 	// There is no endpoint controller: publish the pods behind the governing Service.
 	if err := publishPods(ctx, sc.ns, layout.AlertmanagerGoverningServiceName, ams); err != nil {
 		t.Fatal(err)

@@ -170,11 +170,11 @@ func labelValue(key, label string) string {
 func generatedVersions(ctx context.Context, ns, name string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, o := range []client.Object{
-		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: layout.ConfigSecretName(name)}},
-		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: layout.WebConfigSecretName(name)}},
-		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: layout.RuleConfigMapName(name, 0)}},
+		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: layout.Prometheus(name).ConfigSecret()}},
+		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: layout.Prometheus(name).WebConfigSecret()}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: layout.Prometheus(name).RuleConfigMap(0)}},
 		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: layout.GoverningServiceName}},
-		&appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: layout.StatefulSetName(name, 0)}},
+		&appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: layout.Prometheus(name).StatefulSet(0)}},
 		&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: name}},
 	} {
 		if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: o.GetName()}, o); err != nil {

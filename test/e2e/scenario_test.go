@@ -184,5 +184,5 @@ func (sc *scenario) labels() map[string]string { return map[string]string{scenar
 
 // statefulSetName is the StatefulSet of a shard of a Prometheus.
 func statefulSetName(prometheus string, shard int) string {
-	return layout.StatefulSetName(prometheus, shard)
+	return layout.Prometheus(prometheus).StatefulSet(shard)
 }

@@ -59,8 +59,8 @@ func TestKillBetweenWrites(t *testing.T) {
 		held := snapshot(t, ns, "p")
 		op.kill()
 		t.Logf("the held StatefulSet write was %s", ic.release(t, false))
-		if held.versions["Secret/"+layout.ConfigSecretName("p")] == s0.versions["Secret/"+layout.ConfigSecretName("p")] ||
-			held.versions["ConfigMap/"+layout.RuleConfigMapName("p", 0)] == s0.versions["ConfigMap/"+layout.RuleConfigMapName("p", 0)] {
+		if held.versions["Secret/"+layout.Prometheus("p").ConfigSecret()] == s0.versions["Secret/"+layout.Prometheus("p").ConfigSecret()] ||
+			held.versions["ConfigMap/"+layout.Prometheus("p").RuleConfigMap(0)] == s0.versions["ConfigMap/"+layout.Prometheus("p").RuleConfigMap(0)] {
 			t.Fatalf("when the StatefulSet write was held, the config Secret and rule ConfigMap were not written yet: %v -> %v", s0.versions, held.versions)
 		}
 		killed := snapshot(t, ns, "p")
@@ -73,7 +73,7 @@ func TestKillBetweenWrites(t *testing.T) {
 			if err := converged(ns, "p"); err != nil {
 				return err
 			}
-			sts, err := cp.statefulSet(ns, layout.StatefulSetName("p", 0))
+			sts, err := cp.statefulSet(ns, layout.Prometheus("p").StatefulSet(0))
 			if err != nil {
 				return err
 			}
@@ -88,7 +88,7 @@ func TestKillBetweenWrites(t *testing.T) {
 		if after.stsGeneration != s0.stsGeneration+1 {
 			t.Errorf("StatefulSet generation %d -> %d, want one roll for one change", s0.stsGeneration, after.stsGeneration)
 		}
-		for _, k := range []string{"Secret/" + layout.ConfigSecretName("p"), "ConfigMap/" + layout.RuleConfigMapName("p", 0)} {
+		for _, k := range []string{"Secret/" + layout.Prometheus("p").ConfigSecret(), "ConfigMap/" + layout.Prometheus("p").RuleConfigMap(0)} {
 			if after.versions[k] != held.versions[k] {
 				t.Errorf("%s rewritten by the next operator although it was up to date", k)
 			}
@@ -184,7 +184,7 @@ func TestKillDuringBurst(t *testing.T) {
 			return err
 		}
 		var cm corev1.ConfigMap
-		if err := cp.c.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.RuleConfigMapName("p", 0)}, &cm); err != nil {
+		if err := cp.c.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Prometheus("p").RuleConfigMap(0)}, &cm); err != nil {
 			return err
 		}
 		for _, content := range cm.Data {
@@ -197,7 +197,7 @@ func TestKillDuringBurst(t *testing.T) {
 	t.Logf("measured: last operator converged %s after it was ready", took.Round(time.Millisecond))
 	w := quiet(t, 2*time.Second, 30*time.Second, last)[0]
 	after := snapshot(t, ns, "p")
-	if after.stsGeneration != s0.stsGeneration || after.versions["StatefulSet/"+layout.StatefulSetName("p", 0)] != s0.versions["StatefulSet/"+layout.StatefulSetName("p", 0)] {
+	if after.stsGeneration != s0.stsGeneration || after.versions["StatefulSet/"+layout.Prometheus("p").StatefulSet(0)] != s0.versions["StatefulSet/"+layout.Prometheus("p").StatefulSet(0)] {
 		t.Errorf("StatefulSet written (generation %d -> %d) although none of its inputs changed", s0.stsGeneration, after.stsGeneration)
 	}
 	for _, k := range []string{"StatefulSet/create", "StatefulSet/update", "Service/create", "Service/update", "Secret/create", "ConfigMap/create"} {
@@ -249,7 +249,7 @@ func snapshot(t *testing.T, ns, name string) *state {
 			}
 		}
 	}
-	sts, err := cp.statefulSet(ns, layout.StatefulSetName(name, 0))
+	sts, err := cp.statefulSet(ns, layout.Prometheus(name).StatefulSet(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,14 +295,14 @@ func (s *state) noSurplus(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{
-		"ConfigMap/" + layout.RuleConfigMapName("p", 0),
-		"Secret/" + layout.ConfigSecretName("p"),
-		"Secret/" + layout.WebConfigSecretName("p"),
+		"ConfigMap/" + layout.Prometheus("p").RuleConfigMap(0),
+		"Secret/" + layout.Prometheus("p").ConfigSecret(),
+		"Secret/" + layout.Prometheus("p").WebConfigSecret(),
 		// Generated for every Prometheus, as prometheus-operator does.
-		"Secret/" + layout.TLSAssetsSecretName("p", 0),
+		"Secret/" + layout.Prometheus("p").TLSAssetsSecret(0),
 		"Secret/prometheus-p-thanos-prometheus-http-client-file",
 		"Service/" + layout.GoverningServiceName,
-		"StatefulSet/" + layout.StatefulSetName("p", 0),
+		"StatefulSet/" + layout.Prometheus("p").StatefulSet(0),
 	}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
@@ -324,7 +324,7 @@ func converged(ns, name string, on ...*controlPlane) error {
 	if cond.Status != monitoringv1.ConditionTrue {
 		return fmt.Errorf("Reconciled is %s/%s: %s", cond.Status, cond.Reason, cond.Message)
 	}
-	_, err = c.statefulSet(ns, layout.StatefulSetName(name, 0))
+	_, err = c.statefulSet(ns, layout.Prometheus(name).StatefulSet(0))
 	return err
 }
 

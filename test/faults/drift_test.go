@@ -38,7 +38,7 @@ func TestEditedGeneratedObjectsRestored(t *testing.T) {
 		newServiceMonitor(ns, "sm", "drift"),
 		newRule(ns, "rules", "drift", "vector(1)"),
 	)
-	cmKey := types.NamespacedName{Namespace: ns, Name: layout.RuleConfigMapName("p", 0)}
+	cmKey := types.NamespacedName{Namespace: ns, Name: layout.Prometheus("p").RuleConfigMap(0)}
 	var cm corev1.ConfigMap
 	poll(t, "rule ConfigMap created", 30*time.Second, ops, func() error { return cp.c.Get(ctx, cmKey, &cm) })
 	want := cm.DeepCopy()
@@ -57,7 +57,7 @@ func TestEditedGeneratedObjectsRestored(t *testing.T) {
 		if err := cp.configHasMonitors(ns, "p", "sm"); err != nil {
 			return err
 		}
-		if _, err := cp.statefulSet(ns, layout.StatefulSetName("p", 0)); err != nil {
+		if _, err := cp.statefulSet(ns, layout.Prometheus("p").StatefulSet(0)); err != nil {
 			return err
 		}
 		return cp.c.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.GoverningServiceName}, &corev1.Service{})
@@ -101,7 +101,7 @@ func TestEditedGeneratedObjectsRestored(t *testing.T) {
 		check: func() error { return sameConfigMap(cmKey, want) },
 	})
 
-	stsKey := types.NamespacedName{Namespace: ns, Name: layout.StatefulSetName("p", 0)}
+	stsKey := types.NamespacedName{Namespace: ns, Name: layout.Prometheus("p").StatefulSet(0)}
 	cases = append(cases, driftCase{
 		name: "StatefulSet scaled to 3 by hand", write: "StatefulSet/update",
 		edit: func() error {
@@ -176,7 +176,7 @@ func TestNameConflictNeverOverwritten(t *testing.T) {
 	op := startOperator(t, cp, "conflict", "conflict")
 	ops := []*operator{op}
 	user := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: layout.ConfigSecretName("p")},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: layout.Prometheus("p").ConfigSecret()},
 		Data:       map[string][]byte{"mine": []byte("keep me")},
 	}
 	cp.mustCreate(t, user)

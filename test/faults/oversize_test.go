@@ -102,7 +102,7 @@ func TestOversizedConfigIsSplit(t *testing.T) {
 		return nil
 	})
 	t.Logf("measured: %.0f bytes of compressed configuration spread over two Secrets %s after the selector change", size, took.Round(time.Millisecond))
-	sts, err := cp.statefulSet(ns, layout.StatefulSetName("p", 0))
+	sts, err := cp.statefulSet(ns, layout.Prometheus("p").StatefulSet(0))
 	if err != nil {
 		t.Fatal(err)
 	}

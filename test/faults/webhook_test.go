@@ -108,7 +108,7 @@ func TestWebhookDownInvalidRuleKeptOut(t *testing.T) {
 				return fmt.Errorf("rule %s: %w", name, err)
 			}
 		}
-		return cp.c.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.RuleConfigMapName("p", 0)}, &cm)
+		return cp.c.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Prometheus("p").RuleConfigMap(0)}, &cm)
 	})
 	if c, err := cp.reconciled(ns, "p"); err != nil || c.Status != monitoringv1.ConditionTrue {
 		t.Errorf("Reconciled with an invalid rule selected: %+v %v", c, err)

@@ -28,7 +28,7 @@ import (
 // amConfig reads and decompresses the generated config of an Alertmanager.
 func amConfig(ns, name string) (string, *corev1.Secret, error) {
 	sec := &corev1.Secret{}
-	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.AlertmanagerGeneratedSecretName(name)}, sec); err != nil {
+	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Alertmanager(name).GeneratedSecret()}, sec); err != nil {
 		return "", nil, err
 	}
 	r, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.AlertmanagerConfigCompressedKey]))
@@ -70,7 +70,7 @@ func routing(cfg string) string {
 
 // amPeers checks the --cluster.peer flags and gossip listen address of the StatefulSet.
 func amPeers(ns, name string, replicas int) error {
-	sts, err := statefulSet(ns, layout.AlertmanagerStatefulSetName(name))
+	sts, err := statefulSet(ns, layout.Alertmanager(name).StatefulSet())
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,7 @@ func TestAlertmanagerLongAssetName(t *testing.T) {
 		if !strings.Contains(cfg, ns+"/tenant/hook") {
 			return fmt.Errorf("the AlertmanagerConfig is not in the configuration yet: %s", cfg)
 		}
-		return k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.AlertmanagerTLSAssetsSecretName("main", 0)}, assets)
+		return k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Alertmanager("main").TLSAssetsSecret(0)}, assets)
 	})
 	dir := t.TempDir()
 	for k, v := range assets.Data {

@@ -65,7 +65,7 @@ func TestAlertmanagerConfigLoadedCondition(t *testing.T) {
 	}
 	// The hash the reloader reports: the sha256 of the decompressed generated config.
 	sec := &corev1.Secret{}
-	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.AlertmanagerGeneratedSecretName("cl")}, sec); err != nil {
+	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Alertmanager("cl").GeneratedSecret()}, sec); err != nil {
 		t.Fatal(err)
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.AlertmanagerConfigCompressedKey]))

@@ -86,7 +86,7 @@ func newGenerated(ns, prom string, sec *corev1.Secret, ruleCMs []corev1.ConfigMa
 // readGenerated reads a Prometheus's generated objects from the API server.
 func readGenerated(ns, prom string) (*generated, error) {
 	sec := &corev1.Secret{}
-	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.ConfigSecretName(prom)}, sec); err != nil {
+	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Prometheus(prom).ConfigSecret()}, sec); err != nil {
 		return nil, err
 	}
 	var cms corev1.ConfigMapList
@@ -96,7 +96,7 @@ func readGenerated(ns, prom string) (*generated, error) {
 	var assets []*corev1.Secret
 	for i := 0; ; i++ {
 		s := &corev1.Secret{}
-		err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.TLSAssetsSecretName(prom, i)}, s)
+		err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Prometheus(prom).TLSAssetsSecret(i)}, s)
 		if err != nil {
 			break
 		}

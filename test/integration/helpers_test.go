@@ -64,7 +64,7 @@ func create(t *testing.T, objs ...interface {
 // config reads and decompresses the generated config of a Prometheus.
 func config(ns, name string) (string, *corev1.Secret, error) {
 	sec := &corev1.Secret{}
-	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.ConfigSecretName(name)}, sec); err != nil {
+	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Prometheus(name).ConfigSecret()}, sec); err != nil {
 		return "", nil, err
 	}
 	r, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.ConfigCompressedKey]))

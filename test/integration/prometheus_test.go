@@ -81,7 +81,7 @@ func TestPrometheusObjects(t *testing.T) {
 		t.Error(err)
 	}
 	web := &corev1.Secret{}
-	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.WebConfigSecretName("main")}, web); err != nil {
+	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Prometheus("main").WebConfigSecret()}, web); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, 10*time.Second, "status conditions", func() error {

@@ -63,7 +63,7 @@ func TestSwapWithPrometheusOperator(t *testing.T) {
 		if err := configContains(ns, "swap", "serviceMonitor/"+ns+"/web/0"); err != nil {
 			return err
 		}
-		return k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.ConfigSecretName("swap")}, secret)
+		return k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Prometheus("swap").ConfigSecret()}, secret)
 	})
 	stop()
 
@@ -87,7 +87,7 @@ func TestSwapWithPrometheusOperator(t *testing.T) {
 	upstreamSets, _ := sets()
 	stopUpstream()
 	sec := &corev1.Secret{}
-	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.ConfigSecretName("swap")}, sec); err != nil || sec.UID != secret.UID {
+	if err := k8s.Get(ctx, types.NamespacedName{Namespace: ns, Name: layout.Prometheus("swap").ConfigSecret()}, sec); err != nil || sec.UID != secret.UID {
 		t.Fatalf("config Secret replaced by prometheus-operator: %v", err)
 	}
 

@@ -160,7 +160,7 @@ spec:
 	var last error
 	for time.Now().Before(deadline) {
 		var s corev1.Secret
-		last = c.Get(ctx, client.ObjectKey{Namespace: ns, Name: layout.ConfigSecretName(name)}, &s)
+		last = c.Get(ctx, client.ObjectKey{Namespace: ns, Name: layout.Prometheus(name).ConfigSecret()}, &s)
 		if last == nil {
 			cfg, err := gunzipConfig(s.Data)
 			if err == nil && strings.Contains(cfg, job) {

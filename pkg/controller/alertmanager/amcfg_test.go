@@ -13,10 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lookout-operator/lookout/pkg/amcfg"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/selection"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // TestAlertmanagerConfigsGenerated: the default generator (pkg/amcfg) puts a selected,
@@ -104,13 +102,5 @@ func TestGlobalAlertmanagerConfigMissing(t *testing.T) {
 	}
 	if c := f.condition("main", monitoringv1.Reconciled); c.Status != monitoringv1.ConditionFalse || !strings.Contains(c.Message, "spec.alertmanagerConfiguration.name") {
 		t.Errorf("Reconciled %+v", c)
-	}
-}
-
-// The generator gates fields by the version the pod runs: without spec.version both are
-// the same default.
-func TestDefaultVersionsAgree(t *testing.T) {
-	if amcfg.DefaultVersion != workload.DefaultAlertmanagerVersion {
-		t.Errorf("pkg/amcfg assumes Alertmanager %s without spec.version, the pod runs %s", amcfg.DefaultVersion, workload.DefaultAlertmanagerVersion)
 	}
 }

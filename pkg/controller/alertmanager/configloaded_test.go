@@ -52,7 +52,7 @@ func TestReconcileConfigLoaded(t *testing.T) {
 		t.Fatalf("role rules %+v", role.Rules)
 	}
 	sec := &corev1.Secret{}
-	f.get(sec, layout.AlertmanagerGeneratedSecretName("main"))
+	f.get(sec, layout.Alertmanager("main").GeneratedSecret())
 	zr, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.AlertmanagerConfigCompressedKey]))
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ func TestConfigNeverAheadOfItsAssets(t *testing.T) {
 	if err := f.reconcile("main"); err == nil {
 		t.Fatal("the reconcile succeeded although the assets were refused")
 	}
-	err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: layout.AlertmanagerGeneratedSecretName("main")}, &corev1.Secret{})
+	err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: layout.Alertmanager("main").GeneratedSecret()}, &corev1.Secret{})
 	if !apierrors.IsNotFound(err) {
 		t.Fatalf("the configuration was written ahead of its assets (%v)", err)
 	}

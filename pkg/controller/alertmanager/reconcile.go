@@ -96,20 +96,12 @@ func (r *Reconciler) countResources(a *monitoringv1.Alertmanager, verdicts []sel
 	r.Upstream.SetResources(nn.String(), monitoringv1alpha1.AlertmanagerConfigKind, used, len(verdicts)-used)
 }
 
-// workloadOptions are the pod options for a. API-watch mode needs a's own service
-// account: the Role that reads the generated config Secret (every receiver credential) is
-// never bound to the namespace's default service account, which any pod of the namespace
-// may run as; a's reloader then reads the kubelet volume instead, and the note says why.
-//
-// Nor is a's reloader granted patch on its pods' status without a's own service account:
-// it does not report the configuration it loaded (--reloader-report-config).
+// workloadOptions are the pod options for a (workload.AlertmanagerOptions): API-watch
+// mode needs a's own service account, or a's reloader reads the kubelet volume instead,
+// and the note says why.
 func (r *Reconciler) workloadOptions(a *monitoringv1.Alertmanager) (workload.Options, *outcome.Note) {
-	opts := r.cfg.Workload
-	if a.Spec.ServiceAccountName == "" {
-		opts.ReloaderReportConfig = false
-	}
-	if opts.ReloaderWatchAPI && a.Spec.ServiceAccountName == "" {
-		opts.ReloaderWatchAPI = false
+	opts, watchDropped := workload.AlertmanagerOptions(a, r.cfg.Workload)
+	if watchDropped {
 		return opts, &outcome.Note{Reason: outcome.ReasonAPIWatchNeedsServiceAccount, Message: "the operator runs with --reloader-watch-api, but this Alertmanager has no spec.serviceAccountName: " +
 			"the config-reloader reads the mounted volume instead, so that the namespace's default service account is not granted the generated configuration Secret"}
 	}

@@ -84,7 +84,7 @@ func (f *fixture) get(o client.Object, name string) {
 func (f *fixture) generated(name string) (string, map[string][]byte) {
 	f.t.Helper()
 	sec := &corev1.Secret{}
-	f.get(sec, layout.AlertmanagerGeneratedSecretName(name))
+	f.get(sec, layout.Alertmanager(name).GeneratedSecret())
 	zr, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.AlertmanagerConfigCompressedKey]))
 	if err != nil {
 		f.t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // repairing a stuck rollout on the way (--repair-policy-for-statefulsets), and with
 // --reloader-report-config the ConfigLoaded condition.
 func (r *Reconciler) status(ctx context.Context, a *monitoringv1.Alertmanager, st *amState, result error) (monitoringv1.AlertmanagerStatus, error) {
-	sts, err := r.OwnedStatefulSet(ctx, a, layout.AlertmanagerStatefulSetName(a.Name))
+	sts, err := r.OwnedStatefulSet(ctx, a, layout.Alertmanager(a.Name).StatefulSet())
 	if err != nil {
 		return monitoringv1.AlertmanagerStatus{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/priority"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -66,6 +67,6 @@ type Config struct {
 	// grant.
 	WatchGoverningServices bool
 	// DefaultVersions are written into objects without a version when they are read
-	// (--default-versions; zero: pkg/workload's defaults).
-	DefaultVersions workload.Versions
+	// (--default-versions; zero: Lookout's defaults, versions.DefaultPrometheus and friends).
+	DefaultVersions versions.Defaults
 }

@@ -145,7 +145,7 @@ func TestReconcileConfigLoaded(t *testing.T) {
 		t.Fatal(err)
 	}
 	sec := &corev1.Secret{}
-	f.get(sec, "mon", layout.ConfigSecretName("p"))
+	f.get(sec, "mon", layout.Prometheus("p").ConfigSecret())
 	hash := sec.Annotations[layout.InputHashAnnotation]
 	loaded := func() monitoringv1.Condition {
 		t.Helper()

@@ -107,7 +107,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *promserver.Server,
 	}
 	run := pipeline.Run(st.generator, pipeline.Input{
 		Prometheus: p, Selectors: sel, Candidates: cands, Scope: r.cfg.Scope, NamespaceLabels: nsLabels,
-		Assets: r.assets.For(ctx), RuleFiles: layout.RuleFileGlobs(p.Name, slots(len(rules.ConfigMaps))), // ignored for agents
+		Assets: r.assets.For(ctx), RuleFiles: layout.Prometheus(p.Name).RuleFileGlobs(slots(len(rules.ConfigMaps))), // ignored for agents
 	})
 	res, err := run.Result, run.Err
 	if err != nil {

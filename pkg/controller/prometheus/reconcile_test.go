@@ -92,7 +92,7 @@ func (f *fixture) get(o client.Object, ns, name string) {
 func (f *fixture) config(name string) string {
 	f.t.Helper()
 	sec := &corev1.Secret{}
-	f.get(sec, "mon", layout.ConfigSecretName(name))
+	f.get(sec, "mon", layout.Prometheus(name).ConfigSecret())
 	zr, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.ConfigCompressedKey]))
 	if err != nil {
 		f.t.Fatal(err)
@@ -189,11 +189,11 @@ func TestReconcileRestoresEditedData(t *testing.T) {
 	}
 	good := f.config("p")
 	cm := &corev1.ConfigMap{}
-	f.get(cm, "mon", layout.RuleConfigMapName("p", 0))
+	f.get(cm, "mon", layout.Prometheus("p").RuleConfigMap(0))
 	goodRules := maps.Clone(cm.Data)
 
 	sec := &corev1.Secret{}
-	f.get(sec, "mon", layout.ConfigSecretName("p"))
+	f.get(sec, "mon", layout.Prometheus("p").ConfigSecret())
 	sec.Data[layout.ConfigCompressedKey] = []byte("not even gzip")
 	cm.Data = map[string]string{"x.yaml": "groups: []"}
 	for _, o := range []client.Object{sec, cm} {
@@ -208,7 +208,7 @@ func TestReconcileRestoresEditedData(t *testing.T) {
 	if got := f.config("p"); got != good {
 		t.Fatalf("config not restored:\n%s", got)
 	}
-	f.get(cm, "mon", layout.RuleConfigMapName("p", 0))
+	f.get(cm, "mon", layout.Prometheus("p").RuleConfigMap(0))
 	if !maps.Equal(cm.Data, goodRules) {
 		t.Fatalf("rule ConfigMap not restored: %v", cm.Data)
 	}

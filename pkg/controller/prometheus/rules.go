@@ -21,6 +21,6 @@ func (r *Reconciler) reconcileRules(ctx context.Context, p *promserver.Server, s
 		Scope:           r.cfg.Scope,
 		NamespaceLabels: nsLabels,
 		Namespace:       p.Namespace,
-		ConfigMapName:   func(i int) string { return layout.RuleConfigMapName(p.Name, i) },
+		ConfigMapName:   func(i int) string { return layout.Prometheus(p.Name).RuleConfigMap(i) },
 	})
 }

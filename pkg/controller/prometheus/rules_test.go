@@ -31,7 +31,7 @@ func (f *fixture) ruleFiles(p string) map[string]string {
 	out := map[string]string{}
 	for i := 0; ; i++ {
 		cm := &corev1.ConfigMap{}
-		if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: layout.RuleConfigMapName(p, i)}, cm); err != nil {
+		if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: layout.Prometheus(p).RuleConfigMap(i)}, cm); err != nil {
 			return out
 		}
 		for k, v := range cm.Data {

@@ -7,7 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/lookout-operator/lookout/pkg/workload"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // TestDefaultVersions: a Prometheus without spec.version (and its Thanos sidecar without
@@ -26,19 +26,19 @@ func TestDefaultVersions(t *testing.T) {
 		return out
 	}
 	sidecar := func(p *monitoringv1.Prometheus) { p.Spec.Thanos = &monitoringv1.ThanosSpec{} }
-	versions := workload.Versions{Prometheus: "v3.13.1", Alertmanager: "v0.33.1", Thanos: "v0.42.2"}
+	upstream := versions.Defaults{Prometheus: "v3.13.1", Alertmanager: "v0.33.1", Thanos: "v0.42.2"}
 	for _, c := range []struct {
 		name                 string
-		versions             workload.Versions
+		versions             versions.Defaults
 		mut                  func(*monitoringv1.Prometheus)
 		prometheus, thanosSC string
 	}{
-		{"bare", versions, sidecar, "quay.io/prometheus/prometheus:v3.13.1", "quay.io/thanos/thanos:v0.42.2"},
-		{"given", versions, func(p *monitoringv1.Prometheus) {
+		{"bare", upstream, sidecar, "quay.io/prometheus/prometheus:v3.13.1", "quay.io/thanos/thanos:v0.42.2"},
+		{"given", upstream, func(p *monitoringv1.Prometheus) {
 			p.Spec.Version = "v3.5.0"
 			p.Spec.Thanos = &monitoringv1.ThanosSpec{Version: ptr.To("v0.40.0")}
 		}, "quay.io/prometheus/prometheus:v3.5.0", "quay.io/thanos/thanos:v0.40.0"},
-		{"lookout", workload.Versions{}, sidecar, "quay.io/prometheus/prometheus:" + workload.DefaultPrometheusVersion, "quay.io/thanos/thanos:" + workload.DefaultThanosVersion},
+		{"lookout", versions.Defaults{}, sidecar, "quay.io/prometheus/prometheus:" + versions.DefaultPrometheus, "quay.io/thanos/thanos:" + versions.DefaultThanos},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := Config{}

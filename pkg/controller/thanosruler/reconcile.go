@@ -19,6 +19,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/promcfg"
 	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -46,7 +47,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 	if err := write.CheckStorageClass(ctx, r.StorageClasses, t.Spec.Storage); err != nil {
 		return err
 	}
-	thanosVersion, err := rules.ParseThanosVersion(workload.ThanosRulerVersion(t))
+	thanosVersion, err := versions.ParseThanos(workload.ThanosRulerVersion(t))
 	if err != nil {
 		return outcome.Invalid(fmt.Errorf("spec.version: %w", err))
 	}

@@ -7,7 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/lookout-operator/lookout/pkg/workload"
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // TestDefaultVersion: a ThanosRuler without spec.version runs the Thanos version the
@@ -18,7 +18,7 @@ func TestDefaultVersion(t *testing.T) {
 		want    string
 	}{{nil, "quay.io/thanos/thanos:v0.42.2"}, {ptr.To("v0.40.0"), "quay.io/thanos/thanos:v0.40.0"}} {
 		cfg := Config{}
-		cfg.DefaultVersions = workload.Versions{Thanos: "v0.42.2"}
+		cfg.DefaultVersions = versions.Defaults{Thanos: "v0.42.2"}
 		f := newFixture(t, cfg, thanosRuler(func(t *monitoringv1.ThanosRuler) { t.Spec.Version = c.version }), rule("app", "r", "up == 0"))
 		if err := f.reconcile(); err != nil {
 			t.Fatal(err)
