@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 )
 
 // APIStore resolves references for the controller. Versions come from the metadata-only

@@ -22,7 +22,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
-	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/workload"

@@ -4,6 +4,6 @@
 // (list, select, decode) the controller, the pipeline, render, explain, status and target
 // health run over every kind. A Set holds the monitors of one Prometheus by kind.
 //
-// Adding a monitor kind: a Kind here (and its Set field), its job rendering in pkg/promcfg
+// Adding a monitor kind: a Kind here (and its Set field), its job rendering in pkg/prometheus/promcfg
 // (a file of its own and one case in renderJobs), and nothing else.
 package monitorkind

@@ -12,8 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
-	amctrl "github.com/lookout-operator/lookout/pkg/controller/alertmanager"
-	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amctrl"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/versions"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -167,7 +167,7 @@ type Options struct {
 	Workload workload.Options
 
 	// AlertmanagerConfigGenerator generates the Alertmanager configurations (nil:
-	// alertmanager.NewGenerated, pkg/amcfg).
+	// alertmanager.NewGenerated, pkg/alertmanager/amcfg).
 	AlertmanagerConfigGenerator amctrl.ConfigGenerator
 
 	// GracefulShutdown bounds how long runnables get to stop.

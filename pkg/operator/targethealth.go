@@ -5,9 +5,9 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
-	promctrl "github.com/lookout-operator/lookout/pkg/controller/prometheus"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/controller/targethealth"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promctrl"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 

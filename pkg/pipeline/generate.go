@@ -2,7 +2,7 @@ package pipeline
 
 import (
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
-	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )

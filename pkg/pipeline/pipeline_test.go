@@ -8,7 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )

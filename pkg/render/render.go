@@ -9,7 +9,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
-	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"

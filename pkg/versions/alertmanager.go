@@ -17,7 +17,7 @@ var (
 	AMStartDelay      = since("dispatch.start-delay", 0, 30, 0)
 )
 
-// Alertmanager configuration (pkg/amcfg).
+// Alertmanager configuration (pkg/alertmanager/amcfg).
 var (
 	// AMMatchersV2 is the matchers parser of 0.22 (matchers, source_matchers).
 	AMMatchersV2 = New(0, 22, 0)

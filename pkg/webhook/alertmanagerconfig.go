@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 
-	"github.com/lookout-operator/lookout/pkg/amcfg"
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amcfg"
 )
 
 // The paths prometheus-operator serves the AlertmanagerConfig webhooks on.

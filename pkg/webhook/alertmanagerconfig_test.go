@@ -21,7 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 	"sigs.k8s.io/yaml"
 
-	"github.com/lookout-operator/lookout/pkg/amcfg"
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amcfg"
 )
 
 func amcRequest(version string, op admissionv1.Operation, object, old string) admission.Request {

@@ -166,7 +166,7 @@ func serverArgs(p *promserver.Server, v versions.Version, add func(name, value s
 }
 
 // retentionArgs adds the retention flags. Prometheus 3.11 and later read retention from
-// the configuration file's storage.tsdb.retention section, which pkg/promcfg writes; older
+// the configuration file's storage.tsdb.retention section, which pkg/prometheus/promcfg writes; older
 // releases get --storage.tsdb.retention.time (24h when neither time nor size nor
 // percentage is set) and --storage.tsdb.retention.size, as prometheus-operator passes them.
 func retentionArgs(p *promserver.Server, v versions.Version, add func(name, value string)) error {
@@ -214,7 +214,7 @@ func ruleArgs(r monitoringv1.Rules, add func(name, value string)) error {
 
 // storageFeatures returns the feature flags the TSDB settings need: xor2-encoding for
 // chunkEncoding.floats Xor2 (Prometheus 3.13 and later; older releases get no chunk
-// encoding, pkg/promcfg says so), metadata-wal-records for remote write 2.0 on 2.54 to
+// encoding, pkg/prometheus/promcfg says so), metadata-wal-records for remote write 2.0 on 2.54 to
 // 3.3, which enabled it automatically afterwards. It refuses chunkEncoding.floats Xor
 // with the st-storage feature, whose chunks need start timestamps XOR does not store.
 func storageFeatures(p *promserver.Server, v versions.Version) ([]string, error) {

@@ -21,7 +21,7 @@ const DeletionDeadlineAnnotation = "operator.prometheus.io/deletion-deadline"
 // RetainShards reports whether p keeps the StatefulSets of shards it scales away
 // (spec.shardRetentionPolicy.whenScaled Retain). Their pods keep running with the
 // configuration every shard shares, whose jobs drop every target on a shard number at or
-// above spec.shards (pkg/promcfg), so their data stays queryable and they scrape nothing.
+// above spec.shards (pkg/prometheus/promcfg), so their data stays queryable and they scrape nothing.
 func RetainShards(p *promserver.Server) (bool, error) {
 	r := p.PrometheusOnly().ShardRetentionPolicy
 	if r == nil {

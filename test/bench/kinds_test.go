@@ -8,11 +8,11 @@ import (
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/lookout-operator/lookout/pkg/amcfg"
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amcfg"
 )
 
 // sampleAlertmanagerConfig is the shape of the operator's generated configuration for
-// the harness's AlertmanagerConfigs (see pkg/amcfg/testdata), with a quoted name and URL
+// the harness's AlertmanagerConfigs (see pkg/alertmanager/amcfg/testdata), with a quoted name and URL
 // and a look-alike receiver that is not the harness's.
 const sampleAlertmanagerConfig = `route:
   receiver: "null"

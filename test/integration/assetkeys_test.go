@@ -17,7 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
-	"github.com/lookout-operator/lookout/pkg/amcfg"
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amcfg"
 	"github.com/lookout-operator/lookout/pkg/layout"
 )
 

@@ -14,8 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/lookout-operator/lookout/pkg/amcfg"
-	"github.com/lookout-operator/lookout/pkg/promcfg"
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amcfg"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 )
 
 // TestNamespaceConfigBound: the monitors of one namespace cannot add more than

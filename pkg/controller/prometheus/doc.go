@@ -1,5 +1,0 @@
-// Package prometheus reconciles Prometheus objects: it selects their monitors and rules,
-// generates the configuration (pkg/promcfg), packs rule files (pkg/rules), builds the
-// StatefulSets (pkg/workload), writes only what changed (pkg/apply), publishes per-object
-// verdicts (pkg/controller/resourcestatus) and reports status and metrics.
-package prometheus

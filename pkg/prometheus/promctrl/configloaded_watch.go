@@ -1,0 +1,47 @@
+package promctrl
+
+import (
+	"context"
+	"fmt"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
+	"github.com/lookout-operator/lookout/pkg/controller/write"
+	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/promserver"
+	"github.com/lookout-operator/lookout/pkg/workload"
+)
+
+// configLoaded computes p's ConfigLoaded condition from the cached pods and the hash of
+// the configuration written last: this reconcile's, or, when this operator has not
+// written one since it started (paused, failing), the hash annotation of the config
+// Secret in the metadata cache.
+func (r *Reconciler) configLoaded(ctx context.Context, p *promserver.Server, st *promState, now metav1.Time) (monitoringv1.Condition, error) {
+	opts, _ := r.workloadOptions(p)
+	in := loadedInput{Prometheus: p, Reports: workload.ReportsConfig(p, opts), Hash: st.configHash}
+	if in.Reports && in.Hash == "" {
+		sec, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigSecret()})
+		switch {
+		case err != nil:
+			return monitoringv1.Condition{}, fmt.Errorf("reading the config Secret's metadata: %w", err)
+		case sec != nil && ownedBy(sec, p):
+			in.Hash = sec.GetAnnotations()[layout.InputHashAnnotation]
+		}
+		// A configuration spread over part Secrets (ADR 20) has the hash of the parts
+		// concatenated, which no annotation holds: unknown until the next write.
+		if in.Hash != "" && in.Hash != instance.UnmanagedHash {
+			part, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigPartSecret(1)})
+			switch {
+			case err != nil:
+				return monitoringv1.Condition{}, fmt.Errorf("reading the config part Secret's metadata: %w", err)
+			case part != nil:
+				in.Hash = ""
+			}
+		}
+	}
+	return r.ConfigLoaded(ctx, p.Namespace, podLabels(p), in.loaded(), p.Status.Conditions, now)
+}

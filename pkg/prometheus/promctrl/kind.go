@@ -1,0 +1,89 @@
+package promctrl
+
+import (
+	"context"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lookout-operator/lookout/pkg/promserver"
+)
+
+// Kind is what differs between the two kinds one Reconciler serves: Prometheus, and
+// PrometheusAgent (Prometheus in agent mode: the same monitor selection, generation and
+// workload builders, without rules, alerting or Thanos). Both are read as a promserver.Server
+// (upstream's PrometheusInterface), so everything after the read handles one type.
+type Kind struct {
+	// Name names the controller and its metrics ("prometheus", "prometheus-agent").
+	Name string
+	// Resource is the plural the status bindings name (prometheuses, prometheusagents).
+	Resource string
+	// APIVersion and Kind are those of the objects reconciled.
+	APIVersion, Kind string
+	// object is an empty object of the kind, for watches.
+	object func() client.Object
+	// get reads one object from the cache as the Server the pipeline handles, with
+	// the object itself (for events).
+	get func(ctx context.Context, c client.Reader, nn types.NamespacedName) (*promserver.Server, client.Object, error)
+	// list lists the objects (of one namespace, when opts say so) as Servers.
+	list func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*promserver.Server, error)
+}
+
+// agent reports whether k is the PrometheusAgent kind.
+func (k *Kind) agent() bool { return k.Kind == monitoringv1alpha1.PrometheusAgentsKind }
+
+// PrometheusKind reconciles Prometheus objects.
+var PrometheusKind = &Kind{
+	Name: "prometheus", Resource: monitoringv1.PrometheusName,
+	APIVersion: monitoringv1.SchemeGroupVersion.String(), Kind: monitoringv1.PrometheusesKind,
+	object: func() client.Object { return &monitoringv1.Prometheus{} },
+	get:    get[monitoringv1.Prometheus],
+	list: func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*promserver.Server, error) {
+		var list monitoringv1.PrometheusList
+		err := c.List(ctx, &list, append(opts, client.UnsafeDisableDeepCopy)...)
+		return servers(list.Items, err)
+	},
+}
+
+// AgentKind reconciles PrometheusAgent objects in StatefulSet mode.
+var AgentKind = &Kind{
+	Name: "prometheus-agent", Resource: monitoringv1alpha1.PrometheusAgentName,
+	APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(), Kind: monitoringv1alpha1.PrometheusAgentsKind,
+	object: func() client.Object { return &monitoringv1alpha1.PrometheusAgent{} },
+	get:    get[monitoringv1alpha1.PrometheusAgent],
+	list: func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*promserver.Server, error) {
+		var list monitoringv1alpha1.PrometheusAgentList
+		err := c.List(ctx, &list, append(opts, client.UnsafeDisableDeepCopy)...)
+		return servers(list.Items, err)
+	},
+}
+
+// get reads one Prometheus or PrometheusAgent from the cache, as a Server and as itself.
+func get[T any, PT interface {
+	*T
+	monitoringv1.PrometheusInterface
+	client.Object
+}](ctx context.Context, c client.Reader, nn types.NamespacedName) (*promserver.Server, client.Object, error) {
+	o := PT(new(T))
+	if err := c.Get(ctx, nn, o); err != nil {
+		return nil, nil, err
+	}
+	return promserver.Of(o), o, nil
+}
+
+// servers returns the Servers of a list's items (err passed through).
+func servers[T any, PT interface {
+	*T
+	monitoringv1.PrometheusInterface
+}](items []T, err error) ([]*promserver.Server, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*promserver.Server, len(items))
+	for i := range items {
+		out[i] = promserver.Of(PT(&items[i]))
+	}
+	return out, nil
+}

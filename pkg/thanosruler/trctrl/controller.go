@@ -1,0 +1,72 @@
+package trctrl
+
+import (
+	"fmt"
+	"sync"
+
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+
+	"github.com/lookout-operator/lookout/pkg/assets"
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
+	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
+	"github.com/lookout-operator/lookout/pkg/selection"
+)
+
+// Config is what the operator tells the controller at start. Scope (in instance.Config)
+// is --thanos-ruler-instance-namespaces, or --namespaces/--deny-namespaces; Labels also
+// go to a ThanosRuler's pod labels and StatefulSet selector, as prometheus-operator puts
+// them there.
+type Config struct {
+	instance.Config
+	// RuleScope is the set of namespaces whose PrometheusRules may be selected
+	// (--namespaces/--deny-namespaces).
+	RuleScope selection.Scope
+}
+
+// Deps are the collaborators a Reconciler works with; tests give fakes.
+type Deps = instance.Deps
+
+// Reconciler reconciles ThanosRuler objects: the shared instance lifecycle with this
+// kind's steps (steps.go).
+type Reconciler struct {
+	*instance.Reconciler[*monitoringv1.ThanosRuler, trState, monitoringv1.ThanosRulerStatus]
+	cfg    Config
+	assets *assets.APIStore
+}
+
+// trState is what the controller remembers about one ThanosRuler between reconciles.
+type trState struct {
+	// the compiled rule selector of the observed generation, guarded by selMu (map
+	// functions read it while a reconcile holds the object's lock).
+	selMu         sync.Mutex
+	selGeneration int64
+	sel           *selection.Compiled
+	rules         rulefiles.State
+}
+
+// New returns a Reconciler. It can reconcile without a manager (unit tests call Reconcile
+// directly); SetupWithManager registers its watches.
+func New(d Deps, cfg Config) *Reconciler {
+	r := &Reconciler{cfg: cfg}
+	r.Reconciler = instance.New(d, &r.cfg.Config, instance.Info{
+		Kind: monitoringv1.ThanosRulerKind, APIVersion: monitoringv1.SchemeGroupVersion.String(), Resource: monitoringv1.ThanosRulerName,
+		Paused: "spec.paused is set: the operator leaves the StatefulSet and rule ConfigMaps as they are",
+	}, steps(r))
+	r.assets = assets.NewAPIStore(r.Client, r.APIReader)
+	return r
+}
+
+// compile returns t's compiled rule selector, recompiling on a new generation.
+func (s *trState) compile(t *monitoringv1.ThanosRuler) (*selection.Compiled, error) {
+	s.selMu.Lock()
+	defer s.selMu.Unlock()
+	if s.sel != nil && s.selGeneration == t.Generation && t.Generation != 0 {
+		return s.sel, nil
+	}
+	c, err := selection.Compile(selection.Selector{Kind: monitoringv1.PrometheusRuleKind, Labels: t.Spec.RuleSelector, Namespaces: t.Spec.RuleNamespaceSelector, OwnNamespace: t.Namespace})
+	if err != nil {
+		return nil, fmt.Errorf("spec.ruleSelector or spec.ruleNamespaceSelector: %w", err)
+	}
+	s.sel, s.selGeneration = c, t.Generation
+	return c, nil
+}
