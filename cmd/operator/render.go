@@ -65,46 +65,34 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 	opts := render.Options{Prometheus: *which, Alertmanager: *whichAM, ThanosRuler: *whichTR, Versions: versions.For(op.Options.DefaultVersions)}
 	// Without a choice every instance is rendered; a choice renders only the kinds named.
 	all := *which == "" && *whichAM == "" && *whichTR == ""
+	if !*objects && len(objs.Prometheuses) == 0 {
+		fmt.Fprintln(stderr, "error: no Prometheus object in the manifests")
+		return 1
+	}
 	var insts []instance
-	if !*objects || all || *which != "" {
-		if !*objects && len(objs.Prometheuses) == 0 {
-			fmt.Fprintln(stderr, "error: no Prometheus object in the manifests")
-			return 1
+	for _, k := range []struct {
+		on  bool
+		run func() ([]instance, error)
+	}{
+		{!*objects || all || *which != "", func() ([]instance, error) {
+			return instancesOf(render.Render, objs, opts, func(o render.Output) instance { return prometheusInstance(o, pr.opts) })
+		}},
+		{*objects && (all || *whichAM != ""), func() ([]instance, error) {
+			return instancesOf(render.RenderAlertmanagers, objs, opts, func(o render.AlertmanagerOutput) instance { return alertmanagerInstance(o, pr.opts) })
+		}},
+		{*objects && (all || *whichTR != ""), func() ([]instance, error) {
+			return instancesOf(render.RenderThanosRulers, objs, opts, func(o render.ThanosRulerOutput) instance { return thanosRulerInstance(o, pr.opts) })
+		}},
+	} {
+		if !k.on {
+			continue
 		}
-		outs, err := render.Render(objs, opts)
+		got, err := k.run()
 		if err != nil {
 			fmt.Fprintln(stderr, "error:", err)
 			return 1
 		}
-		for _, o := range outs {
-			insts = append(insts, prometheusInstance(o, pr.opts))
-		}
-	}
-	if *objects && (all || *whichAM != "") {
-		outs, err := render.RenderAlertmanagers(objs, opts)
-		if err != nil {
-			fmt.Fprintln(stderr, "error:", err)
-			return 1
-		}
-		for _, o := range outs {
-			insts = append(insts, instance{kind: "Alertmanager", namespace: o.Alertmanager.Namespace, name: o.Alertmanager.Name, err: o.Err, verdicts: o.Verdicts,
-				plan: func() (*plan.Plan, error) { return render.AlertmanagerPlan(o, pr.opts) }})
-		}
-	}
-	if *objects && (all || *whichTR != "") {
-		outs, err := render.RenderThanosRulers(objs, opts)
-		if err != nil {
-			fmt.Fprintln(stderr, "error:", err)
-			return 1
-		}
-		for _, o := range outs {
-			in := instance{kind: "ThanosRuler", namespace: o.ThanosRuler.Namespace, name: o.ThanosRuler.Name, err: o.Err, verdicts: o.Verdicts,
-				plan: func() (*plan.Plan, error) { return render.ThanosRulerPlan(o, pr.opts) }}
-			if o.RemoteWrite != nil {
-				in.warnings = o.RemoteWrite.Warnings
-			}
-			insts = append(insts, in)
-		}
+		insts = append(insts, got...)
 	}
 	if len(insts) == 0 {
 		fmt.Fprintln(stderr, "error: no Prometheus, Alertmanager or ThanosRuler object in the manifests")
@@ -169,6 +157,35 @@ type instance struct {
 }
 
 // prometheusInstance is the instance of a rendered Prometheus.
+// instancesOf renders the instances of one kind with renderKind and describes each.
+func instancesOf[O any](renderKind func(*render.Objects, render.Options) ([]O, error), objs *render.Objects, opts render.Options, describe func(O) instance) ([]instance, error) {
+	outs, err := renderKind(objs, opts)
+	if err != nil {
+		return nil, err
+	}
+	insts := make([]instance, len(outs))
+	for i, o := range outs {
+		insts[i] = describe(o)
+	}
+	return insts, nil
+}
+
+// alertmanagerInstance describes the output of an Alertmanager.
+func alertmanagerInstance(o render.AlertmanagerOutput, opts workload.Options) instance {
+	return instance{kind: "Alertmanager", namespace: o.Alertmanager.Namespace, name: o.Alertmanager.Name, err: o.Err, verdicts: o.Verdicts,
+		plan: func() (*plan.Plan, error) { return render.AlertmanagerPlan(o, opts) }}
+}
+
+// thanosRulerInstance describes the output of a ThanosRuler.
+func thanosRulerInstance(o render.ThanosRulerOutput, opts workload.Options) instance {
+	in := instance{kind: "ThanosRuler", namespace: o.ThanosRuler.Namespace, name: o.ThanosRuler.Name, err: o.Err, verdicts: o.Verdicts,
+		plan: func() (*plan.Plan, error) { return render.ThanosRulerPlan(o, opts) }}
+	if o.RemoteWrite != nil {
+		in.warnings = o.RemoteWrite.Warnings
+	}
+	return in
+}
+
 func prometheusInstance(o render.Output, opts workload.Options) instance {
 	in := instance{kind: "Prometheus", namespace: o.Prometheus.Namespace, name: o.Prometheus.Name, err: o.Err, verdicts: o.Verdicts,
 		plan: func() (*plan.Plan, error) { return render.Plan(o, opts) }}

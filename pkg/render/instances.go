@@ -3,11 +3,11 @@ package render
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lookout-operator/lookout/pkg/alertmanager/amctrl"
 	"github.com/lookout-operator/lookout/pkg/assets"
@@ -48,31 +48,30 @@ type ThanosRulerOutput struct {
 	Err error
 }
 
-// picked reports whether an object named namespace/name is rendered when want ("name" or
-// "namespace/name"; empty: every object) names the one to render.
-func picked(want, namespace, name string) bool {
-	return want == "" || want == name || want == namespace+"/"+name
-}
-
 // RenderAlertmanagers generates the configuration of each Alertmanager in objs as the
 // Alertmanager controller does: the user's config Secret (spec.configSecret or
 // alertmanager-<name>) or spec.alertmanagerConfiguration as base, merged with the
 // AlertmanagerConfigs it selects by the operator's generator.
 func RenderAlertmanagers(objs *Objects, opts Options) ([]AlertmanagerOutput, error) {
-	var out []AlertmanagerOutput
-	store := assets.NewStatic(objs.Secrets, objs.ConfigMaps)
-	nsLabels := objs.NamespaceLabels()
-	for _, a := range objs.Alertmanagers {
-		if !picked(opts.Alertmanager, a.Namespace, a.Name) {
-			continue
-		}
-		a = opts.Versions.OfAlertmanager(a)
-		o := AlertmanagerOutput{Alertmanager: a}
+	store, nsLabels := assets.NewStatic(objs.Secrets, objs.ConfigMaps), objs.NamespaceLabels()
+	return renderPicked("Alertmanager", opts.Alertmanager, objs.Alertmanagers, func(a *monitoringv1.Alertmanager) AlertmanagerOutput {
+		o := AlertmanagerOutput{Alertmanager: opts.Versions.OfAlertmanager(a)}
 		o.Err = o.generate(objs, store, nsLabels)
-		out = append(out, o)
+		return o
+	})
+}
+
+// renderPicked renders each of items that want picks ("name", "namespace/name" or empty
+// for all); want naming none of them is the error.
+func renderPicked[T metav1.Object, O any](kind, want string, items []T, render func(T) O) ([]O, error) {
+	var out []O
+	for _, it := range items {
+		if want == "" || want == it.GetName() || want == it.GetNamespace()+"/"+it.GetName() {
+			out = append(out, render(it))
+		}
 	}
-	if opts.Alertmanager != "" && len(out) == 0 {
-		return nil, fmt.Errorf("no Alertmanager %q in the manifests", opts.Alertmanager)
+	if want != "" && len(out) == 0 {
+		return nil, fmt.Errorf("no %s %q in the manifests", kind, want)
 	}
 	return out, nil
 }
@@ -81,15 +80,9 @@ func (o *AlertmanagerOutput) generate(objs *Objects, store promcfg.Assets, nsLab
 	a := o.Alertmanager
 	var base []byte
 	if sec := findSecret(objs, a.Namespace, workload.AlertmanagerConfigSecretName(a)); sec != nil {
-		o.Extra = map[string][]byte{}
-		for k, v := range sec.Data {
-			if k != layout.AlertmanagerConfigKey {
-				o.Extra[k] = v
-			}
-		}
-		base = sec.Data[layout.AlertmanagerConfigKey]
+		base, o.Extra = amctrl.SplitConfigSecret(sec.Data)
 	}
-	configs, err := selectAlertmanagerConfigs(a, objs.AlertmanagerConfigs, nsLabels)
+	configs, err := amctrl.SelectConfigs(a, objs.AlertmanagerConfigs, nil, nsLabels)
 	if err != nil {
 		return err
 	}
@@ -114,29 +107,6 @@ func (o *AlertmanagerOutput) generate(objs *Objects, store promcfg.Assets, nsLab
 	}
 	o.Config, o.TLSAssets, o.Verdicts = res.Config, res.TLSAssets, res.Verdicts
 	return nil
-}
-
-// selectAlertmanagerConfigs returns the AlertmanagerConfigs a selects, sorted by
-// namespace and name.
-func selectAlertmanagerConfigs(a *monitoringv1.Alertmanager, all []*monitoringv1alpha1.AlertmanagerConfig, nsLabels selection.NamespaceLabels) ([]*monitoringv1alpha1.AlertmanagerConfig, error) {
-	if a.Spec.AlertmanagerConfigSelector == nil {
-		return nil, nil
-	}
-	sel, err := selection.Compile(selection.Selector{
-		Kind: monitoringv1alpha1.AlertmanagerConfigKind, Labels: a.Spec.AlertmanagerConfigSelector,
-		Namespaces: a.Spec.AlertmanagerConfigNamespaceSelector, OwnNamespace: a.Namespace,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("spec.alertmanagerConfigSelector or spec.alertmanagerConfigNamespaceSelector: %w", err)
-	}
-	selected, _ := selection.Select(sel, all, nil, nsLabels)
-	sort.Slice(selected, func(i, j int) bool {
-		if selected[i].Namespace != selected[j].Namespace {
-			return selected[i].Namespace < selected[j].Namespace
-		}
-		return selected[i].Name < selected[j].Name
-	})
-	return selected, nil
 }
 
 // findSecret returns the Secret namespace/name of objs, or nil.
@@ -172,22 +142,12 @@ func AlertmanagerPlan(o AlertmanagerOutput, opts workload.Options) (*plan.Plan, 
 // RenderThanosRulers generates the rule files and remote-write configuration of each
 // ThanosRuler in objs as the ThanosRuler controller does.
 func RenderThanosRulers(objs *Objects, opts Options) ([]ThanosRulerOutput, error) {
-	var out []ThanosRulerOutput
-	store := assets.NewStatic(objs.Secrets, objs.ConfigMaps)
-	nsLabels := objs.NamespaceLabels()
-	for _, t := range objs.ThanosRulers {
-		if !picked(opts.ThanosRuler, t.Namespace, t.Name) {
-			continue
-		}
-		t = opts.Versions.OfThanosRuler(t)
-		o := ThanosRulerOutput{ThanosRuler: t}
+	store, nsLabels := assets.NewStatic(objs.Secrets, objs.ConfigMaps), objs.NamespaceLabels()
+	return renderPicked("ThanosRuler", opts.ThanosRuler, objs.ThanosRulers, func(t *monitoringv1.ThanosRuler) ThanosRulerOutput {
+		o := ThanosRulerOutput{ThanosRuler: opts.Versions.OfThanosRuler(t)}
 		o.Err = o.generate(objs, store, nsLabels)
-		out = append(out, o)
-	}
-	if opts.ThanosRuler != "" && len(out) == 0 {
-		return nil, fmt.Errorf("no ThanosRuler %q in the manifests", opts.ThanosRuler)
-	}
-	return out, nil
+		return o
+	})
 }
 
 func (o *ThanosRulerOutput) generate(objs *Objects, store promcfg.Assets, nsLabels selection.NamespaceLabels) error {

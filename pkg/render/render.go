@@ -44,20 +44,15 @@ type Options struct {
 
 // Render generates the configuration of each Prometheus in objs.
 func Render(objs *Objects, opts Options) ([]Output, error) {
-	var out []Output
 	store := assets.NewStatic(objs.Secrets, objs.ConfigMaps)
 	nsLabels := objs.NamespaceLabels()
-	for _, p := range objs.Prometheuses {
-		if opts.Prometheus != "" && opts.Prometheus != p.Name && opts.Prometheus != p.Namespace+"/"+p.Name {
-			continue
-		}
+	return renderPicked("Prometheus", opts.Prometheus, objs.Prometheuses, func(p *promserver.Server) Output {
 		p = opts.Versions.OfPrometheus(p)
 		o := Output{Prometheus: p}
 		sel, err := pipeline.Compile(p)
 		if err != nil {
 			o.Err = err
-			out = append(out, o)
-			continue
+			return o
 		}
 		ruleVerdicts, files, err := renderRules(p, sel, objs.PrometheusRules, nsLabels)
 		o.RuleFiles = files
@@ -76,12 +71,8 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 			o.Err = err
 		}
 		o.Verdicts = append(o.Verdicts, ruleVerdicts...)
-		out = append(out, o)
-	}
-	if opts.Prometheus != "" && len(out) == 0 {
-		return nil, fmt.Errorf("no Prometheus %q in the manifests", opts.Prometheus)
-	}
-	return out, nil
+		return o
+	})
 }
 
 // renderRules selects p's PrometheusRules and validates, enforces and renders each as the

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
@@ -13,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
@@ -125,13 +125,7 @@ func (r *Reconciler) readConfigSecret(ctx context.Context, a *monitoringv1.Alert
 	case err != nil:
 		return nil, nil, false, outcome.ApplyFailed(fmt.Errorf("reading the config Secret %s/%s: %w", a.Namespace, workload.AlertmanagerConfigSecretName(a), err))
 	}
-	extra = map[string][]byte{}
-	for k, v := range sec.Data {
-		if k != layout.AlertmanagerConfigKey {
-			extra[k] = v
-		}
-	}
-	base = sec.Data[layout.AlertmanagerConfigKey]
+	base, extra = SplitConfigSecret(sec.Data)
 	return base, extra, len(base) > 0, nil
 }
 
@@ -139,13 +133,6 @@ func (r *Reconciler) readConfigSecret(ctx context.Context, a *monitoringv1.Alert
 func (r *Reconciler) selectConfigs(ctx context.Context, a *monitoringv1.Alertmanager) ([]*monitoringv1alpha1.AlertmanagerConfig, error) {
 	if a.Spec.AlertmanagerConfigSelector == nil {
 		return nil, nil
-	}
-	sel, err := selection.Compile(selection.Selector{
-		Kind: monitoringv1alpha1.AlertmanagerConfigKind, Labels: a.Spec.AlertmanagerConfigSelector,
-		Namespaces: a.Spec.AlertmanagerConfigNamespaceSelector, OwnNamespace: a.Namespace,
-	})
-	if err != nil {
-		return nil, outcome.Invalid(fmt.Errorf("spec.alertmanagerConfigSelector or spec.alertmanagerConfigNamespaceSelector: %w", err))
 	}
 	var list monitoringv1alpha1.AlertmanagerConfigList
 	if err := r.Client.List(ctx, &list); err != nil {
@@ -155,17 +142,10 @@ func (r *Reconciler) selectConfigs(ctx context.Context, a *monitoringv1.Alertman
 	if err != nil {
 		return nil, outcome.ApplyFailed(err)
 	}
-	items := make([]*monitoringv1alpha1.AlertmanagerConfig, len(list.Items))
-	for i := range list.Items {
-		items[i] = &list.Items[i]
+	selected, err := SelectConfigs(a, instance.Pointers(list.Items), r.cfg.ConfigScope, nsLabels)
+	if err != nil {
+		return nil, outcome.Invalid(err)
 	}
-	selected, _ := selection.Select(sel, items, r.cfg.ConfigScope, nsLabels)
-	sort.Slice(selected, func(i, j int) bool {
-		if selected[i].Namespace != selected[j].Namespace {
-			return selected[i].Namespace < selected[j].Namespace
-		}
-		return selected[i].Name < selected[j].Name
-	})
 	return selected, nil
 }
 
