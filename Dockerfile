@@ -24,7 +24,7 @@ ARG VERSION=dev
 ARG COMMIT=
 ARG DATE=
 RUN set -e; \
-    pkg=github.com/lookout-operator/lookout/pkg/version; \
+    pkg=github.com/lookout-operator/lookout/pkg/buildinfo; \
     ldflags="-s -w -X $pkg.Version=${VERSION} -X $pkg.Commit=${COMMIT} -X $pkg.Date=${DATE}"; \
     for cmd in operator config-reloader; do \
       CGO_ENABLED=0 GOOS=${TARGETOS} GOARCH=${TARGETARCH} \

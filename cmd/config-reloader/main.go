@@ -16,11 +16,11 @@ import (
 	"runtime"
 	"syscall"
 
-	buildversion "github.com/lookout-operator/lookout/pkg/version"
+	"github.com/lookout-operator/lookout/pkg/buildinfo"
 )
 
-// version is the release version (pkg/version, set at build time with -ldflags -X).
-var version = buildversion.Get().Version
+// version is the release version (pkg/buildinfo, set at build time with -ldflags -X).
+var version = buildinfo.Get().Version
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -45,7 +45,7 @@ func fatalf(stderr io.Writer, format string, args ...any) int {
 // it), in prometheus-config-reloader's "NAME, version X (...)" form:
 // "config-reloader, version 0.1.0 (commit C, built D, go1.26.8)".
 func versionFlagLine() string {
-	i := buildversion.Get()
+	i := buildinfo.Get()
 	s := "config-reloader, version " + i.Version + " ("
 	if i.Commit != "" {
 		s += "commit " + i.Commit + ", "

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestVersionStamped builds the binary the way make build does (-X on pkg/version) and
+// TestVersionStamped builds the binary the way make build does (-X on pkg/buildinfo) and
 // checks that --version and --short-version report the stamped values, on stderr like
 // upstream's kingpin-based reloader, with exit code 0.
 func TestVersionStamped(t *testing.T) {
@@ -16,7 +16,7 @@ func TestVersionStamped(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := filepath.Join(t.TempDir(), "config-reloader")
-	const pkg = "github.com/lookout-operator/lookout/pkg/version"
+	const pkg = "github.com/lookout-operator/lookout/pkg/buildinfo"
 	build := exec.Command("go", "build", "-ldflags",
 		"-X "+pkg+".Version=0.1.0 -X "+pkg+".Commit=abc123 -X "+pkg+".Date=2026-12-01T10:00:00Z", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {

@@ -17,12 +17,12 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lookout-operator/lookout/pkg/buildinfo"
 	"github.com/lookout-operator/lookout/pkg/operator"
-	buildversion "github.com/lookout-operator/lookout/pkg/version"
 )
 
-// version is the release version (pkg/version, set at build time with -ldflags -X).
-var version = buildversion.Get().Version
+// version is the release version (pkg/buildinfo, set at build time with -ldflags -X).
+var version = buildinfo.Get().Version
 
 func main() {
 	os.Exit(dispatch(os.Args[1:]))
@@ -43,7 +43,7 @@ func dispatch(args []string) int {
 	case "explain":
 		return explainCmd(args, os.Stdout, os.Stderr)
 	case "version":
-		fmt.Println(buildversion.String())
+		fmt.Println(buildinfo.String())
 		return 0
 	case "help":
 		usage(os.Stdout)
@@ -78,5 +78,5 @@ Documentation/operator.md for which ones Lookout acts on):
 // versionFlagLine is what --version prints, in the "NAME, version X (...)" form of
 // prometheus-operator's --version: "lookout-operator, version 0.1.0 (commit C, built D)".
 func versionFlagLine() string {
-	return strings.Replace(buildversion.String(), "lookout-operator ", "lookout-operator, version ", 1)
+	return strings.Replace(buildinfo.String(), "lookout-operator ", "lookout-operator, version ", 1)
 }

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	buildversion "github.com/lookout-operator/lookout/pkg/version"
+	"github.com/lookout-operator/lookout/pkg/buildinfo"
 )
 
-// TestVersionCommand: "lookout-operator version" prints pkg/version's line, and
+// TestVersionCommand: "lookout-operator version" prints pkg/buildinfo's line, and
 // --version the same in prometheus-operator's "NAME, version X" form.
 func TestVersionCommand(t *testing.T) {
 	r, w, err := os.Pipe()
@@ -22,7 +22,7 @@ func TestVersionCommand(t *testing.T) {
 	os.Stdout = stdout
 	w.Close()
 	out, _ := io.ReadAll(r)
-	if code != 0 || string(out) != buildversion.String()+"\n" || !strings.HasPrefix(string(out), "lookout-operator "+version) {
+	if code != 0 || string(out) != buildinfo.String()+"\n" || !strings.HasPrefix(string(out), "lookout-operator "+version) {
 		t.Errorf("version: code %d, %q", code, out)
 	}
 	if got := versionFlagLine(); !strings.HasPrefix(got, "lookout-operator, version "+version) {

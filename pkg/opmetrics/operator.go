@@ -6,8 +6,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/lookout-operator/lookout/pkg/buildinfo"
 	"github.com/lookout-operator/lookout/pkg/promreg"
-	"github.com/lookout-operator/lookout/pkg/version"
 )
 
 // RegisterOperator registers the operator-wide families of prometheus-operator on reg:
@@ -19,7 +19,7 @@ func RegisterOperator(reg prometheus.Registerer, gates map[string]bool, queues p
 	if reg == nil {
 		return nil
 	}
-	cs := []prometheus.Collector{buildInfo(version.Get()), featureGates(gates), newWorkqueues(queues)}
+	cs := []prometheus.Collector{buildInfo(buildinfo.Get()), featureGates(gates), newWorkqueues(queues)}
 	if err := promreg.Register(reg, "prometheus_operator operator metrics", cs...); err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ func RegisterOperator(reg prometheus.Registerer, gates map[string]bool, queues p
 // buildInfo is prometheus_operator_build_info: 1, labelled as the collector of
 // client_golang labels it (version, revision, branch, goversion, goos, goarch, tags),
 // from what Lookout knows of its build.
-func buildInfo(i version.Info) prometheus.Collector {
+func buildInfo(i buildinfo.Info) prometheus.Collector {
 	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "prometheus_operator_build_info",
 		Help: "A metric with a constant '1' value labeled by version, revision, branch, goversion from which prometheus_operator was built, and the goos and goarch for the build.",

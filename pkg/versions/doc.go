@@ -4,7 +4,7 @@
 // --default-versions), and the version gates, named features with the first (and, for a
 // removed one, the last) release that has them.
 //
-// Lookout's own build information lives in pkg/version.
+// Lookout's own build information lives in pkg/buildinfo.
 //
 // Layout: version.go (Version, Feature), parse.go (the spellings each consumer accepts),
 // defaults.go (default versions), prometheus.go, alertmanager.go and thanos.go (the gates

@@ -6,7 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/lookout-operator/lookout/pkg/version"
+	"github.com/lookout-operator/lookout/pkg/buildinfo"
 )
 
 // DefaultReloaderWatchInterval is how often the config-reloader re-reads its inputs even
@@ -31,7 +31,7 @@ type Options struct {
 	ClusterDomain string
 	// ConfigReloaderImage is the full image of the config-reloader sidecar and init
 	// container; the default is the reloader of the operator's own release
-	// (version.ReloaderImage), its "latest" tag for a dev build.
+	// (buildinfo.ReloaderImage), its "latest" tag for a dev build.
 	ConfigReloaderImage string
 	// ConfigReloaderResources are the resources of the config-reloader containers.
 	ConfigReloaderResources corev1.ResourceRequirements
@@ -66,7 +66,7 @@ func DefaultOptions() Options {
 		PrometheusBaseImage:   "quay.io/prometheus/prometheus",
 		AlertmanagerBaseImage: "quay.io/prometheus/alertmanager",
 		ThanosBaseImage:       "quay.io/thanos/thanos",
-		ConfigReloaderImage:   version.ReloaderImage(),
+		ConfigReloaderImage:   buildinfo.ReloaderImage(),
 		ConfigReloaderResources: corev1.ResourceRequirements{
 			Requests: corev1.ResourceList{
 				corev1.ResourceCPU:    resource.MustParse("10m"),

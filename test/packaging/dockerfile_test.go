@@ -132,8 +132,8 @@ func TestDockerfile(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"CGO_ENABLED=0", "GOOS=${TARGETOS}", "GOARCH=${TARGETARCH}", "-trimpath",
-		"pkg/version.Version=${VERSION}", "$pkg.Commit=${COMMIT}", "$pkg.Date=${DATE}", "./cmd/$cmd", "operator config-reloader"} {
-		if !strings.Contains(buildCmd, want) && !strings.Contains(strings.ReplaceAll(buildCmd, "$pkg", "github.com/lookout-operator/lookout/pkg/version"), want) {
+		"pkg/buildinfo.Version=${VERSION}", "$pkg.Commit=${COMMIT}", "$pkg.Date=${DATE}", "./cmd/$cmd", "operator config-reloader"} {
+		if !strings.Contains(buildCmd, want) && !strings.Contains(strings.ReplaceAll(buildCmd, "$pkg", "github.com/lookout-operator/lookout/pkg/buildinfo"), want) {
 			t.Errorf("the go build command lacks %q: %s", want, buildCmd)
 		}
 	}

@@ -1,4 +1,4 @@
-package version
+package buildinfo
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Set with -ldflags "-X github.com/lookout-operator/lookout/pkg/version.NAME=VALUE".
+// Set with -ldflags "-X github.com/lookout-operator/lookout/pkg/buildinfo.NAME=VALUE".
 var (
 	// Version is the release version without a leading "v" ("0.1.0"); "dev" when not set.
 	Version = "dev"
