@@ -64,29 +64,19 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 			p := &monitoringv1.Prometheus{}
 			o.Prometheuses, into = append(o.Prometheuses, promserver.Of(p)), p
 		case "PrometheusRule.monitoring.coreos.com":
-			r := &monitoringv1.PrometheusRule{}
-			o.PrometheusRules, into = append(o.PrometheusRules, r), r
+			into = add(&o.PrometheusRules)
 		case "Alertmanager.monitoring.coreos.com":
-			a := &monitoringv1.Alertmanager{}
-			o.Alertmanagers, into = append(o.Alertmanagers, a), a
-			o.Others = append(o.Others, d)
+			into, o.Others = add(&o.Alertmanagers), append(o.Others, d)
 		case "AlertmanagerConfig.monitoring.coreos.com":
-			c := &monitoringv1alpha1.AlertmanagerConfig{}
-			o.AlertmanagerConfigs, into = append(o.AlertmanagerConfigs, c), c
-			o.Others = append(o.Others, d)
+			into, o.Others = add(&o.AlertmanagerConfigs), append(o.Others, d)
 		case "ThanosRuler.monitoring.coreos.com":
-			t := &monitoringv1.ThanosRuler{}
-			o.ThanosRulers, into = append(o.ThanosRulers, t), t
-			o.Others = append(o.Others, d)
+			into, o.Others = add(&o.ThanosRulers), append(o.Others, d)
 		case "Secret":
-			s := &corev1.Secret{}
-			o.Secrets, into = append(o.Secrets, s), s
+			into = add(&o.Secrets)
 		case "ConfigMap":
-			c := &corev1.ConfigMap{}
-			o.ConfigMaps, into = append(o.ConfigMaps, c), c
+			into = add(&o.ConfigMaps)
 		case "Namespace":
-			n := &corev1.Namespace{}
-			o.Namespaces, into = append(o.Namespaces, n), n
+			into = add(&o.Namespaces)
 		default:
 			o.Others = append(o.Others, d)
 			continue
@@ -162,6 +152,16 @@ func (o *Objects) NamespaceLabels() func(string) (map[string]string, bool) {
 		}
 		return nil, seen[ns]
 	}
+}
+
+// add appends a new empty object to list and returns it, to be decoded into.
+func add[T any, PT interface {
+	*T
+	runtime.Object
+}](list *[]PT) runtime.Object {
+	obj := PT(new(T))
+	*list = append(*list, obj)
+	return obj
 }
 
 // fromUnstructured decodes a manifest into obj; unknown fields are errors naming it.

@@ -40,11 +40,7 @@ var PrometheusKind = &Kind{
 	APIVersion: monitoringv1.SchemeGroupVersion.String(), Kind: monitoringv1.PrometheusesKind,
 	object: func() client.Object { return &monitoringv1.Prometheus{} },
 	get:    get[monitoringv1.Prometheus],
-	list: func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*promserver.Server, error) {
-		var list monitoringv1.PrometheusList
-		err := c.List(ctx, &list, append(opts, client.UnsafeDisableDeepCopy)...)
-		return servers(list.Items, err)
-	},
+	list:   lister(func(l *monitoringv1.PrometheusList) []monitoringv1.Prometheus { return l.Items }),
 }
 
 // AgentKind reconciles PrometheusAgent objects in StatefulSet mode.
@@ -53,11 +49,7 @@ var AgentKind = &Kind{
 	APIVersion: monitoringv1alpha1.SchemeGroupVersion.String(), Kind: monitoringv1alpha1.PrometheusAgentsKind,
 	object: func() client.Object { return &monitoringv1alpha1.PrometheusAgent{} },
 	get:    get[monitoringv1alpha1.PrometheusAgent],
-	list: func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*promserver.Server, error) {
-		var list monitoringv1alpha1.PrometheusAgentList
-		err := c.List(ctx, &list, append(opts, client.UnsafeDisableDeepCopy)...)
-		return servers(list.Items, err)
-	},
+	list:   lister(func(l *monitoringv1alpha1.PrometheusAgentList) []monitoringv1alpha1.PrometheusAgent { return l.Items }),
 }
 
 // get reads one Prometheus or PrometheusAgent from the cache, as a Server and as itself.
@@ -73,17 +65,25 @@ func get[T any, PT interface {
 	return promserver.Of(o), o, nil
 }
 
-// servers returns the Servers of a list's items (err passed through).
-func servers[T any, PT interface {
+// lister lists the objects of one kind (list type L, items of the list) as Servers, from
+// the cache without copies.
+func lister[L any, PL interface {
+	*L
+	client.ObjectList
+}, T any, PT interface {
 	*T
 	monitoringv1.PrometheusInterface
-}](items []T, err error) ([]*promserver.Server, error) {
-	if err != nil {
-		return nil, err
+}](items func(*L) []T) func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*promserver.Server, error) {
+	return func(ctx context.Context, c client.Reader, opts ...client.ListOption) ([]*promserver.Server, error) {
+		list := PL(new(L))
+		if err := c.List(ctx, list, append(opts, client.UnsafeDisableDeepCopy)...); err != nil {
+			return nil, err
+		}
+		objs := items(list)
+		out := make([]*promserver.Server, len(objs))
+		for i := range objs {
+			out[i] = promserver.Of(PT(&objs[i]))
+		}
+		return out, nil
 	}
-	out := make([]*promserver.Server, len(items))
-	for i := range items {
-		out[i] = promserver.Of(PT(&items[i]))
-	}
-	return out, nil
 }
