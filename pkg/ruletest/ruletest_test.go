@@ -146,14 +146,17 @@ func TestSameMessageAsPromtool(t *testing.T) {
 		file     string
 		wantCode int // ours; promtool exits 1 on a broken test file too
 	}{
+		{"plain-pass.yaml", 0},
 		{"fail-plain.yaml", 1},
+		{"eval-error.yaml", 1},
 		{"broken-series.yaml", 2},
+		{"missing-alertname.yaml", 2},
 	} {
 		cmd := exec.Command(promtool, "test", "rules", tc.file)
 		cmd.Dir = "testdata"
 		want, _ := cmd.CombinedOutput()
-		if code := cmd.ProcessState.ExitCode(); code != 1 {
-			t.Errorf("%s: promtool exited %d, want 1", tc.file, code)
+		if code := cmd.ProcessState.ExitCode(); code != min(tc.wantCode, 1) {
+			t.Errorf("%s: promtool exited %d, want %d", tc.file, code, min(tc.wantCode, 1))
 		}
 		wd, _ := os.Getwd()
 		if err := os.Chdir("testdata"); err != nil {
@@ -177,5 +180,37 @@ func TestSameMessageAsPromtool(t *testing.T) {
 	}
 	if got := strings.Join(rep.Files[0].Groups[0].Failures, "\n\n") + "\n"; got != failTooManyErrors {
 		t.Errorf("fail.yaml:\n%s\nwant:\n%s", got, failTooManyErrors)
+	}
+}
+
+// TestMixinTestsOnTheStackPrometheusRule runs the unit tests of the project's own mixin
+// (test/jsonnet/testdata/alerts_test.yaml, which promtool runs on the plain rule file) on
+// the PrometheusRule example/stack deploys, as the stack's Prometheus runs it.
+func TestMixinTestsOnTheStackPrometheusRule(t *testing.T) {
+	dir := t.TempDir()
+	for from, to := range map[string]string{
+		"../../test/jsonnet/testdata/alerts_test.yaml":  "alerts_test.yaml",
+		"../../example/stack/mixin-prometheusRule.yaml": "lookout.yaml", // the name the test file gives
+	} {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stack, err := render.Load("default", "../../example/stack/prometheus-prometheus.yaml")
+	if err != nil || len(stack.Prometheuses) != 1 {
+		t.Fatalf("the stack's Prometheus: %v", err)
+	}
+	rep, err := Run(Options{Prometheus: stack.Prometheuses[0]}, filepath.Join(dir, "alerts_test.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	rep.Write(&out)
+	if rep.ExitCode() != 0 || len(rep.Files[0].Warnings) > 0 || len(rep.Files[0].Groups) < 10 {
+		t.Errorf("exit %d, %d groups:\n%s", rep.ExitCode(), len(rep.Files[0].Groups), out.String())
 	}
 }
