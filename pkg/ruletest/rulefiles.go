@@ -151,12 +151,23 @@ func (r *runner) prepareRule(obj *monitoringv1.PrometheusRule, source string) (r
 		return ruleFile{}, fmt.Errorf("%s: rejected as the operator would reject it: %s", id, problem)
 	}
 	if r.ruleSelector != nil {
-		if _, vs := selection.Select(r.ruleSelector, []*monitoringv1.PrometheusRule{obj}, nil, r.opts.NamespaceLabels); len(vs) == 1 && !vs[0].Used() {
+		if _, vs := selection.Select(r.ruleSelector, []*monitoringv1.PrometheusRule{obj}, nil, r.namespaceLabels); len(vs) == 1 && !vs[0].Used() {
 			p := r.opts.Prometheus
 			r.pendingWarnings = append(r.pendingWarnings, fmt.Sprintf("%s: not selected by %s %s/%s (%s: %s); tested anyway", id, p.Kind(), p.Namespace, p.Name, vs[0].Reason, vs[0].Message))
 		}
 	}
 	return ruleFile{id: id, content: content}, nil
+}
+
+// namespaceLabels are the labels of namespace ns (Options.NamespaceLabels): the namespace
+// of a rule exists, without labels when no Namespace manifest describes it.
+func (r *runner) namespaceLabels(ns string) (map[string]string, bool) {
+	if r.opts.NamespaceLabels != nil {
+		if l, ok := r.opts.NamespaceLabels(ns); ok {
+			return l, true
+		}
+	}
+	return map[string]string{}, true
 }
 
 // groupLoader serves the rendered PrometheusRules from memory and plain rule files from

@@ -68,6 +68,8 @@ func TestRun(t *testing.T) {
 		{name: "a rule excluded from enforcement is tested as written", files: []string{"as-written.yaml"}, prometheus: "prometheus-excluded.yaml", wantCode: 0},
 		{name: "a rule the Prometheus does not select is tested with a warning", files: []string{"as-written.yaml"}, prometheus: "prometheus-selective.yaml", wantCode: 0,
 			want: []string{"  WARNING: testdata/manifests/app.yaml (PrometheusRule team-a/errors): not selected by Prometheus monitoring/selective (NotSelectedByLabels"}},
+		{name: "a namespace no manifest describes exists without labels", files: []string{"as-written.yaml"}, prometheus: "prometheus-nsselector.yaml", wantCode: 0,
+			wantNot: []string{"WARNING"}},
 		{name: "rule_files names a PrometheusRule given with -f", files: []string{"named.yaml"}, rulesFrom: "manifests/app.yaml", wantCode: 0},
 		{name: "a name matching nothing is a warning, as in promtool", files: []string{"named.yaml"}, wantCode: 1,
 			want: []string{"  WARNING: no file match pattern testdata/team-a/errors\n"}},
