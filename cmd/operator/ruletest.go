@@ -13,7 +13,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/ruletest"
 )
 
-const testUsage = `usage: lookout-operator test [--prometheus FILE|NAME] [-f PATH ...] [--junit FILE] [--run REGEXP] TESTFILE...
+const testUsage = `usage: lookout-operator test [--prometheus FILE|NAME] [-f PATH ...] [--junit FILE] [--run REGEXP] [-v] TESTFILE...
 
 Runs unit tests of alerting and recording rules written in the test file format of
 "promtool test rules". rule_files may name PrometheusRule manifests (several documents per
@@ -37,6 +37,7 @@ func testCmd(args []string, stdout, stderr io.Writer) int {
 	which := fs.String("prometheus", "", "test the rules as this Prometheus runs them: a manifest file holding one Prometheus, or the name (or namespace/name) of a Prometheus given with -f")
 	junit := fs.String("junit", "", "also write the results as JUnit XML to this file")
 	ns := fs.String("namespace", "default", "namespace of objects that name none")
+	verbose := fs.Bool("v", false, "also print a line per test group with its outcome and duration")
 	fs.Var(&runs, "run", "run only the test groups whose name matches this regular expression (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, testUsage)
@@ -91,7 +92,11 @@ func testCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error:", err)
 		return 2
 	}
-	rep.Write(stdout)
+	if *verbose {
+		rep.WriteVerbose(stdout)
+	} else {
+		rep.Write(stdout)
+	}
 	code := rep.ExitCode()
 	if *junit != "" {
 		if err := writeJUnit(*junit, rep); err != nil {

@@ -48,6 +48,18 @@ func TestRuleTestExitCodes(t *testing.T) {
 	}
 }
 
+func TestRuleTestVerboseNamesEachGroup(t *testing.T) {
+	out, errs, code := runTest("-v", ruletestData+"pass.yaml", ruletestData+"fail.yaml")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"  test group request rate: SUCCESS (", "  test group instance down: SUCCESS (", "  test group wrong expectations: FAILED ("} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestRuleTestJUnit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "junit.xml")
 	out, errs, code := runTest("--junit", path, ruletestData+"pass.yaml", ruletestData+"fail.yaml", ruletestData+"broken-yaml.yaml")

@@ -118,11 +118,30 @@ func indent(s, prefix string) string {
 // Write prints the report as promtool prints it: per test file "Processing test file:",
 // its warnings, then SUCCESS, or FAILED: and each failure followed by an empty line.
 // Unlike promtool, everything goes to w (promtool prints the failures on standard error).
-func (r *Report) Write(w io.Writer) {
+func (r *Report) Write(w io.Writer) { r.write(w, false) }
+
+// WriteVerbose is Write with a line per test group before the file's outcome:
+// "  test group NAME: SUCCESS" (or FAILED, or BROKEN).
+func (r *Report) WriteVerbose(w io.Writer) { r.write(w, true) }
+
+func (r *Report) write(w io.Writer, verbose bool) {
 	for _, f := range r.Files {
 		fmt.Fprintf(w, "Processing test file: %s\n", f.File)
 		for _, warn := range f.Warnings {
 			fmt.Fprintf(w, "  WARNING: %s\n", warn)
+		}
+		for _, g := range f.Groups {
+			if !verbose {
+				break
+			}
+			outcome := "SUCCESS"
+			switch {
+			case g.Broken:
+				outcome = "BROKEN"
+			case len(g.Failures) > 0:
+				outcome = "FAILED"
+			}
+			fmt.Fprintf(w, "  test group %s: %s (%.2fs)\n", g.Name, outcome, g.Duration.Seconds())
 		}
 		var msgs []string
 		if f.Err != nil {
