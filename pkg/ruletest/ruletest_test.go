@@ -216,3 +216,38 @@ func TestMixinTestsOnTheStackPrometheusRule(t *testing.T) {
 		t.Errorf("exit %d, %d groups:\n%s", rep.ExitCode(), len(rep.Files[0].Groups), out.String())
 	}
 }
+
+// TestRuleFilesAreWhatRenderGenerates checks that the PrometheusRules are tested in the
+// rule files `render` (and so the controller) generates for the Prometheus, byte for byte.
+func TestRuleFilesAreWhatRenderGenerates(t *testing.T) {
+	for _, prom := range []string{"prometheus.yaml", "prometheus-excluded.yaml"} {
+		objs, err := render.Load("default", filepath.Join("testdata", prom), "testdata/manifests/app.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs, err := render.Render(objs, render.Options{})
+		if err != nil || len(outs) != 1 || outs[0].Err != nil {
+			t.Fatalf("render: %v %+v", err, outs)
+		}
+		want := map[string]bool{}
+		for _, b := range outs[0].RuleFiles {
+			want[string(b)] = true
+		}
+		r, err := newRunner(Options{Prometheus: objs.Prometheuses[0]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := r.loadRuleFile("testdata/manifests/app.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != len(want) || len(files) != 2 {
+			t.Fatalf("%s: %d rule files tested, render generates %d", prom, len(files), len(want))
+		}
+		for _, f := range files {
+			if !want[string(f.content)] {
+				t.Errorf("%s: %s is not a rule file render generates:\n%s", prom, f.id, f.content)
+			}
+		}
+	}
+}
