@@ -151,6 +151,8 @@ func TestSameMessageAsPromtool(t *testing.T) {
 		{"plain-pass.yaml", 0},
 		{"fail-plain.yaml", 1},
 		{"eval-error.yaml", 1},
+		{"fuzzy.yaml", 0},
+		{"exact.yaml", 1},
 		{"broken-series.yaml", 2},
 		{"missing-alertname.yaml", 2},
 	} {
