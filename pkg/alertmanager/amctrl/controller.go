@@ -1,8 +1,6 @@
 package amctrl
 
 import (
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
@@ -25,10 +23,10 @@ type Deps struct {
 	Generator ConfigGenerator
 }
 
-// Reconciler reconciles Alertmanager objects: the shared instance lifecycle with this
-// kind's steps (steps.go).
+// Reconciler reconciles Alertmanager objects: the shared lifecycle of a kind with one
+// StatefulSet, with this kind's parts (kind.go).
 type Reconciler struct {
-	*instance.Reconciler[*monitoringv1.Alertmanager, amState, monitoringv1.AlertmanagerStatus]
+	*base
 	// Generator: Deps.Generator.
 	Generator ConfigGenerator
 	cfg       Config
@@ -50,10 +48,7 @@ func New(d Deps, cfg Config) *Reconciler {
 		d.Generator = NewGenerated()
 	}
 	r := &Reconciler{Generator: d.Generator, cfg: cfg}
-	r.Reconciler = instance.New(d.Deps, &r.cfg.Config, instance.Info{
-		Kind: monitoringv1.AlertmanagersKind, APIVersion: monitoringv1.SchemeGroupVersion.String(), Resource: monitoringv1.AlertmanagerName,
-		Paused: "spec.paused is set: the operator leaves the StatefulSet and configuration as they are",
-	}, steps(r))
+	r.base = instance.NewKind(d.Deps, &r.cfg.Config, r.kind())
 	r.assets = assets.NewAPIStore(r.Client, r.APIReader)
 	return r
 }

@@ -26,10 +26,10 @@ type Config struct {
 // Deps are the collaborators a Reconciler works with; tests give fakes.
 type Deps = instance.Deps
 
-// Reconciler reconciles ThanosRuler objects: the shared instance lifecycle with this
-// kind's steps (steps.go).
+// Reconciler reconciles ThanosRuler objects: the shared lifecycle of a kind with one
+// StatefulSet, with this kind's parts (kind.go).
 type Reconciler struct {
-	*instance.Reconciler[*monitoringv1.ThanosRuler, trState, monitoringv1.ThanosRulerStatus]
+	*base
 	cfg    Config
 	assets *assets.APIStore
 }
@@ -42,16 +42,16 @@ type trState struct {
 	selGeneration int64
 	sel           *selection.Compiled
 	rules         rulefiles.State
+	// rulesHash is the hash of the rule ConfigMaps written last (package dirhash: what
+	// the reloader reports once the ruler loaded them), for the ConfigLoaded condition.
+	rulesHash string
 }
 
 // New returns a Reconciler. It can reconcile without a manager (unit tests call Reconcile
 // directly); SetupWithManager registers its watches.
 func New(d Deps, cfg Config) *Reconciler {
 	r := &Reconciler{cfg: cfg}
-	r.Reconciler = instance.New(d, &r.cfg.Config, instance.Info{
-		Kind: monitoringv1.ThanosRulerKind, APIVersion: monitoringv1.SchemeGroupVersion.String(), Resource: monitoringv1.ThanosRulerName,
-		Paused: "spec.paused is set: the operator leaves the StatefulSet and rule ConfigMaps as they are",
-	}, steps(r))
+	r.base = instance.NewKind(d, &r.cfg.Config, r.kind())
 	r.assets = assets.NewAPIStore(r.Client, r.APIReader)
 	return r
 }
