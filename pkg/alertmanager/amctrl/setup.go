@@ -6,7 +6,6 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -16,21 +15,18 @@ import (
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
-// SetupWithManager registers the controller with the watches of every kind with one
-// StatefulSet (instance.KindReconciler.SetupKind: the Alertmanagers, their StatefulSets,
-// pods and governing Service alertmanager-operated, which the Prometheus controller's
-// Service watch shares), and its own:
+// watches are the Alertmanager controller's own (besides instance.KindReconciler's):
 //   - Secrets and ConfigMaps (metadata only: the operator never caches their data): the
 //     Secrets an Alertmanager owns, its config Secret, and those its last generation read;
 //   - AlertmanagerConfigs (spec or label changes), mapped to the Alertmanagers with an
 //     alertmanagerConfigSelector and to the one whose spec.alertmanagerConfiguration
 //     names it.
-func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return r.SetupKind(mgr, func(b *builder.Builder, on watch.Triggers) *builder.Builder {
-		return b.WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", r.mapConfigSecret), on.Mapped("Secret")).
-			WatchesMetadata(&corev1.ConfigMap{}, r.MapAsset("ConfigMap", nil), on.Mapped("ConfigMap")).
-			Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.Map(monitoringv1alpha1.AlertmanagerConfigKind, false, usesConfig)), on.Mapped(monitoringv1alpha1.AlertmanagerConfigKind, instance.SpecOrLabels))
-	})
+//
+// Its governing Service watch shares the Prometheus controller's informer.
+func (r *Reconciler) watches(b *builder.Builder, on watch.Triggers) *builder.Builder {
+	return b.WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", r.mapConfigSecret), on.Mapped("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.MapAsset("ConfigMap", nil), on.Mapped("ConfigMap")).
+		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.Map(monitoringv1alpha1.AlertmanagerConfigKind, false, usesConfig)), on.Mapped(monitoringv1alpha1.AlertmanagerConfigKind, instance.SpecOrLabels))
 }
 
 // usesConfig: the Alertmanagers that select AlertmanagerConfigs at all are reconciled

@@ -10,6 +10,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // Config is what the operator tells the controller at start. Scope (in instance.Config)
@@ -26,8 +27,11 @@ type Config struct {
 // Deps are the collaborators a Reconciler works with; tests give fakes.
 type Deps = instance.Deps
 
+// base is the shared lifecycle of a kind with one StatefulSet.
+type base = instance.KindReconciler[monitoringv1.ThanosRuler, *monitoringv1.ThanosRuler, monitoringv1.ThanosRulerList, *monitoringv1.ThanosRulerList, trState, monitoringv1.ThanosRulerStatus]
+
 // Reconciler reconciles ThanosRuler objects: the shared lifecycle of a kind with one
-// StatefulSet, with this kind's parts (kind.go).
+// StatefulSet (instance.ThanosRulerKind) doing this controller's steps.
 type Reconciler struct {
 	*base
 	cfg    Config
@@ -51,9 +55,22 @@ type trState struct {
 // directly); SetupWithManager registers its watches.
 func New(d Deps, cfg Config) *Reconciler {
 	r := &Reconciler{cfg: cfg}
-	r.base = instance.NewKind(d, &r.cfg.Config, r.kind())
+	r.base = instance.NewKind(d, &r.cfg.Config, instance.ThanosRulerKind, instance.Behavior[*monitoringv1.ThanosRuler, trState]{
+		Apply: r.reconcileObjects, Watches: r.watches, Hash: rulesHash, Reports: r.reports,
+	})
 	r.assets = assets.NewAPIStore(r.Client, r.APIReader)
 	return r
+}
+
+// rulesHash is the hash of the rule ConfigMaps this operator wrote last (package
+// dirhash), which the reloader reports once the ruler accepted their reload: unknown
+// until the operator has written them since it started.
+func rulesHash(_ *monitoringv1.ThanosRuler, st *trState) string { return st.rulesHash }
+
+// reports: t's reloaders report the rules they loaded, with t's own service account
+// only (workload.ThanosRulerOptions).
+func (r *Reconciler) reports(t *monitoringv1.ThanosRuler) bool {
+	return workload.ThanosRulerOptions(t, r.cfg.Workload).ReloaderReportConfig
 }
 
 // compile returns t's compiled rule selector, recompiling on a new generation.

@@ -5,7 +5,6 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -17,21 +16,17 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
 )
 
-// SetupWithManager registers the controller with the watches of every kind with one
-// StatefulSet (instance.KindReconciler.SetupKind: the ThanosRulers, their StatefulSets,
-// pods and governing Service thanos-ruler-operated), and its own:
+// watches are the ThanosRuler controller's own (besides instance.KindReconciler's):
 //   - PrometheusRules (spec or label changes), mapped to the ThanosRulers whose selectors
 //     match them before or after the change;
 //   - Namespaces (metadata only), for rule namespace selectors;
 //   - Secrets and ConfigMaps (metadata only: the operator never caches their data), mapped
 //     to the ThanosRulers that own them or whose last reconcile read them.
-func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return r.SetupKind(mgr, func(b *builder.Builder, on watch.Triggers) *builder.Builder {
-		return b.Watches(&monitoringv1.PrometheusRule{}, handler.EnqueueRequestsFromMapFunc(r.mapRule), on.Mapped(monitoringv1.PrometheusRuleKind, instance.SpecOrLabels)).
-			WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.Map("Namespace", false, usesNamespaceSelector)), on.Mapped("Namespace", predicate.LabelChangedPredicate{})).
-			WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", nil), on.Mapped("Secret")).
-			WatchesMetadata(&corev1.ConfigMap{}, r.MapAsset("ConfigMap", nil), on.Mapped("ConfigMap"))
-	})
+func (r *Reconciler) watches(b *builder.Builder, on watch.Triggers) *builder.Builder {
+	return b.Watches(&monitoringv1.PrometheusRule{}, handler.EnqueueRequestsFromMapFunc(r.mapRule), on.Mapped(monitoringv1.PrometheusRuleKind, instance.SpecOrLabels)).
+		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.Map("Namespace", false, usesNamespaceSelector)), on.Mapped("Namespace", predicate.LabelChangedPredicate{})).
+		WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", nil), on.Mapped("Secret")).
+		WatchesMetadata(&corev1.ConfigMap{}, r.MapAsset("ConfigMap", nil), on.Mapped("ConfigMap"))
 }
 
 // mapRule maps a PrometheusRule to the ThanosRulers selecting it. The handler runs for
