@@ -192,7 +192,7 @@ func (r *Reloader) snapshot(res *Result) (snapshot, bool) {
 		r.log.Error("config input unusable; keeping the previous output", "err", err)
 		return snap, false
 	}
-	res.Hash, res.ConfigHash = snap.hash, snap.configHash
+	res.Hash, res.ConfigHash, res.FilesHash = snap.hash, snap.configHash, snap.filesHash
 	return snap, true
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/lookout-operator/lookout/pkg/partset"
+	"github.com/lookout-operator/lookout/pkg/reloader/dirhash"
 )
 
 // snapshot is the content the reloader compares between checks. It holds the config
@@ -28,6 +29,9 @@ type snapshot struct {
 	configHash string
 	// hash covers the config and every file in the watched directories.
 	hash string
+	// filesHash is the hash of the watched directories' files alone (package dirhash),
+	// what a reloader without a config file reports.
+	filesHash string
 }
 
 // close releases the config input.
@@ -67,12 +71,13 @@ func takeSnapshot(configFile string, partFiles, dirs []string) (s snapshot, err 
 		writeField(h, []byte("config"))
 		writeField(h, []byte(s.configHash))
 	}
+	files := dirhash.New()
 	for _, dir := range dirs {
-		if err := hashDir(h, dir, skip); err != nil {
+		if err := hashDir(h, files, dir, skip); err != nil {
 			return s, err
 		}
 	}
-	s.hash = hex.EncodeToString(h.Sum(nil))
+	s.hash, s.filesHash = hex.EncodeToString(h.Sum(nil)), files.Sum()
 	return s, nil
 }
 
@@ -127,10 +132,10 @@ func (h *headWriter) Write(p []byte) (int, error) {
 }
 
 // hashDir adds the regular files directly in dir (following symlinks, so kubelet key
-// links count by their content) to h: each file's name and the sha256 of its content,
-// read in buffers. Names starting with ".." are the kubelet's internals and are
+// links count by their content) to h and to files: each file's name and the sha256 of its
+// content, read in buffers. Names starting with ".." are the kubelet's internals and are
 // skipped, as are the paths in skip; a missing directory hashes as empty.
-func hashDir(h hash.Hash, dir string, skip map[string]bool) error {
+func hashDir(h hash.Hash, files *dirhash.Hash, dir string, skip map[string]bool) error {
 	writeField(h, []byte("dir"))
 	writeField(h, []byte(dir))
 	entries, err := os.ReadDir(dir)
@@ -156,6 +161,7 @@ func hashDir(h hash.Hash, dir string, skip map[string]bool) error {
 		if ok {
 			writeField(h, []byte(name))
 			writeField(h, sum)
+			files.File(name, sum)
 		}
 	}
 	return nil

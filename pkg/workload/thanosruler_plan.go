@@ -22,6 +22,9 @@ type ThanosRulerPlanInput struct {
 	// files it names.
 	RemoteWrite []byte
 	TLSAssets   map[string][]byte
+	// ManagesRoles: the controller deletes a reloader Role left from before when the
+	// reloader needs none (--reloader-report-config, without spec.serviceAccountName).
+	ManagesRoles bool
 }
 
 // ThanosRulerPlan is every object a ThanosRuler generates: the rule ConfigMaps
@@ -30,6 +33,7 @@ type ThanosRulerPlanInput struct {
 // Secret, the web configuration Secret, the governing Service and the StatefulSet.
 func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) {
 	t := in.ThanosRuler
+	opts = ThanosRulerOptions(t, opts)
 	names := layout.ThanosRuler(t.Name)
 	owner := plan.OwnerRef(monitoringv1.SchemeGroupVersion.String(), monitoringv1.ThanosRulerKind, t.Name, t.UID)
 	m := plan.Meta{Namespace: t.Namespace, Owner: owner, Labels: map[string]string{
@@ -69,6 +73,9 @@ func ThanosRulerPlan(in ThanosRulerPlanInput, opts Options) (*plan.Plan, error) 
 			Uses: func(o client.Object) bool { return ManagesThanosRulerService(o.(*monitoringv1.ThanosRuler)) }}
 	} else {
 		p.Service = &plan.Service{Name: ThanosRulerServiceName(t), Check: func(svc *corev1.Service) error { return CheckThanosRulerService(t, svc) }}
+	}
+	if p.Reloader, err = thanosRulerReloaderRBAC(t, opts, in.ManagesRoles); err != nil {
+		return nil, err
 	}
 	sts, err := ThanosRulerStatefulSet(ThanosRulerInput{ThanosRuler: t, RuleConfigMaps: len(in.Rules), TLSAssetSecrets: withFiles}, opts)
 	if err != nil {

@@ -230,6 +230,10 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts Options, v versions.Versio
 		mounts:        reloaderMounts,
 		webConfigFile: reloaderWebConfig,
 	}
+	if opts.ReloaderReportConfig {
+		// Thanos answers a reload with an error when the rules do not load (ThanosRulerOptions).
+		rl.reportArgs = []string{ReportPodArg(t.Namespace)}
+	}
 	reloader, err := rl.container(opts, false)
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err

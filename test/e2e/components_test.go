@@ -26,7 +26,7 @@ var mainOperator *proc
 
 func startMainOperator(st *suite) error {
 	p, err := startOperator(st, "operator", "127.0.0.1:18080", "127.0.0.1:18081",
-		"--prometheus-instance-selector=!"+operatorLabel, "--alertmanager-instance-selector=!"+operatorLabel)
+		"--prometheus-instance-selector=!"+operatorLabel, "--alertmanager-instance-selector=!"+operatorLabel, "--thanos-ruler-instance-selector=!"+operatorLabel)
 	if err != nil {
 		return err
 	}
@@ -89,6 +89,7 @@ func (sc *scenario) startOperator(name string, args ...string) *proc {
 	args = append([]string{
 		"--prometheus-instance-selector=" + operatorLabel + "=" + name,
 		"--alertmanager-instance-selector=" + operatorLabel + "=" + name,
+		"--thanos-ruler-instance-selector=" + operatorLabel + "=" + name,
 		"--leader-election-id=lookout-operator-" + name,
 	}, args...)
 	p, err := startOperator(s, "operator-"+name, fmt.Sprintf("127.0.0.1:%d", port), fmt.Sprintf("127.0.0.1:%d", port+1), args...)

@@ -3,6 +3,8 @@ package amctrl
 import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
@@ -25,10 +27,13 @@ type Deps struct {
 	Generator ConfigGenerator
 }
 
-// Reconciler reconciles Alertmanager objects: the shared instance lifecycle with this
-// kind's steps (steps.go).
+// base is the shared lifecycle of a kind with one StatefulSet.
+type base = instance.KindReconciler[monitoringv1.Alertmanager, *monitoringv1.Alertmanager, monitoringv1.AlertmanagerList, *monitoringv1.AlertmanagerList, amState, monitoringv1.AlertmanagerStatus]
+
+// Reconciler reconciles Alertmanager objects: the shared lifecycle of a kind with one
+// StatefulSet (instance.AlertmanagerKind) doing this controller's steps.
 type Reconciler struct {
-	*instance.Reconciler[*monitoringv1.Alertmanager, amState, monitoringv1.AlertmanagerStatus]
+	*base
 	// Generator: Deps.Generator.
 	Generator ConfigGenerator
 	cfg       Config
@@ -50,10 +55,28 @@ func New(d Deps, cfg Config) *Reconciler {
 		d.Generator = NewGenerated()
 	}
 	r := &Reconciler{Generator: d.Generator, cfg: cfg}
-	r.Reconciler = instance.New(d.Deps, &r.cfg.Config, instance.Info{
-		Kind: monitoringv1.AlertmanagersKind, APIVersion: monitoringv1.SchemeGroupVersion.String(), Resource: monitoringv1.AlertmanagerName,
-		Paused: "spec.paused is set: the operator leaves the StatefulSet and configuration as they are",
-	}, steps(r))
+	r.base = instance.NewKind(d.Deps, &r.cfg.Config, instance.AlertmanagerKind, instance.Behavior[*monitoringv1.Alertmanager, amState]{
+		Apply: r.reconcileObjects, Watches: r.watches, Hash: configHash, Reports: r.reports, Drop: r.forgetGenerated,
+	})
 	r.assets = assets.NewAPIStore(r.Client, r.APIReader)
 	return r
+}
+
+// configHash is the hash of the configuration this operator wrote last, which the
+// reloader reports once Alertmanager loaded it: unknown until it has written one since it
+// started (Alertmanager's generated Secret holds the configuration compressed, with its
+// templates, so no annotation holds the hash its reloader reports).
+func configHash(_ *monitoringv1.Alertmanager, st *amState) string { return st.configHash }
+
+// reports: a's reloaders report the configuration they loaded (workloadOptions).
+func (r *Reconciler) reports(a *monitoringv1.Alertmanager) bool {
+	opts, _ := r.workloadOptions(a)
+	return opts.ReloaderReportConfig
+}
+
+// forgetGenerated drops the generator's cache of a gone Alertmanager.
+func (r *Reconciler) forgetGenerated(nn types.NamespacedName) {
+	if g, ok := r.Generator.(interface{ Forget(types.NamespacedName) }); ok {
+		g.Forget(nn)
+	}
 }

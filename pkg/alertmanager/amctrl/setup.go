@@ -6,43 +6,27 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
-	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
-	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
-// SetupWithManager registers the controller and its watches:
-//   - Alertmanager objects (spec, label or annotation changes) and the StatefulSets they
-//     own (for status and to undo edits);
+// watches are the Alertmanager controller's own (besides instance.KindReconciler's):
 //   - Secrets and ConfigMaps (metadata only: the operator never caches their data): the
 //     Secrets an Alertmanager owns, its config Secret, and those its last generation read;
 //   - AlertmanagerConfigs (spec or label changes), mapped to the Alertmanagers with an
 //     alertmanagerConfigSelector and to the one whose spec.alertmanagerConfiguration
-//     names it;
-//   - with Workload.ReloaderReportConfig, its pods (metadata and reported configuration
-//     only), mapped to their Alertmanager, for the ConfigLoaded condition;
-//   - with Config.WatchGoverningServices, the governing Service alertmanager-operated
-//     (metadata only), mapped to the Alertmanagers of its namespace that use it. The
-//     Prometheus controller's Service watch shares the same informer.
-func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
-	b, on := r.Builder(mgr, "alertmanager", &monitoringv1.Alertmanager{})
-	b = b.WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", r.mapConfigSecret), on.Mapped("Secret")).
+//     names it.
+//
+// Its governing Service watch shares the Prometheus controller's informer.
+func (r *Reconciler) watches(b *builder.Builder, on watch.Triggers) *builder.Builder {
+	return b.WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", r.mapConfigSecret), on.Mapped("Secret")).
 		WatchesMetadata(&corev1.ConfigMap{}, r.MapAsset("ConfigMap", nil), on.Mapped("ConfigMap")).
 		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.Map(monitoringv1alpha1.AlertmanagerConfigKind, false, usesConfig)), on.Mapped(monitoringv1alpha1.AlertmanagerConfigKind, instance.SpecOrLabels))
-	b = r.WatchReportingPods(b, layout.AlertmanagerNameLabel, workload.AlertmanagerNameValue)
-	b = r.WatchGoverningService(b, layout.AlertmanagerGoverningServiceName, usesGoverningService)
-	return r.Complete(b, r)
-}
-
-// usesGoverningService: an Alertmanager without spec.serviceName uses
-// alertmanager-operated.
-func usesGoverningService(_ context.Context, a *monitoringv1.Alertmanager, _ client.Object) bool {
-	return workload.ManagesAlertmanagerService(a)
 }
 
 // usesConfig: the Alertmanagers that select AlertmanagerConfigs at all are reconciled

@@ -1,6 +1,7 @@
 package podreport
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"time"
@@ -65,11 +66,15 @@ func New(w Writer, o Options) *Reporter {
 }
 
 // Observe takes a reloader check result (reloader.Options.Observe): a confirmed reload
-// with a config hash becomes the hash to report. It never blocks: a hash not written yet
-// is replaced by the newer one.
+// becomes the hash to report, the config hash, or without a config file (a ThanosRuler's
+// reloader, which watches rule directories only) the hash of the watched files. It never
+// blocks: a hash not written yet is replaced by the newer one.
 func (r *Reporter) Observe(res reloader.Result) {
-	if res.Action == reloader.ActionReloaded && res.ConfigHash != "" {
-		r.offer(res.ConfigHash)
+	if res.Action != reloader.ActionReloaded {
+		return
+	}
+	if h := cmp.Or(res.ConfigHash, res.FilesHash); h != "" {
+		r.offer(h)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/selection"
+	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // Config is what the operator tells the controller at start. Scope (in instance.Config)
@@ -26,10 +27,13 @@ type Config struct {
 // Deps are the collaborators a Reconciler works with; tests give fakes.
 type Deps = instance.Deps
 
-// Reconciler reconciles ThanosRuler objects: the shared instance lifecycle with this
-// kind's steps (steps.go).
+// base is the shared lifecycle of a kind with one StatefulSet.
+type base = instance.KindReconciler[monitoringv1.ThanosRuler, *monitoringv1.ThanosRuler, monitoringv1.ThanosRulerList, *monitoringv1.ThanosRulerList, trState, monitoringv1.ThanosRulerStatus]
+
+// Reconciler reconciles ThanosRuler objects: the shared lifecycle of a kind with one
+// StatefulSet (instance.ThanosRulerKind) doing this controller's steps.
 type Reconciler struct {
-	*instance.Reconciler[*monitoringv1.ThanosRuler, trState, monitoringv1.ThanosRulerStatus]
+	*base
 	cfg    Config
 	assets *assets.APIStore
 }
@@ -42,18 +46,31 @@ type trState struct {
 	selGeneration int64
 	sel           *selection.Compiled
 	rules         rulefiles.State
+	// rulesHash is the hash of the rule ConfigMaps written last (package dirhash: what
+	// the reloader reports once the ruler loaded them), for the ConfigLoaded condition.
+	rulesHash string
 }
 
 // New returns a Reconciler. It can reconcile without a manager (unit tests call Reconcile
 // directly); SetupWithManager registers its watches.
 func New(d Deps, cfg Config) *Reconciler {
 	r := &Reconciler{cfg: cfg}
-	r.Reconciler = instance.New(d, &r.cfg.Config, instance.Info{
-		Kind: monitoringv1.ThanosRulerKind, APIVersion: monitoringv1.SchemeGroupVersion.String(), Resource: monitoringv1.ThanosRulerName,
-		Paused: "spec.paused is set: the operator leaves the StatefulSet and rule ConfigMaps as they are",
-	}, steps(r))
+	r.base = instance.NewKind(d, &r.cfg.Config, instance.ThanosRulerKind, instance.Behavior[*monitoringv1.ThanosRuler, trState]{
+		Apply: r.reconcileObjects, Watches: r.watches, Hash: rulesHash, Reports: r.reports,
+	})
 	r.assets = assets.NewAPIStore(r.Client, r.APIReader)
 	return r
+}
+
+// rulesHash is the hash of the rule ConfigMaps this operator wrote last (package
+// dirhash), which the reloader reports once the ruler accepted their reload: unknown
+// until the operator has written them since it started.
+func rulesHash(_ *monitoringv1.ThanosRuler, st *trState) string { return st.rulesHash }
+
+// reports: t's reloaders report the rules they loaded, with t's own service account
+// only (workload.ThanosRulerOptions).
+func (r *Reconciler) reports(t *monitoringv1.ThanosRuler) bool {
+	return workload.ThanosRulerOptions(t, r.cfg.Workload).ReloaderReportConfig
 }
 
 // compile returns t's compiled rule selector, recompiling on a new generation.

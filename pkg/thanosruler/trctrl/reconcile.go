@@ -17,6 +17,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
+	"github.com/lookout-operator/lookout/pkg/reloader/dirhash"
 	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/versions"
@@ -103,8 +104,14 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 		return err
 	}
 	r.Metrics.GenerateSeconds.WithLabelValues(t.Namespace, t.Name).Observe(r.Clock.Since(start).Seconds())
-	pl, err := workload.ThanosRulerPlan(workload.ThanosRulerPlanInput{ThanosRuler: t, Rules: res.ConfigMaps, RulesWritten: func() { st.rules.Written(res.ConfigMaps) },
-		RemoteWrite: rw.Config, TLSAssets: rw.TLSAssets}, r.cfg.Workload)
+	written := func() {
+		st.rules.Written(res.ConfigMaps)
+		if r.cfg.Workload.ReloaderReportConfig {
+			st.rulesHash = dirhash.OfData(res.ConfigMaps...)
+		}
+	}
+	pl, err := workload.ThanosRulerPlan(workload.ThanosRulerPlanInput{ThanosRuler: t, Rules: res.ConfigMaps, RulesWritten: written,
+		RemoteWrite: rw.Config, TLSAssets: rw.TLSAssets, ManagesRoles: r.cfg.Workload.ReloaderReportConfig}, r.cfg.Workload)
 	if err != nil {
 		return outcome.Invalid(err)
 	}

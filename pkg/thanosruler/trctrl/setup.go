@@ -5,7 +5,7 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
-	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -13,28 +13,20 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
-	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/workload"
+	"github.com/lookout-operator/lookout/pkg/controller/watch"
 )
 
-// SetupWithManager registers the controller and its watches:
-//   - ThanosRuler objects (spec, label or annotation changes) and the StatefulSets they
-//     own (for status and to undo edits);
+// watches are the ThanosRuler controller's own (besides instance.KindReconciler's):
 //   - PrometheusRules (spec or label changes), mapped to the ThanosRulers whose selectors
 //     match them before or after the change;
 //   - Namespaces (metadata only), for rule namespace selectors;
 //   - Secrets and ConfigMaps (metadata only: the operator never caches their data), mapped
-//     to the ThanosRulers that own them or whose last reconcile read them;
-//   - with Config.WatchGoverningServices, the governing Service thanos-ruler-operated
-//     (metadata only), mapped to the ThanosRulers of its namespace that use it.
-func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
-	b, on := r.Builder(mgr, "thanos-ruler", &monitoringv1.ThanosRuler{})
-	b = b.Watches(&monitoringv1.PrometheusRule{}, handler.EnqueueRequestsFromMapFunc(r.mapRule), on.Mapped(monitoringv1.PrometheusRuleKind, instance.SpecOrLabels)).
+//     to the ThanosRulers that own them or whose last reconcile read them.
+func (r *Reconciler) watches(b *builder.Builder, on watch.Triggers) *builder.Builder {
+	return b.Watches(&monitoringv1.PrometheusRule{}, handler.EnqueueRequestsFromMapFunc(r.mapRule), on.Mapped(monitoringv1.PrometheusRuleKind, instance.SpecOrLabels)).
 		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.Map("Namespace", false, usesNamespaceSelector)), on.Mapped("Namespace", predicate.LabelChangedPredicate{})).
 		WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", nil), on.Mapped("Secret")).
 		WatchesMetadata(&corev1.ConfigMap{}, r.MapAsset("ConfigMap", nil), on.Mapped("ConfigMap"))
-	b = r.WatchGoverningService(b, layout.ThanosRulerGoverningServiceName, usesGoverningService)
-	return r.Complete(b, r)
 }
 
 // mapRule maps a PrometheusRule to the ThanosRulers selecting it. The handler runs for
@@ -56,9 +48,4 @@ func (r *Reconciler) mapRule(ctx context.Context, o client.Object) []reconcile.R
 // a namespace's labels change.
 func usesNamespaceSelector(_ context.Context, t *monitoringv1.ThanosRuler, _ client.Object) bool {
 	return t.Spec.RuleNamespaceSelector != nil
-}
-
-// usesGoverningService: a ThanosRuler without spec.serviceName uses thanos-ruler-operated.
-func usesGoverningService(_ context.Context, t *monitoringv1.ThanosRuler, _ client.Object) bool {
-	return workload.ManagesThanosRulerService(t)
 }
