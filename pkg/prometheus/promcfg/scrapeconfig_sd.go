@@ -12,13 +12,14 @@ import (
 	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
-// The service discoveries of a ScrapeConfig that reach outside Kubernetes: one function
-// per discovery, each writing the keys Prometheus documents for it, as prometheus-operator
-// writes them (pkg/prometheus/promcfg.go, generateScrapeConfig), with the Secrets they
-// name read through the recorder (so a change to one regenerates the job). Settings a
-// Prometheus version does not know are refused, as prometheus-operator's validation
-// refuses them; Prometheus's own loader, with the discovery registered (validate.go),
-// then judges every entry.
+// The service discoveries of a ScrapeConfig but the static and file ones: HTTP,
+// Kubernetes, DNS and those that reach outside Kubernetes. One function per discovery,
+// each writing the keys Prometheus documents for it, as prometheus-operator writes them
+// (pkg/prometheus/promcfg.go, generateScrapeConfig), with the Secrets they name read
+// through the recorder (so a change to one regenerates the job). Settings a Prometheus
+// version does not know are refused, as prometheus-operator's validation refuses them;
+// Prometheus's own loader, with the discovery registered (validate.go), then judges every
+// entry.
 
 // sdSettings are the keys most discoveries share.
 type sdSettings struct {
@@ -64,9 +65,12 @@ func sdEntries[T any](m *M, key, field string, entries []T, render func(*M, *T) 
 	return err
 }
 
-// renderCloudSD renders the discoveries that reach outside Kubernetes.
-func (rc *renderCtx) renderCloudSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+// renderDiscoveries renders the discoveries whose entries sdEntries renders, in output
+// order: HTTP, Kubernetes and DNS (scrapeconfig.go), then those that reach outside
+// Kubernetes.
+func (rc *renderCtx) renderDiscoveries(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
 	for _, f := range []func(*M, *monitoringv1alpha1.ScrapeConfigSpec) error{
+		rc.httpSD, rc.kubeSD, rc.dnsSD,
 		rc.consulSD, rc.ec2SD, rc.azureSD, rc.gceSD, rc.openstackSD, rc.digitalOceanSD, rc.kumaSD, rc.eurekaSD,
 		rc.dockerSD, rc.linodeSD, rc.hetznerSD, rc.nomadSD, rc.dockerSwarmSD, rc.puppetDBSD, rc.lightsailSD,
 		rc.ovhCloudSD, rc.scalewaySD, rc.ionosSD,
@@ -76,6 +80,59 @@ func (rc *renderCtx) renderCloudSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSp
 		}
 	}
 	return nil
+}
+
+func (rc *renderCtx) httpSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "http_sd_configs", "httpSDConfigs", spec.HTTPSDConfigs, func(e *M, c *monitoringv1alpha1.HTTPSDConfig) error {
+		e.SetAlways("url", string(c.URL))
+		sdSettings{refresh: c.RefreshInterval}.set(e)
+		return rc.sdClient(e, httpClient{Authorization: c.Authorization, BasicAuth: c.BasicAuth, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+// kubeSD renders the Kubernetes discoveries of a ScrapeConfig (ps.kubernetesSD is the
+// monitors').
+func (rc *renderCtx) kubeSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "kubernetes_sd_configs", "kubernetesSDConfigs", spec.KubernetesSDConfigs, func(e *M, c *monitoringv1alpha1.KubernetesSDConfig) error {
+		setOpt(e, "api_server", c.APIServer)
+		e.Set("role", strings.ToLower(string(c.Role)))
+		nm, err := rc.kubernetesSDNamespaces(c)
+		if err != nil {
+			return err
+		}
+		e.Set("namespaces", nm)
+		if c.AttachMetadata != nil && c.AttachMetadata.Node != nil {
+			e.Set("attach_metadata", M{{"node", *c.AttachMetadata.Node}})
+		}
+		var sels []M
+		for _, sel := range c.Selectors {
+			sm := M{{"role", strings.ToLower(string(sel.Role))}}
+			setOpt(&sm, "label", sel.Label)
+			setOpt(&sm, "field", sel.Field)
+			sels = append(sels, sm)
+		}
+		e.Set("selectors", sels)
+		return rc.sdClient(e, httpClient{Authorization: c.Authorization, BasicAuth: c.BasicAuth, OAuth2: c.OAuth2,
+			FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tlsOf(c.TLSConfig), Proxy: c.ProxyConfig})
+	})
+}
+
+func (rc *renderCtx) dnsSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
+	return sdEntries(m, "dns_sd_configs", "dnsSDConfigs", spec.DNSSDConfigs, func(e *M, c *monitoringv1alpha1.DNSSDConfig) error {
+		if c.Type != nil && *c.Type == monitoringv1alpha1.DNSRecordTypeNS {
+			if err := rc.needs("type NS", versions.New(2, 49, 0)); err != nil {
+				return err
+			}
+		}
+		e.SetAlways("names", c.Names)
+		sdSettings{refresh: c.RefreshInterval}.set(e)
+		if c.Type != nil {
+			e.Set("type", string(*c.Type))
+		}
+		setOpt(e, "port", c.Port)
+		return nil
+	})
 }
 
 func (rc *renderCtx) consulSD(m *M, spec *monitoringv1alpha1.ScrapeConfigSpec) error {
