@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 deprecated prometheus-operator API fields are still honoured as prometheus-operator honours them
+
 package promcfg
 
 import (
@@ -28,6 +30,14 @@ type httpClient struct {
 	EnableHTTP2     *bool
 	TLS             *monitoringv1.TLSConfig
 	Proxy           monitoringv1.ProxyConfig
+}
+
+// clientOf is the client of an object's HTTP settings c, with tls and proxy.
+func clientOf(c *monitoringv1.HTTPConfigWithoutTLS, tls *monitoringv1.TLSConfig, proxy monitoringv1.ProxyConfig) httpClient {
+	return httpClient{
+		Authorization: c.Authorization, BasicAuth: c.BasicAuth, OAuth2: c.OAuth2, BearerTokenSecret: c.BearerTokenSecret,
+		FollowRedirects: c.FollowRedirects, EnableHTTP2: c.EnableHTTP2, TLS: tls, Proxy: proxy,
+	}
 }
 
 // fsAccess lists the fields of a client that read files from Prometheus's filesystem.

@@ -2,19 +2,25 @@ package promcfg
 
 import monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 
-// startJob renders the head of a Kubernetes-discovered job: honor settings, the discovery,
-// timing, protocols, path, params, scheme and the HTTP client settings.
-func (rc *renderCtx) startJob(name string, f *scrapeFields, sd M, client *httpClient) (M, error) {
+// startJob renders the head of the job of a monitor's endpoint: honor settings, the
+// discovery, the scrape settings (the endpoint's, ep, with the monitor's d.limits) and
+// the client (completed from the scrape class). It returns the job with the relabel rules
+// every job of the monitor starts with.
+func (rc *renderCtx) startJob(name string, d *targetDiscovery, client *httpClient, ep scrapeFields) (M, []M, error) {
+	f := d.limits
+	f.Interval, f.Timeout, f.Path, f.Scheme, f.Params = ep.Interval, ep.Timeout, ep.Path, ep.Scheme, ep.Params
+	f.HonorLabels, f.HonorTimestamps, f.TrackTimestampsStaleness = ep.HonorLabels, ep.HonorTimestamps, ep.TrackTimestampsStaleness
+	applyClassClient(client, rc.class)
 	m := M{{"job_name", name}}
-	rc.renderScrapeTiming(&m, f)
-	m.Set("kubernetes_sd_configs", []M{sd})
-	if err := rc.renderScrapeSettings(&m, f); err != nil {
-		return nil, err
+	rc.renderScrapeTiming(&m, &f)
+	m.Set("kubernetes_sd_configs", []M{d.sd})
+	if err := rc.renderScrapeSettings(&m, &f); err != nil {
+		return nil, nil, err
 	}
 	if err := rc.client(&m, client); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return m, nil
+	return m, append([]M{ruleTmpJobName}, d.selectorRules...), nil
 }
 
 // jobTail is what every kind's job ends with, in this order: the scrape class's and the

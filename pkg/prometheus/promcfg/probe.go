@@ -33,10 +33,7 @@ func renderProbe(ps *promSettings, rec *recorder, pr *monitoringv1.Probe) ([]M, 
 	if _, err := url.Parse("http://" + spec.ProberSpec.URL); err != nil || strings.Contains(spec.ProberSpec.URL, "/") {
 		return nil, nil, fmt.Errorf("prober.url %q must be a host:port address", spec.ProberSpec.URL)
 	}
-	client := httpClient{
-		Authorization: spec.Authorization, BasicAuth: spec.BasicAuth, OAuth2: spec.OAuth2, BearerTokenSecret: spec.BearerTokenSecret,
-		FollowRedirects: spec.FollowRedirects, EnableHTTP2: spec.EnableHTTP2, TLS: tlsOf(spec.TLSConfig), Proxy: spec.ProberSpec.ProxyConfig,
-	}
+	client := clientOf(&spec.HTTPConfigWithoutTLS, tlsOf(spec.TLSConfig), spec.ProberSpec.ProxyConfig)
 	applyClassClient(&client, rc.class)
 	path := spec.ProberSpec.Path
 	if path == "" {

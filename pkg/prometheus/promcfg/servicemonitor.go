@@ -8,16 +8,20 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
-// targetDiscovery is what every endpoint's job of one monitor shares: the Kubernetes SD entry,
-// the relabel rules that select the monitor's objects, and the meta-label prefix of the
+// targetDiscovery is what every endpoint's job of one monitor shares: the Kubernetes SD
+// entry, the relabel rules that select the monitor's objects, the meta-label prefix of the
 // endpoint role ("__meta_kubernetes_endpoint", "__meta_kubernetes_endpointslice"; empty
-// for pods).
+// for pods) and the monitor-wide scrape settings.
 type targetDiscovery struct {
 	sd            M
 	selectorRules []M
 	metaEP        string
+	// limits are the monitor's limits, protocols and histogram settings, the scrape
+	// settings each endpoint's own complete.
+	limits scrapeFields
 }
 
 // renderServiceMonitor renders one job per endpoint, named serviceMonitor/<ns>/<name>/<i>.
@@ -37,7 +41,13 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 			return nil, nil, fmt.Errorf("serviceDiscoveryRole %q is not Endpoints or EndpointSlice", *spec.ServiceDiscoveryRole)
 		}
 	}
-	d := targetDiscovery{metaEP: "__meta_kubernetes_endpoint"}
+	d := targetDiscovery{metaEP: "__meta_kubernetes_endpoint", limits: scrapeFields{
+		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit,
+		LabelNameLengthLimit: spec.LabelNameLengthLimit, LabelValueLengthLimit: spec.LabelValueLengthLimit,
+		KeepDroppedTargets: spec.KeepDroppedTargets, BodySizeLimit: spec.BodySizeLimit,
+		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, rc.class),
+		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
+	}}
 	if sdRole == monitoringv1.EndpointSliceRole {
 		role, d.metaEP = "endpointslice", "__meta_kubernetes_endpointslice"
 	}
@@ -58,10 +68,7 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 		return nil, nil, err
 	}
 
-	if len(spec.Endpoints) == 0 {
-		return nil, nil, fmt.Errorf("endpoints: at least one endpoint is required")
-	}
-	if err := checkJobCount("endpoints", len(spec.Endpoints)); err != nil {
+	if err := checkEndpointCount("endpoints", len(spec.Endpoints)); err != nil {
 		return nil, nil, err
 	}
 	if err := rc.checkCopiedLabels("targetLabels", spec.TargetLabels); err != nil {
@@ -70,10 +77,27 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 	if err := rc.checkCopiedLabels("podTargetLabels", spec.PodTargetLabels); err != nil {
 		return nil, nil, err
 	}
-	jobs := make([]M, 0, len(spec.Endpoints))
-	for i := range spec.Endpoints {
-		where := fmt.Sprintf("endpoints[%d]", i)
-		job, err := rc.at(where).renderServiceMonitorEndpoint(sm, i, &d)
+	return rc.endpointJobs("endpoints", len(spec.Endpoints), func(rc *renderCtx, i int) (M, error) {
+		return rc.renderServiceMonitorEndpoint(sm, i, &d)
+	})
+}
+
+// checkEndpointCount refuses a monitor without endpoints (field names them) or with more
+// than checkJobCount allows.
+func checkEndpointCount(field string, n int) error {
+	if n == 0 {
+		return fmt.Errorf("%s: at least one endpoint is required", field)
+	}
+	return checkJobCount(field, n)
+}
+
+// endpointJobs renders the jobs of a monitor's n endpoints, listed under field, with
+// render; an error names the endpoint, and the warnings are the monitor's.
+func (rc *renderCtx) endpointJobs(field string, n int, render func(rc *renderCtx, i int) (M, error)) ([]M, []string, error) {
+	jobs := make([]M, 0, n)
+	for i := 0; i < n; i++ {
+		where := fmt.Sprintf("%s[%d]", field, i)
+		job, err := render(rc.at(where), i)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", where, err)
 		}
@@ -86,62 +110,36 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 func (rc *renderCtx) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMonitor, i int, d *targetDiscovery) (M, error) {
 	spec := &sm.Spec
 	ep := &spec.Endpoints[i]
-	client := httpClient{
-		Authorization:     ep.Authorization,
-		BasicAuth:         ep.BasicAuth,
-		OAuth2:            ep.OAuth2,
-		BearerTokenSecret: ep.BearerTokenSecret,
-		BearerTokenFile:   ep.BearerTokenFile,
-		FollowRedirects:   ep.FollowRedirects,
-		EnableHTTP2:       ep.EnableHTTP2,
-		TLS:               ep.TLSConfig,
-		Proxy:             ep.ProxyConfig,
-	}
+	client := clientOf(&ep.HTTPConfigWithoutTLS, ep.TLSConfig, ep.ProxyConfig)
+	client.BearerTokenFile = ep.BearerTokenFile
 	if rc.DenyFileAccess {
 		if fields := client.fsAccess(); len(fields) > 0 {
 			return nil, fmt.Errorf("%s would read files from the Prometheus filesystem, which spec.arbitraryFSAccessThroughSMs.deny forbids", strings.Join(fields, ", "))
 		}
 	}
-	applyClassClient(&client, rc.class)
-
-	f := scrapeFields{
-		Interval: ep.Interval, Timeout: ep.ScrapeTimeout, Path: ep.Path, Scheme: ep.Scheme, Params: ep.Params,
-		HonorLabels: ep.HonorLabels, HonorTimestamps: ep.HonorTimestamps, TrackTimestampsStaleness: ep.TrackTimestampsStaleness,
-		SampleLimit: spec.SampleLimit, TargetLimit: spec.TargetLimit, LabelLimit: spec.LabelLimit,
-		LabelNameLengthLimit: spec.LabelNameLengthLimit, LabelValueLengthLimit: spec.LabelValueLengthLimit,
-		KeepDroppedTargets: spec.KeepDroppedTargets, BodySizeLimit: spec.BodySizeLimit,
-		ScrapeProtocols: spec.ScrapeProtocols, FallbackScrapeProtocol: fallbackProtocol(spec.FallbackScrapeProtocol, rc.class),
-		NativeHistograms: spec.NativeHistogramConfig, ExtraScrapeMetrics: spec.ExtraScrapeMetrics,
-	}
-
-	m, err := rc.startJob(jobName("serviceMonitor", sm.Namespace, sm.Name, i), &f, d.sd, &client)
-	if err != nil {
-		return nil, err
-	}
 
 	// Relabelings: what the operator derives first, then the scrape class's, then the
 	// user's, then the guards users must not be able to undo.
-	rules := []M{ruleTmpJobName}
-	rules = append(rules, d.selectorRules...)
+	m, rules, err := rc.startJob(jobName("serviceMonitor", sm.Namespace, sm.Name, i), d, &client, scrapeFields{
+		Interval: ep.Interval, Timeout: ep.ScrapeTimeout, Path: ep.Path, Scheme: ep.Scheme, Params: ep.Params,
+		HonorLabels: ep.HonorLabels, HonorTimestamps: ep.HonorTimestamps, TrackTimestampsStaleness: ep.TrackTimestampsStaleness,
+	})
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case ep.Port != "":
-		if err := checkPortRegex("port", ep.Port); err != nil {
+		keep, err := keepPort("port", d.metaEP+"_port_name", ep.Port)
+		if err != nil {
 			return nil, err
 		}
-		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{d.metaEP + "_port_name"}, Regex: ep.Port}.yaml())
+		rules = append(rules, keep)
 	case ep.TargetPort != nil:
-		tp := ep.TargetPort.String()
-		if tp == "" || tp == "0" {
-			return nil, fmt.Errorf("targetPort must be a port number or name")
-		}
-		if err := checkPortRegex("targetPort", tp); err != nil {
+		keep, err := keepTargetPort(ep.TargetPort)
+		if err != nil {
 			return nil, err
 		}
-		src := "__meta_kubernetes_pod_container_port_name"
-		if ep.TargetPort.IntVal != 0 {
-			src = "__meta_kubernetes_pod_container_port_number"
-		}
-		rules = append(rules, relabelRule{Action: "keep", SourceLabels: []string{src}, Regex: tp}.yaml())
+		rules = append(rules, keep)
 	}
 	tk := ruleTargetKind[d.metaEP]
 	rules = append(rules, tk[0], tk[1])
@@ -168,7 +166,7 @@ func (rc *renderCtx) renderServiceMonitorEndpoint(sm *monitoringv1.ServiceMonito
 	case ep.TargetPort != nil:
 		rules = append(rules, relabelRule{TargetLabel: "endpoint", Replacement: strp(ep.TargetPort.String())}.yaml())
 	}
-	err = rc.finishJob(&m, rules, &f, jobTail{
+	err = rc.finishJob(&m, rules, &d.limits, jobTail{
 		relabelings: ep.RelabelConfigs, relabelField: "relabelings", metricRelabelings: ep.MetricRelabelConfigs, hashSource: "__address__",
 	})
 	return m, err
@@ -191,6 +189,29 @@ func checkCopiedLabels(field string, keys []string, scheme model.ValidationSchem
 		}
 	}
 	return nil
+}
+
+// keepPort is the rule that keeps the targets whose sourceLabel is port, the value of
+// field.
+func keepPort(field, sourceLabel, port string) (M, error) {
+	if err := checkPortRegex(field, port); err != nil {
+		return nil, err
+	}
+	return relabelRule{Action: "keep", SourceLabels: []string{sourceLabel}, Regex: port}.yaml(), nil
+}
+
+// keepTargetPort is the rule that keeps the targets whose container port is tp, a port
+// number or name.
+func keepTargetPort(tp *intstr.IntOrString) (M, error) {
+	s := tp.String()
+	if s == "" || s == "0" {
+		return nil, fmt.Errorf("targetPort must be a port number or name")
+	}
+	src := "__meta_kubernetes_pod_container_port_name"
+	if tp.IntVal != 0 {
+		src = "__meta_kubernetes_pod_container_port_number"
+	}
+	return keepPort("targetPort", src, s)
 }
 
 // copyLabel copies a discovered Kubernetes label onto the target when it is non-empty.
