@@ -58,20 +58,12 @@ func explainCmd(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				usage()
-				return 0
-			}
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, err := parseInterspersed(fs, args)
+	if err == flag.ErrHelp {
+		usage()
+		return 0
+	} else if err != nil {
+		return 2
 	}
 	parsed, err := finish()
 	if err != nil {

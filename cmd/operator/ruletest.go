@@ -43,19 +43,11 @@ func testCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, testUsage)
 		fs.PrintDefaults()
 	}
-	var tests []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				return 0
-			}
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		tests = append(tests, fs.Arg(0))
-		args = fs.Args()[1:]
+	tests, err := parseInterspersed(fs, args)
+	if err == flag.ErrHelp {
+		return 0
+	} else if err != nil {
+		return 2
 	}
 	if len(tests) == 0 {
 		fs.Usage()

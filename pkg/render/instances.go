@@ -53,8 +53,7 @@ type ThanosRulerOutput struct {
 // alertmanager-<name>) or spec.alertmanagerConfiguration as base, merged with the
 // AlertmanagerConfigs it selects by the operator's generator.
 func RenderAlertmanagers(objs *Objects, opts Options) ([]AlertmanagerOutput, error) {
-	store, nsLabels := assets.NewStatic(objs.Secrets, objs.ConfigMaps), objs.NamespaceLabels()
-	return renderPicked("Alertmanager", opts.Alertmanager, objs.Alertmanagers, func(a *monitoringv1.Alertmanager) AlertmanagerOutput {
+	return renderPicked(objs, "Alertmanager", opts.Alertmanager, objs.Alertmanagers, func(a *monitoringv1.Alertmanager, store promcfg.Assets, nsLabels selection.NamespaceLabels) AlertmanagerOutput {
 		o := AlertmanagerOutput{Alertmanager: opts.Versions.OfAlertmanager(a)}
 		o.Err = o.generate(objs, store, nsLabels)
 		return o
@@ -62,12 +61,14 @@ func RenderAlertmanagers(objs *Objects, opts Options) ([]AlertmanagerOutput, err
 }
 
 // renderPicked renders each of items that want picks ("name", "namespace/name" or empty
-// for all); want naming none of them is the error.
-func renderPicked[T metav1.Object, O any](kind, want string, items []T, render func(T) O) ([]O, error) {
+// for all) with the assets and namespace labels of objs; want naming none of them is the
+// error.
+func renderPicked[T metav1.Object, O any](objs *Objects, kind, want string, items []T, render func(T, promcfg.Assets, selection.NamespaceLabels) O) ([]O, error) {
+	store, nsLabels := assets.NewStatic(objs.Secrets, objs.ConfigMaps), objs.NamespaceLabels()
 	var out []O
 	for _, it := range items {
 		if want == "" || want == it.GetName() || want == it.GetNamespace()+"/"+it.GetName() {
-			out = append(out, render(it))
+			out = append(out, render(it, store, nsLabels))
 		}
 	}
 	if want != "" && len(out) == 0 {
@@ -142,8 +143,7 @@ func AlertmanagerPlan(o AlertmanagerOutput, opts workload.Options) (*plan.Plan, 
 // RenderThanosRulers generates the rule files and remote-write configuration of each
 // ThanosRuler in objs as the ThanosRuler controller does.
 func RenderThanosRulers(objs *Objects, opts Options) ([]ThanosRulerOutput, error) {
-	store, nsLabels := assets.NewStatic(objs.Secrets, objs.ConfigMaps), objs.NamespaceLabels()
-	return renderPicked("ThanosRuler", opts.ThanosRuler, objs.ThanosRulers, func(t *monitoringv1.ThanosRuler) ThanosRulerOutput {
+	return renderPicked(objs, "ThanosRuler", opts.ThanosRuler, objs.ThanosRulers, func(t *monitoringv1.ThanosRuler, store promcfg.Assets, nsLabels selection.NamespaceLabels) ThanosRulerOutput {
 		o := ThanosRulerOutput{ThanosRuler: opts.Versions.OfThanosRuler(t)}
 		o.Err = o.generate(objs, store, nsLabels)
 		return o

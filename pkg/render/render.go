@@ -5,7 +5,6 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 
-	"github.com/lookout-operator/lookout/pkg/assets"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/pipeline"
@@ -44,9 +43,7 @@ type Options struct {
 
 // Render generates the configuration of each Prometheus in objs.
 func Render(objs *Objects, opts Options) ([]Output, error) {
-	store := assets.NewStatic(objs.Secrets, objs.ConfigMaps)
-	nsLabels := objs.NamespaceLabels()
-	return renderPicked("Prometheus", opts.Prometheus, objs.Prometheuses, func(p *promserver.Server) Output {
+	return renderPicked(objs, "Prometheus", opts.Prometheus, objs.Prometheuses, func(p *promserver.Server, store promcfg.Assets, nsLabels selection.NamespaceLabels) Output {
 		p = opts.Versions.OfPrometheus(p)
 		o := Output{Prometheus: p}
 		sel, err := pipeline.Compile(p)
