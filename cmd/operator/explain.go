@@ -34,11 +34,17 @@ verdict, then for each endpoint what Prometheus's own Kubernetes discovery finds
 its relabeling keeps or drops (and by which rule). Against the cluster of --kubeconfig
 (read-only, with your permissions), or offline with -f (Services, Endpoints,
 EndpointSlices and Pods in the files stand for the cluster).
-Exit status: 0 when every endpoint has a kept target, 1 otherwise, 2 for a usage error.
+Exit status: 0 when every endpoint has a kept target, 1 when the chain breaks, 2 for a
+usage error, 3 when the chain holds except for endpoints the -f files cannot answer for
+(UNKNOWN: a selected Service without Endpoints, EndpointSlices or Pods in the files).
 
 flags (anywhere on the line; the operator's selection flags such as --namespaces,
 --prometheus-instance-selector and --controller-id are accepted as in its Deployment):
 `
+
+// explainUnknown is explain's exit status when the only endpoints without a kept target
+// are ones the files cannot answer for: not a failure, not a pass.
+const explainUnknown = 3
 
 // explainCmd runs `lookout-operator explain`.
 func explainCmd(args []string, stdout, stderr io.Writer) int {
@@ -133,10 +139,13 @@ func explainCmd(args []string, stdout, stderr io.Writer) int {
 		explain.WriteText(stdout, rep, st)
 		fmt.Fprintf(stdout, "(explained in %.2fs)\n", time.Since(start).Seconds())
 	}
-	if !rep.OK {
-		return 1
+	switch {
+	case rep.OK:
+		return 0
+	case rep.Unknown:
+		return explainUnknown
 	}
-	return 0
+	return 1
 }
 
 // isTerminal reports whether w is a character device.

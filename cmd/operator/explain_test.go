@@ -79,3 +79,38 @@ func TestExplainUsage(t *testing.T) {
 		t.Errorf("missing monitor: exit %d, want 1", code)
 	}
 }
+
+// TestExplainUnknownExitStatus: an endpoint the files cannot answer for is UNKNOWN and
+// exits 3, not 1; slices without Endpoints pass; an endpoint the files answer with no
+// address still fails (issue 35).
+func TestExplainUnknownExitStatus(t *testing.T) {
+	files := []string{"-f", explainFixture, "-f", "../../pkg/explain/testdata/mirror.yaml", "--prometheus", "mon/k8s"}
+	for _, c := range []struct {
+		subject string
+		code    int
+		want    []string
+	}{
+		{"exported/nothing", explainUnknown, []string{
+			"UNKNOWN endpoint 0 (port web): job serviceMonitor/exported/nothing/0",
+			"unknown the files hold no Endpoints, EndpointSlices or Pods for Service exported/nothing (selector app=nothing)",
+			"result: unknown: the files cannot say whether some endpoint has a target",
+		}},
+		{"exported/sliced", 0, []string{"3 kept", "kept http://10.0.2.10:8080/metrics (service sliced, pod sliced-0, port web)", "result: every endpoint has a kept target"}},
+		{"exported/done", 1, []string{"FAIL endpoint 0 (port web)", "result: the chain breaks"}},
+	} {
+		out, errs, code := runExplain(append([]string{"servicemonitor", c.subject}, files...)...)
+		if code != c.code {
+			t.Errorf("%s: exit %d, want %d\n%s%s", c.subject, code, c.code, out, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: output lacks %q:\n%s", c.subject, w, out)
+			}
+		}
+	}
+	out, _, code := runExplain("servicemonitor", "exported/bare", "-o", "json", "-f", explainFixture, "-f", "../../pkg/explain/testdata/mirror.yaml", "--prometheus", "mon/k8s")
+	var rep explain.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != explainUnknown || rep.OK || !rep.Unknown {
+		t.Errorf("json: exit %d, err %v, report %+v", code, err, rep)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +46,9 @@ type Input struct {
 	Services []corev1.Service
 	// Notes collects what could not be read (nil offline).
 	Notes *Notes
+	// Unanswered are, by "namespace/name", the Services whose endpoints the input
+	// cannot answer for, with what is missing (offline: see Derive).
+	Unanswered map[string]string
 }
 
 // Options are the operator's selection settings, as its flags give them.
@@ -89,14 +93,15 @@ func Explain(ctx context.Context, in Input, subject Subject, opts Options) (*Rep
 		rep.Problems = append(rep.Problems, "there is no Prometheus or PrometheusAgent to select it")
 	}
 	rep.Problems = append(rep.Problems, in.Notes.all()...)
-	rep.OK = judge(rep)
+	rep.OK, rep.Unknown = judge(rep)
 	return rep, nil
 }
 
-// judge: some Prometheus uses a monitor and every endpoint of every monitor used has a
-// kept target.
-func judge(rep *Report) bool {
-	used := false
+// judge: ok when some Prometheus uses a monitor and every endpoint of every monitor used
+// has a kept target; unknown when some Prometheus uses a monitor and every endpoint
+// without a kept target is one the input cannot answer for (Endpoint.Unknown).
+func judge(rep *Report) (ok, unknown bool) {
+	used, failed := false, false
 	for _, inst := range rep.Instances {
 		for _, m := range inst.Monitors {
 			if !m.Used() {
@@ -104,13 +109,17 @@ func judge(rep *Report) bool {
 			}
 			used = true
 			for _, ep := range m.Endpoints {
-				if ep.Kept == 0 {
-					return false
+				switch {
+				case ep.Kept > 0:
+				case ep.Undetermined():
+					unknown = true
+				default:
+					failed = true
 				}
 			}
 		}
 	}
-	return used
+	return used && !failed && !unknown, used && !failed && unknown
 }
 
 // named returns the monitors of list that are the subject s; none is an error.
@@ -291,10 +300,11 @@ func (e *explainer) instance(ctx context.Context, p *promserver.Server, c pipeli
 		lsel, nsel     *metav1.LabelSelector
 		lbls           map[string]string
 		ports          []string
+		svcSel         *metav1.LabelSelector
 	}
 	var mons []mon
 	for _, sm := range c.ServiceMonitors {
-		m := mon{kind: KindServiceMonitor, ns: sm.Namespace, name: sm.Name, lsel: p.Spec.ServiceMonitorSelector, nsel: p.Spec.ServiceMonitorNamespaceSelector, lbls: sm.Labels}
+		m := mon{kind: KindServiceMonitor, ns: sm.Namespace, name: sm.Name, lsel: p.Spec.ServiceMonitorSelector, nsel: p.Spec.ServiceMonitorNamespaceSelector, lbls: sm.Labels, svcSel: &sm.Spec.Selector}
 		for _, ep := range sm.Spec.Endpoints {
 			m.ports = append(m.ports, smPort(ep))
 		}
@@ -347,7 +357,7 @@ func (e *explainer) instance(ctx context.Context, p *promserver.Server, c pipeli
 			}
 		}
 		if mr.Verdict.OK {
-			mr.Endpoints = e.endpoints(ctx, m.kind, m.ns, m.name, m.ports, shards, loadErr, subject)
+			mr.Endpoints = e.endpoints(ctx, m.kind, m.ns, m.name, m.ports, shards, loadErr, subject, m.svcSel)
 		}
 		inst.Monitors = append(inst.Monitors, mr)
 	}
@@ -422,7 +432,8 @@ func jobPrefix(kind, ns, name string) string {
 }
 
 // endpoints discovers and relabels the targets of each endpoint's job.
-func (e *explainer) endpoints(ctx context.Context, kind, ns, name string, ports []string, shards []*config.Config, loadErr string, subject Subject) []Endpoint {
+// svcSel is a ServiceMonitor's Service selector (nil for a PodMonitor).
+func (e *explainer) endpoints(ctx context.Context, kind, ns, name string, ports []string, shards []*config.Config, loadErr string, subject Subject, svcSel *metav1.LabelSelector) []Endpoint {
 	out := make([]Endpoint, len(ports))
 	for i := range ports {
 		out[i] = Endpoint{Index: i, Job: jobPrefix(kind, ns, name) + strconv.Itoa(i), Port: ports[i], Targets: []Target{}}
@@ -431,13 +442,13 @@ func (e *explainer) endpoints(ctx context.Context, kind, ns, name string, ports 
 			continue
 		}
 		start := time.Now()
-		e.endpoint(ctx, &out[i], shards, subject)
+		e.endpoint(ctx, &out[i], shards, subject, svcSel)
 		out[i].Seconds = time.Since(start).Seconds()
 	}
 	return out
 }
 
-func (e *explainer) endpoint(ctx context.Context, ep *Endpoint, shards []*config.Config, subject Subject) {
+func (e *explainer) endpoint(ctx context.Context, ep *Endpoint, shards []*config.Config, subject Subject, svcSel *metav1.LabelSelector) {
 	jobs := make([]*config.ScrapeConfig, 0, len(shards))
 	for _, cfg := range shards {
 		for _, j := range cfg.ScrapeConfigs {
@@ -452,6 +463,7 @@ func (e *explainer) endpoint(ctx context.Context, ep *Endpoint, shards []*config
 	}
 	var groups []*targetgroup.Group
 	var what []string
+	var unanswered []string
 	for _, sd := range jobs[0].ServiceDiscoveryConfigs {
 		k, ok := sd.(*kubernetes.SDConfig)
 		if !ok {
@@ -463,6 +475,9 @@ func (e *explainer) endpoint(ctx context.Context, ep *Endpoint, shards []*config
 			nss = "namespaces " + strings.Join(k.NamespaceDiscovery.Names, ", ")
 		}
 		what = append(what, fmt.Sprintf("role %s in %s", k.Role, nss))
+		if k.Role == kubernetes.RoleEndpoint || k.Role == kubernetes.RoleEndpointSlice {
+			unanswered = append(unanswered, e.unanswered(k.NamespaceDiscovery.Names, svcSel, subject)...)
+		}
 		d := e.discover(ctx, k)
 		if d.err != nil {
 			ep.Error = fmt.Sprintf("discovery (%s): %v", what[len(what)-1], d.err)
@@ -481,6 +496,39 @@ func (e *explainer) endpoint(ctx context.Context, ep *Endpoint, shards []*config
 			ep.Kept++
 		}
 	}
+	sort.Strings(unanswered)
+	ep.Unknown = unanswered
+}
+
+// unanswered returns what the input lacks for the Services in namespaces (nil: every
+// namespace) that sel selects and that concern the subject.
+func (e *explainer) unanswered(namespaces []string, sel *metav1.LabelSelector, subject Subject) []string {
+	if len(e.in.Unanswered) == 0 || sel == nil {
+		return nil
+	}
+	s, err := metav1.LabelSelectorAsSelector(sel)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, svc := range e.in.Services {
+		msg, ok := e.in.Unanswered[svc.Namespace+"/"+svc.Name]
+		if !ok || !s.Matches(k8slabels.Set(svc.Labels)) || (len(namespaces) > 0 && !slices.Contains(namespaces, svc.Namespace)) {
+			continue
+		}
+		switch subject.Kind {
+		case KindService:
+			if svc.Namespace != subject.Namespace || svc.Name != subject.Name {
+				continue
+			}
+		case KindPod:
+			if e.in.Pod == nil || svc.Namespace != e.in.Pod.Namespace || len(svc.Spec.Selector) == 0 || !k8slabels.SelectorFromSet(svc.Spec.Selector).Matches(k8slabels.Set(e.in.Pod.Labels)) {
+				continue
+			}
+		}
+		out = append(out, msg)
+	}
+	return out
 }
 
 // concerns reports whether a target belongs to a Service or Pod subject (every target

@@ -52,6 +52,7 @@ func Offline(objs *render.Objects, subject Subject) (Input, error) {
 	in.Candidates = objs.Monitors
 	in.NamespaceLabels = objs.NamespaceLabels()
 	in.API = NewStandIn(&cl)
+	_, in.Unanswered = Derive(&cl)
 	in.Services = cl.Services
 	switch subject.Kind {
 	case KindService:

@@ -61,9 +61,12 @@ func WriteText(w io.Writer, r *Report, st Style) {
 		}
 	}
 	fmt.Fprintln(w)
-	if r.OK {
+	switch {
+	case r.OK:
 		fmt.Fprintf(w, "%sresult: every endpoint has a kept target%s\n", st.Good, st.Reset)
-	} else {
+	case r.Unknown:
+		fmt.Fprintf(w, "%sresult: unknown: the files cannot say whether some endpoint has a target (see UNKNOWN above); every other endpoint has a kept target%s\n", st.Dim, st.Reset)
+	default:
 		fmt.Fprintf(w, "%sresult: the chain breaks (see FAIL above)%s\n", st.Bad, st.Reset)
 	}
 }
@@ -73,9 +76,16 @@ func writeEndpoint(w io.Writer, ep Endpoint, st Style, mark func(bool) string) {
 	if ep.Port != "" {
 		port = " (" + ep.Port + ")"
 	}
-	fmt.Fprintf(w, "  %s endpoint %d%s: job %s, discovery %s: %d target(s), %d kept\n", mark(ep.Error == "" && ep.Kept > 0), ep.Index, port, ep.Job, ep.Discovery, len(ep.Targets), ep.Kept)
+	m := mark(ep.Error == "" && ep.Kept > 0)
+	if ep.Undetermined() {
+		m = st.Dim + "UNKNOWN" + st.Reset
+	}
+	fmt.Fprintf(w, "  %s endpoint %d%s: job %s, discovery %s: %d target(s), %d kept\n", m, ep.Index, port, ep.Job, ep.Discovery, len(ep.Targets), ep.Kept)
 	if ep.Error != "" {
 		fmt.Fprintf(w, "      %s\n", ep.Error)
+	}
+	for _, u := range ep.Unknown {
+		fmt.Fprintf(w, "      %sunknown%s %s\n", st.Dim, st.Reset, u)
 	}
 	// Addresses of other objects the selector rules drop, one line per rule.
 	others := map[int][]string{}

@@ -28,6 +28,11 @@ type Report struct {
 	// OK: at least one Prometheus uses a monitor of the subject, and every endpoint of
 	// every such monitor has at least one kept target.
 	OK bool `json:"ok"`
+	// Unknown (OK is then false): at least one Prometheus uses a monitor of the subject,
+	// and every endpoint of every such monitor has a kept target except endpoints the
+	// input cannot answer for (Endpoint.Unknown; offline files without the Endpoints,
+	// EndpointSlices or Pods of a selected Service).
+	Unknown bool `json:"unknown,omitempty"`
 }
 
 // Step is one link of the chain: it holds (OK) or breaks, and says why.
@@ -79,8 +84,18 @@ type Endpoint struct {
 	Error   string   `json:"error,omitempty"`
 	Targets []Target `json:"targets"`
 	Kept    int      `json:"kept"`
+	// Unknown says, for each Service the job would discover whose endpoints the input
+	// cannot answer for, what is missing.
+	Unknown []string `json:"unknown,omitempty"`
 	// Seconds is how long discovery and relabeling took.
 	Seconds float64 `json:"seconds"`
+}
+
+// Undetermined reports whether the endpoint has no kept target and the input cannot
+// say whether it would have one: no error, and a selected Service the input cannot
+// answer for.
+func (ep Endpoint) Undetermined() bool {
+	return ep.Kept == 0 && ep.Error == "" && len(ep.Unknown) > 0
 }
 
 // NearMiss is a monitor that could reach a Service or Pod but does not select it.
