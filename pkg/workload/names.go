@@ -16,38 +16,46 @@ import (
 	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
-// Container names, as prometheus-operator names them (users patch them by name).
+// PrometheusContainerName is the name of the Prometheus container, as
+// prometheus-operator names it (users patch it by name).
+const PrometheusContainerName = "prometheus"
+
+// Names of the config-reloader containers, as prometheus-operator names them (users
+// patch them by name).
 const (
-	PrometheusContainerName = "prometheus"
-	ReloaderContainerName   = "config-reloader"
-	ReloaderInitName        = "init-config-reloader"
+	ReloaderContainerName = "config-reloader"
+	ReloaderInitName      = "init-config-reloader"
 )
 
 // Fixed volume names in the pod.
 const (
-	configVolume               = "config"
 	configOutVolume            = "config-out"
-	configPartsVolume          = "config-parts"
 	tlsAssetsVolume            = "tls-assets"
 	webConfigVolume            = "web-config"
-	logFilesVolume             = "log-files"
 	apiAccessVolume            = "reloader-api-access"
 	defaultPortName            = "web"
 	reloaderPortName           = "reloader-web"
 	reloaderPort               = 8080
-	logDir                     = "/var/log/prometheus"
-	storageSubPath             = "prometheus-db"
 	defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
+	// minSlots is the smallest number of pre-mounted rule ConfigMaps and TLS assets Secrets.
+	minSlots = 4
+	// maxStatefulSetName keeps "<name>-<10 character revision hash>" within a label value.
+	maxStatefulSetName = 52
+)
+
+// Volume names and values of the Prometheus pod.
+const (
+	configVolume      = "config"
+	configPartsVolume = "config-parts"
+	logFilesVolume    = "log-files"
+	logDir            = "/var/log/prometheus"
+	storageSubPath    = "prometheus-db"
 	// operatedLabel marks the governing Service, as prometheus-operator does.
 	operatedLabel = "operated-prometheus"
 	// PrometheusNameValue and AgentNameValue are the values of app.kubernetes.io/name on
 	// what is built here for a Prometheus and for a PrometheusAgent.
 	PrometheusNameValue = "prometheus"
 	AgentNameValue      = "prometheus-agent"
-	// minSlots is the smallest number of pre-mounted rule ConfigMaps and TLS assets Secrets.
-	minSlots = 4
-	// maxStatefulSetName keeps "<name>-<10 character revision hash>" within a label value.
-	maxStatefulSetName = 52
 )
 
 // selectorLabels are the labels of the StatefulSet selector of one shard: exactly those

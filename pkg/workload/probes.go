@@ -14,8 +14,10 @@ import (
 	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
+// probeTimeoutSeconds is the timeout of every probe the operator generates.
+const probeTimeoutSeconds = 3
+
 const (
-	probeTimeoutSeconds       = 3
 	startupPeriodSeconds      = 15
 	defaultMaxStartupDuration = 900
 	minMaxStartupDuration     = 60

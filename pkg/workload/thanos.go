@@ -25,12 +25,13 @@ const ThanosSidecarContainerName = "thanos-sidecar"
 // in the Secret ThanosHTTPClientSecretName.
 const ThanosHTTPClientFile = "prometheus.http-client-file.yaml"
 
+// ThanosGRPCPortName is the name of the Thanos gRPC (Store API) port of the sidecar and
+// the ruler, also the port of their governing Services.
+const ThanosGRPCPortName = "grpc"
+
 const (
 	thanosGRPCPort = 10901
 	thanosHTTPPort = 10902
-	// ThanosGRPCPortName is the name of the sidecar's gRPC (Store API) port, also the
-	// port of the governing Service.
-	ThanosGRPCPortName = "grpc"
 	thanosHTTPPortName = "http"
 	thanosConfigDir    = "/etc/thanos/config"
 	// thanosHTTPClientVolume is the volume of the HTTP client Secret, named after the
