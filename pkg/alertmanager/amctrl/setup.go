@@ -3,6 +3,8 @@ package amctrl
 import (
 	"context"
 
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -13,7 +15,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
 	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // SetupWithManager registers the controller and its watches:
@@ -34,7 +35,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	b = b.WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", r.mapConfigSecret), on.Mapped("Secret")).
 		WatchesMetadata(&corev1.ConfigMap{}, r.MapAsset("ConfigMap", nil), on.Mapped("ConfigMap")).
 		Watches(&monitoringv1alpha1.AlertmanagerConfig{}, handler.EnqueueRequestsFromMapFunc(r.Map(monitoringv1alpha1.AlertmanagerConfigKind, false, usesConfig)), on.Mapped(monitoringv1alpha1.AlertmanagerConfigKind, instance.SpecOrLabels))
-	b = r.WatchReportingPods(b, layout.AlertmanagerNameLabel, workload.AlertmanagerNameValue)
+	b = r.WatchReportingPods(b, layout.AlertmanagerNameLabel, amplan.AlertmanagerNameValue)
 	b = r.WatchGoverningService(b, layout.AlertmanagerGoverningServiceName, usesGoverningService)
 	return r.Complete(b, r)
 }
@@ -42,7 +43,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 // usesGoverningService: an Alertmanager without spec.serviceName uses
 // alertmanager-operated.
 func usesGoverningService(_ context.Context, a *monitoringv1.Alertmanager, _ client.Object) bool {
-	return workload.ManagesAlertmanagerService(a)
+	return amplan.ManagesAlertmanagerService(a)
 }
 
 // usesConfig: the Alertmanagers that select AlertmanagerConfigs at all are reconciled
@@ -57,7 +58,7 @@ func usesConfig(_ context.Context, a *monitoringv1.Alertmanager, o client.Object
 // their config Secret.
 func (r *Reconciler) mapConfigSecret(ctx context.Context, o client.Object, q watch.Queue) {
 	for _, req := range r.Map("Secret", true, func(_ context.Context, a *monitoringv1.Alertmanager, o client.Object) bool {
-		return workload.AlertmanagerConfigSecretName(a) == o.GetName()
+		return amplan.AlertmanagerConfigSecretName(a) == o.GetName()
 	})(ctx, o) {
 		q.Add(req)
 	}

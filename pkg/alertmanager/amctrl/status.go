@@ -3,12 +3,13 @@ package amctrl
 import (
 	"context"
 
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // status computes the status from the live StatefulSet and the reconcile outcome,
@@ -28,7 +29,7 @@ func (r *Reconciler) status(ctx context.Context, a *monitoringv1.Alertmanager, s
 		}
 		more = append(more, c)
 	}
-	status := workload.AlertmanagerStatus(a, sts, nil, now)
+	status := amplan.AlertmanagerStatus(a, sts, nil, now)
 	status.Conditions = instance.WithReconciled(status.Conditions, a.Status.Conditions, result,
 		"the configuration, Secrets, Service and StatefulSet match the spec", a.Generation, now, more...)
 	return status, nil
@@ -43,7 +44,7 @@ func (r *Reconciler) configLoaded(ctx context.Context, a *monitoringv1.Alertmana
 	if opts, _ := r.workloadOptions(a); !opts.ReloaderReportConfig {
 		in.Unavailable = instance.NoServiceAccountMessage
 	}
-	in.Pods, _ = workload.AlertmanagerPodNames(a)
-	labels := map[string]string{layout.AlertmanagerNameLabel: a.Name, layout.NameLabel: workload.AlertmanagerNameValue}
+	in.Pods, _ = amplan.AlertmanagerPodNames(a)
+	labels := map[string]string{layout.AlertmanagerNameLabel: a.Name, layout.NameLabel: amplan.AlertmanagerNameValue}
 	return r.ConfigLoaded(ctx, a.Namespace, labels, in, a.Status.Conditions, now)
 }

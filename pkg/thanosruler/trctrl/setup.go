@@ -3,6 +3,8 @@ package trctrl
 import (
 	"context"
 
+	"github.com/lookout-operator/lookout/pkg/thanosruler/trplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -14,7 +16,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // SetupWithManager registers the controller and its watches:
@@ -60,5 +61,5 @@ func usesNamespaceSelector(_ context.Context, t *monitoringv1.ThanosRuler, _ cli
 
 // usesGoverningService: a ThanosRuler without spec.serviceName uses thanos-ruler-operated.
 func usesGoverningService(_ context.Context, t *monitoringv1.ThanosRuler, _ client.Object) bool {
-	return workload.ManagesThanosRulerService(t)
+	return trplan.ManagesThanosRulerService(t)
 }
