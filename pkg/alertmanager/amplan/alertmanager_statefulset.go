@@ -9,7 +9,6 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
@@ -43,8 +42,8 @@ func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts workload.Op
 		return nil, fmt.Errorf("negative number of TLS assets Secrets (%d)", in.TLSAssetSecrets)
 	}
 	name := layout.Alertmanager(a.Name).StatefulSet()
-	if len(name) > workload.MaxStatefulSetName {
-		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter Alertmanager name", name, len(name), workload.MaxStatefulSetName)
+	if err := workload.CheckStatefulSetName(name, "Alertmanager"); err != nil {
+		return nil, err
 	}
 	v, err := amVersion(a)
 	if err != nil {
@@ -56,10 +55,7 @@ func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts workload.Op
 	if _, err := AlertmanagerClusterTLSConfig(a); err != nil {
 		return nil, err
 	}
-	volName := layout.Alertmanager(a.Name).StorageVolume()
-	if s := a.Spec.Storage; s != nil && s.EmptyDir == nil && s.Ephemeral == nil && s.VolumeClaimTemplate.Name != "" {
-		volName = s.VolumeClaimTemplate.Name
-	}
+	volName := workload.StorageVolumeName(a.Spec.Storage, layout.Alertmanager(a.Name).StorageVolume())
 	subPath := ""
 	if a.Spec.Storage != nil {
 		// prometheus-operator mounts the data sub-directory only when storage is given.
@@ -74,36 +70,26 @@ func buildAlertmanagerStatefulSet(a *monitoringv1.Alertmanager, opts workload.Op
 		return nil, err
 	}
 
-	sts := &appsv1.StatefulSet{
-		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      name,
-			Namespace: a.Namespace,
-			Labels:    alertmanagerSelectorLabels(a.Name),
-		},
-		Spec: appsv1.StatefulSetSpec{
-			Replicas:            ptr.To(replicas),
-			Selector:            &metav1.LabelSelector{MatchLabels: workload.WithOperatorLabels(opts, alertmanagerSelectorLabels(a.Name))},
-			Template:            template,
-			ServiceName:         AlertmanagerServiceName(a),
-			PodManagementPolicy: appsv1.ParallelPodManagement,
-			UpdateStrategy:      appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType},
-			MinReadySeconds:     ptr.Deref(a.Spec.MinReadySeconds, 0),
-		},
-	}
-	if sts.Spec.MinReadySeconds < 0 {
-		return nil, workload.ErrNegative("spec.minReadySeconds", sts.Spec.MinReadySeconds)
-	}
-	if err := workload.PodManagementPolicy(a.Spec.PodManagementPolicy, &sts.Spec); err != nil {
+	// spec.minReadySeconds is checked first, as it always was for an Alertmanager.
+	if err := workload.CheckMinReadySeconds(a.Spec.MinReadySeconds); err != nil {
 		return nil, err
 	}
-	if err := workload.UpdateStrategy(a.Spec.UpdateStrategy, &sts.Spec); err != nil {
-		return nil, err
-	}
-	if r := a.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
-		sts.Spec.PersistentVolumeClaimRetentionPolicy = r.DeepCopy()
-	}
-	return workload.FinishStatefulSet(sts, storageVol, claim, a.Spec.Volumes)
+	return workload.BuildStatefulSet(workload.StatefulSetShape{
+		Name:                name,
+		Namespace:           a.Namespace,
+		Labels:              alertmanagerSelectorLabels(a.Name),
+		MatchLabels:         workload.WithOperatorLabels(opts, alertmanagerSelectorLabels(a.Name)),
+		Replicas:            replicas,
+		ServiceName:         AlertmanagerServiceName(a),
+		Template:            template,
+		MinReadySeconds:     a.Spec.MinReadySeconds,
+		PodManagementPolicy: a.Spec.PodManagementPolicy,
+		UpdateStrategy:      a.Spec.UpdateStrategy,
+		PVCRetention:        a.Spec.PersistentVolumeClaimRetentionPolicy,
+		Storage:             storageVol,
+		Claim:               claim,
+		Volumes:             a.Spec.Volumes,
+	})
 }
 
 // alertmanagerPod builds the pod template, without the storage volume and spec.volumes.
@@ -135,14 +121,7 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts workload.Options, v vers
 	if v.Supports(versions.AMClusterPeerName) {
 		env = append(env, workload.PodNameEnvVar())
 	}
-	resources := *s.Resources.DeepCopy()
-	if _, ok := resources.Requests[corev1.ResourceMemory]; !ok {
-		// prometheus-operator's default request.
-		if resources.Requests == nil {
-			resources.Requests = corev1.ResourceList{}
-		}
-		resources.Requests[corev1.ResourceMemory] = resource.MustParse("200Mi")
-	}
+	resources := workload.WithDefaultMemoryRequest(s.Resources)
 	am := corev1.Container{
 		Name:                     AlertmanagerContainerName,
 		Image:                    image,
@@ -187,44 +166,34 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts workload.Options, v vers
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}
-	containers, err := workload.MergeContainers([]corev1.Container{am, reloader}, s.Containers, "spec.containers")
-	if err != nil {
-		return corev1.PodTemplateSpec{}, err
-	}
-	initContainers, err := workload.MergeContainers([]corev1.Container{initReloader}, s.InitContainers, "spec.initContainers")
-	if err != nil {
-		return corev1.PodTemplateSpec{}, err
-	}
-	grace := ptr.Deref(s.TerminationGracePeriodSeconds, alertmanagerGracePeriod)
-	if grace < 0 {
-		return corev1.PodTemplateSpec{}, workload.ErrNegative("spec.terminationGracePeriodSeconds", grace)
-	}
-	pod := corev1.PodSpec{
-		InitContainers:                initContainers,
-		Containers:                    containers,
+	pod, err := workload.PodShape{
+		Containers:                    []corev1.Container{am, reloader},
+		UserContainers:                s.Containers,
+		InitContainers:                []corev1.Container{initReloader},
+		UserInitContainers:            s.InitContainers,
 		Volumes:                       vols.volumes,
-		ServiceAccountName:            s.ServiceAccountName,
+		TopologySpreadConstraints:     s.TopologySpreadConstraints,
+		TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
+		DefaultGracePeriod:            alertmanagerGracePeriod,
 		AutomountServiceAccountToken:  ptr.To(ptr.Deref(s.AutomountServiceAccountToken, true)),
-		SecurityContext:               workload.PodSecurityContextOr(s.SecurityContext),
-		TerminationGracePeriodSeconds: ptr.To(grace),
-		NodeSelector:                  workload.CopyMap(s.NodeSelector),
-		Affinity:                      s.Affinity.DeepCopy(),
+		SecurityContext:               s.SecurityContext,
+		ServiceAccountName:            s.ServiceAccountName,
+		NodeSelector:                  s.NodeSelector,
+		Affinity:                      s.Affinity,
+		Tolerations:                   s.Tolerations,
 		SchedulerName:                 s.SchedulerName,
 		PriorityClassName:             s.PriorityClassName,
-		HostAliases:                   workload.HostAliases(s.HostAliases),
+		HostAliases:                   s.HostAliases,
 		HostNetwork:                   s.HostNetwork,
-		DNSPolicy:                     workload.DNSPolicyFor(s.DNSPolicy, s.HostNetwork),
-		DNSConfig:                     workload.DNSConfig(s.DNSConfig),
-		EnableServiceLinks:            workload.CopyBool(s.EnableServiceLinks),
-		HostUsers:                     workload.CopyBool(s.HostUsers),
+		DNSPolicy:                     s.DNSPolicy,
+		DNSConfig:                     s.DNSConfig,
+		EnableServiceLinks:            s.EnableServiceLinks,
+		HostUsers:                     s.HostUsers,
+		ImagePullSecrets:              s.ImagePullSecrets,
+	}.PodSpec()
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
 	}
-	for _, t := range s.Tolerations {
-		pod.Tolerations = append(pod.Tolerations, *t.DeepCopy())
-	}
-	for _, c := range s.TopologySpreadConstraints {
-		pod.TopologySpreadConstraints = append(pod.TopologySpreadConstraints, *c.DeepCopy())
-	}
-	pod.ImagePullSecrets = append(pod.ImagePullSecrets, s.ImagePullSecrets...)
 	return corev1.PodTemplateSpec{ObjectMeta: alertmanagerPodMetadata(a, opts, v), Spec: pod}, nil
 }
 

@@ -13,11 +13,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
-// podSecurityContext is spec.securityContext, or a non-root default.
-func podSecurityContext(p *promserver.Server) *corev1.PodSecurityContext {
-	return workload.PodSecurityContextOr(p.Spec.SecurityContext)
-}
-
 // podMetadata merges spec.podMetadata with the operator's labels and annotations; the
 // operator's win.
 func podMetadata(p *promserver.Server, opts workload.Options, shard int32) metav1.ObjectMeta {
@@ -69,9 +64,4 @@ func topologySpread(p *promserver.Server, opts workload.Options, shard int32) ([
 		out = append(out, core)
 	}
 	return out, nil
-}
-
-// dnsPolicy is spec.dnsPolicy, or ClusterFirstWithHostNet on the host network.
-func dnsPolicy(p *promserver.Server) corev1.DNSPolicy {
-	return workload.DNSPolicyFor(p.Spec.DNSPolicy, p.Spec.HostNetwork)
 }

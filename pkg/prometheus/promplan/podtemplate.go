@@ -73,47 +73,34 @@ func podTemplate(p *promserver.Server, opts workload.Options, v versions.Version
 		ours = append(ours, *thanos)
 		volumes = append(volumes, thanosVolumes...)
 	}
-	containers, err := workload.MergeContainers(ours, s.Containers, "spec.containers")
-	if err != nil {
-		return corev1.PodTemplateSpec{}, err
-	}
-	initContainers, err := workload.MergeContainers([]corev1.Container{initReloader}, s.InitContainers, "spec.initContainers")
-	if err != nil {
-		return corev1.PodTemplateSpec{}, err
-	}
-	spread, err := topologySpread(p, opts, shard)
-	if err != nil {
-		return corev1.PodTemplateSpec{}, err
-	}
-	grace := ptr.Deref(s.TerminationGracePeriodSeconds, defaultTerminationGracePeriod)
-	if grace < 0 {
-		return corev1.PodTemplateSpec{}, workload.ErrNegative("spec.terminationGracePeriodSeconds", grace)
-	}
-
-	pod := corev1.PodSpec{
-		InitContainers:                initContainers,
-		Containers:                    containers,
+	pod, err := workload.PodShape{
+		Containers:                    ours,
+		UserContainers:                s.Containers,
+		InitContainers:                []corev1.Container{initReloader},
+		UserInitContainers:            s.InitContainers,
 		Volumes:                       volumes,
-		ServiceAccountName:            s.ServiceAccountName,
+		TopologySpread:                func() ([]corev1.TopologySpreadConstraint, error) { return topologySpread(p, opts, shard) },
+		TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
+		DefaultGracePeriod:            defaultTerminationGracePeriod,
 		AutomountServiceAccountToken:  ptr.To(ptr.Deref(s.AutomountServiceAccountToken, true)),
-		SecurityContext:               podSecurityContext(p),
-		TerminationGracePeriodSeconds: ptr.To(grace),
-		NodeSelector:                  workload.CopyMap(s.NodeSelector),
-		Affinity:                      s.Affinity.DeepCopy(),
-		TopologySpreadConstraints:     spread,
+		SecurityContext:               s.SecurityContext,
+		ServiceAccountName:            s.ServiceAccountName,
+		NodeSelector:                  s.NodeSelector,
+		Affinity:                      s.Affinity,
+		Tolerations:                   s.Tolerations,
 		SchedulerName:                 s.SchedulerName,
 		PriorityClassName:             s.PriorityClassName,
-		HostAliases:                   workload.HostAliases(s.HostAliases),
+		HostAliases:                   s.HostAliases,
 		HostNetwork:                   s.HostNetwork,
-		DNSPolicy:                     dnsPolicy(p),
-		DNSConfig:                     workload.DNSConfig(s.DNSConfig),
-		EnableServiceLinks:            workload.CopyBool(s.EnableServiceLinks),
-		HostUsers:                     workload.CopyBool(s.HostUsers),
+		DNSPolicy:                     s.DNSPolicy,
+		DNSConfig:                     s.DNSConfig,
+		EnableServiceLinks:            s.EnableServiceLinks,
+		HostUsers:                     s.HostUsers,
+		ImagePullSecrets:              s.ImagePullSecrets,
+	}.PodSpec()
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
 	}
-	for _, t := range s.Tolerations {
-		pod.Tolerations = append(pod.Tolerations, *t.DeepCopy())
-	}
-	pod.ImagePullSecrets = append(pod.ImagePullSecrets, s.ImagePullSecrets...)
 	if reloadSignal(p) {
 		// The reloader signals the Prometheus process, so it must see it.
 		pod.ShareProcessNamespace = ptr.To(true)

@@ -7,7 +7,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/workload"
 
 	appsv1 "k8s.io/api/apps/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/promserver"
@@ -128,8 +127,8 @@ func buildStatefulSet(p *promserver.Server, opts workload.Options, in Input, sha
 		return nil, fmt.Errorf("negative number of rule ConfigMaps (%d) or TLS assets Secrets (%d)", in.RuleConfigMaps, in.TLSAssetSecrets)
 	}
 	name := Instance(p).StatefulSet(int(shard))
-	if len(name) > workload.MaxStatefulSetName {
-		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter %s name", name, len(name), workload.MaxStatefulSetName, p.Kind())
+	if err := workload.CheckStatefulSetName(name, p.Kind()); err != nil {
+		return nil, err
 	}
 	v, err := promVersion(p)
 	if err != nil {
@@ -150,35 +149,20 @@ func buildStatefulSet(p *promserver.Server, opts workload.Options, in Input, sha
 		return nil, err
 	}
 
-	sts := &appsv1.StatefulSet{
-		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      name,
-			Namespace: p.Namespace,
-			Labels:    statefulSetLabels(p, shard),
-		},
-		Spec: appsv1.StatefulSetSpec{
-			Replicas:            ptr.To(replicas),
-			Selector:            &metav1.LabelSelector{MatchLabels: workload.WithOperatorLabels(opts, selectorLabels(p, shard))},
-			Template:            template,
-			ServiceName:         ServiceName(p),
-			PodManagementPolicy: appsv1.ParallelPodManagement,
-			UpdateStrategy:      appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType},
-			MinReadySeconds:     ptr.Deref(p.Spec.MinReadySeconds, 0),
-		},
-	}
-	if err := workload.PodManagementPolicy(p.Spec.PodManagementPolicy, &sts.Spec); err != nil {
-		return nil, err
-	}
-	if err := workload.UpdateStrategy(p.Spec.UpdateStrategy, &sts.Spec); err != nil {
-		return nil, err
-	}
-	if r := p.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
-		sts.Spec.PersistentVolumeClaimRetentionPolicy = r.DeepCopy()
-	}
-	if sts.Spec.MinReadySeconds < 0 {
-		return nil, fmt.Errorf("spec.minReadySeconds must not be negative, got %d", sts.Spec.MinReadySeconds)
-	}
-
-	return workload.FinishStatefulSet(sts, storageVol, claim, p.Spec.Volumes)
+	return workload.BuildStatefulSet(workload.StatefulSetShape{
+		Name:                name,
+		Namespace:           p.Namespace,
+		Labels:              statefulSetLabels(p, shard),
+		MatchLabels:         workload.WithOperatorLabels(opts, selectorLabels(p, shard)),
+		Replicas:            replicas,
+		ServiceName:         ServiceName(p),
+		Template:            template,
+		MinReadySeconds:     p.Spec.MinReadySeconds,
+		PodManagementPolicy: p.Spec.PodManagementPolicy,
+		UpdateStrategy:      p.Spec.UpdateStrategy,
+		PVCRetention:        p.Spec.PersistentVolumeClaimRetentionPolicy,
+		Storage:             storageVol,
+		Claim:               claim,
+		Volumes:             p.Spec.Volumes,
+	})
 }

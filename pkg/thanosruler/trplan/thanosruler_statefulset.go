@@ -14,7 +14,6 @@ import (
 	"github.com/prometheus/common/model"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -55,8 +54,8 @@ func buildThanosRulerStatefulSet(t *monitoringv1.ThanosRuler, opts workload.Opti
 		return nil, fmt.Errorf("negative number of rule ConfigMaps (%d) or TLS assets Secrets (%d)", in.RuleConfigMaps, in.TLSAssetSecrets)
 	}
 	names := layout.ThanosRuler(t.Name)
-	if name := names.StatefulSet(); len(name) > workload.MaxStatefulSetName {
-		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter ThanosRuler name", name, len(name), workload.MaxStatefulSetName)
+	if err := workload.CheckStatefulSetName(names.StatefulSet(), "ThanosRuler"); err != nil {
+		return nil, err
 	}
 	v, err := thanosRulerVersion(t)
 	if err != nil {
@@ -65,10 +64,7 @@ func buildThanosRulerStatefulSet(t *monitoringv1.ThanosRuler, opts workload.Opti
 	if _, err := ThanosRulerWebConfig(t); err != nil {
 		return nil, err
 	}
-	volName := names.StorageVolume()
-	if s := t.Spec.Storage; s != nil && s.EmptyDir == nil && s.Ephemeral == nil && s.VolumeClaimTemplate.Name != "" {
-		volName = s.VolumeClaimTemplate.Name
-	}
+	volName := workload.StorageVolumeName(t.Spec.Storage, names.StorageVolume())
 	storageVol, claim, storageMount, err := workload.StorageFor(t.Spec.Storage, volName, layout.ThanosRulerStorageDir, "")
 	if err != nil {
 		return nil, err
@@ -78,33 +74,25 @@ func buildThanosRulerStatefulSet(t *monitoringv1.ThanosRuler, opts workload.Opti
 		return nil, err
 	}
 	selector := thanosRulerSelectorLabels(t, opts.OperatorLabels)
-	sts := &appsv1.StatefulSet{
-		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      names.StatefulSet(),
-			Namespace: t.Namespace,
-			Labels:    thanosRulerFixedLabels(t.Name),
-		},
-		Spec: appsv1.StatefulSetSpec{
-			Replicas:            ptr.To(replicas),
-			Selector:            &metav1.LabelSelector{MatchLabels: selector},
-			Template:            template,
-			ServiceName:         ThanosRulerServiceName(t),
-			PodManagementPolicy: appsv1.ParallelPodManagement,
-			UpdateStrategy:      appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType},
-			MinReadySeconds:     ptr.Deref(t.Spec.MinReadySeconds, 0),
-		},
-	}
-	if sts.Spec.MinReadySeconds < 0 {
-		return nil, workload.ErrNegative("spec.minReadySeconds", sts.Spec.MinReadySeconds)
-	}
-	if err := workload.PodManagementPolicy(t.Spec.PodManagementPolicy, &sts.Spec); err != nil {
+	// spec.minReadySeconds is checked first, as it always was for a ThanosRuler.
+	if err := workload.CheckMinReadySeconds(t.Spec.MinReadySeconds); err != nil {
 		return nil, err
 	}
-	if err := workload.UpdateStrategy(t.Spec.UpdateStrategy, &sts.Spec); err != nil {
-		return nil, err
-	}
-	return workload.FinishStatefulSet(sts, storageVol, claim, t.Spec.Volumes)
+	return workload.BuildStatefulSet(workload.StatefulSetShape{
+		Name:                names.StatefulSet(),
+		Namespace:           t.Namespace,
+		Labels:              thanosRulerFixedLabels(t.Name),
+		MatchLabels:         selector,
+		Replicas:            replicas,
+		ServiceName:         ThanosRulerServiceName(t),
+		Template:            template,
+		MinReadySeconds:     t.Spec.MinReadySeconds,
+		PodManagementPolicy: t.Spec.PodManagementPolicy,
+		UpdateStrategy:      t.Spec.UpdateStrategy,
+		Storage:             storageVol,
+		Claim:               claim,
+		Volumes:             t.Spec.Volumes,
+	})
 }
 
 // thanosRulerPod builds the pod template, without the storage volume and spec.volumes.
@@ -198,14 +186,7 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts workload.Options, v versio
 	if !s.ListenLocal {
 		ports = append(ports, corev1.ContainerPort{Name: thanosRulerPortName(t), ContainerPort: layout.ThanosRulerHTTPPort, Protocol: corev1.ProtocolTCP})
 	}
-	resources := *s.Resources.DeepCopy()
-	if _, ok := resources.Requests[corev1.ResourceMemory]; !ok {
-		// prometheus-operator's default request.
-		if resources.Requests == nil {
-			resources.Requests = corev1.ResourceList{}
-		}
-		resources.Requests[corev1.ResourceMemory] = resource.MustParse("200Mi")
-	}
+	resources := workload.WithDefaultMemoryRequest(s.Resources)
 	ruler := corev1.Container{
 		Name:                     ThanosRulerContainerName,
 		Image:                    image,
@@ -236,42 +217,33 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts workload.Options, v versio
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
 	}
-	containers, err := workload.MergeContainers([]corev1.Container{ruler, reloader}, s.Containers, "spec.containers")
-	if err != nil {
-		return corev1.PodTemplateSpec{}, err
-	}
-	initContainers, err := workload.MergeContainers(nil, s.InitContainers, "spec.initContainers")
-	if err != nil {
-		return corev1.PodTemplateSpec{}, err
-	}
-	grace := ptr.Deref(s.TerminationGracePeriodSeconds, thanosRulerGracePeriod)
-	if grace < 0 {
-		return corev1.PodTemplateSpec{}, workload.ErrNegative("spec.terminationGracePeriodSeconds", grace)
-	}
-	pod := corev1.PodSpec{
-		InitContainers:                initContainers,
-		Containers:                    containers,
+	// No init container, no token automount setting, never the host network: as
+	// prometheus-operator builds the ruler's pod.
+	pod, err := workload.PodShape{
+		Containers:                    []corev1.Container{ruler, reloader},
+		UserContainers:                s.Containers,
+		UserInitContainers:            s.InitContainers,
 		Volumes:                       volumes,
+		TopologySpreadConstraints:     s.TopologySpreadConstraints,
+		TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
+		DefaultGracePeriod:            thanosRulerGracePeriod,
+		SecurityContext:               s.SecurityContext,
 		ServiceAccountName:            s.ServiceAccountName,
-		SecurityContext:               workload.PodSecurityContextOr(s.SecurityContext),
-		TerminationGracePeriodSeconds: ptr.To(grace),
-		NodeSelector:                  workload.CopyMap(s.NodeSelector),
-		Affinity:                      s.Affinity.DeepCopy(),
+		NodeSelector:                  s.NodeSelector,
+		Affinity:                      s.Affinity,
+		Tolerations:                   s.Tolerations,
 		SchedulerName:                 s.SchedulerName,
 		PriorityClassName:             s.PriorityClassName,
-		HostAliases:                   workload.HostAliases(s.HostAliases),
-		DNSPolicy:                     workload.DNSPolicyFor(s.DNSPolicy, false),
-		DNSConfig:                     workload.DNSConfig(s.DNSConfig),
-		EnableServiceLinks:            workload.CopyBool(s.EnableServiceLinks),
-		HostUsers:                     workload.CopyBool(s.HostUsers),
+		HostAliases:                   s.HostAliases,
+		DNSPolicy:                     s.DNSPolicy,
+		DNSConfig:                     s.DNSConfig,
+		EnableServiceLinks:            s.EnableServiceLinks,
+		HostUsers:                     s.HostUsers,
+		ImagePullSecrets:              s.ImagePullSecrets,
+	}.PodSpec()
+	if err != nil {
+		return corev1.PodTemplateSpec{}, err
 	}
-	for _, tol := range s.Tolerations {
-		pod.Tolerations = append(pod.Tolerations, *tol.DeepCopy())
-	}
-	for _, c := range s.TopologySpreadConstraints {
-		pod.TopologySpreadConstraints = append(pod.TopologySpreadConstraints, *c.DeepCopy())
-	}
-	pod.ImagePullSecrets = append(pod.ImagePullSecrets, s.ImagePullSecrets...)
 	return corev1.PodTemplateSpec{ObjectMeta: thanosRulerPodMetadata(t, v, opts.OperatorLabels), Spec: pod}, nil
 }
 
