@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 )
 
 // Reasons of the Available condition.
@@ -113,4 +115,63 @@ func podProblem(pod *corev1.Pod) string {
 		return "phase " + string(pod.Status.Phase)
 	}
 	return "not ready"
+}
+
+// ReplicaCounts are the replica counts status reports of one StatefulSet.
+type ReplicaCounts struct {
+	Replicas, Updated, Available, Unavailable int32
+}
+
+// CountReplicas are the replica counts of the live StatefulSet sts: unavailable are those
+// of the larger of its spec and status replicas that are not available.
+func CountReplicas(sts *appsv1.StatefulSet) ReplicaCounts {
+	want := max(sts.Status.Replicas, ptr.Deref(sts.Spec.Replicas, 1))
+	return ReplicaCounts{
+		Replicas:    sts.Status.Replicas,
+		Updated:     sts.Status.UpdatedReplicas,
+		Available:   sts.Status.AvailableReplicas,
+		Unavailable: max(want-sts.Status.AvailableReplicas, 0),
+	}
+}
+
+// OneStatefulSet is an instance of a kind that runs one StatefulSet (Alertmanager,
+// ThanosRuler), for its status.
+type OneStatefulSet struct {
+	// Name, Namespace and Generation are the instance's, SpecReplicas its spec.replicas.
+	Name, Namespace string
+	Generation      int64
+	SpecReplicas    *int32
+	// StatefulSet is the name of its StatefulSet, Live the live one (nil when it does not
+	// exist), Pods the pods the controller has, of which those labelled NameLabel=Name are
+	// the instance's.
+	StatefulSet string
+	Live        *appsv1.StatefulSet
+	Pods        []corev1.Pod
+	NameLabel   string
+	// Conditions are the instance's current status conditions.
+	Conditions []monitoringv1.Condition
+}
+
+// Status is the replica counts of o and its Available condition (see
+// AvailableCondition); now is the transition time of a changed status.
+func (o OneStatefulSet) Status(now metav1.Time) (ReplicaCounts, monitoringv1.Condition) {
+	replicas := max(ptr.Deref(o.SpecReplicas, 1), 0)
+	var counts ReplicaCounts
+	var problems []string
+	if o.Live != nil {
+		counts = CountReplicas(o.Live)
+		if counts.Available < replicas {
+			msg := fmt.Sprintf("StatefulSet %s: %d/%d available", o.StatefulSet, counts.Available, replicas)
+			if why := UnreadyPodsOf(o.Pods, func(p *corev1.Pod) bool {
+				return p.Labels[o.NameLabel] == o.Name && (o.Namespace == "" || p.Namespace == "" || p.Namespace == o.Namespace)
+			}); why != "" {
+				msg += " (" + why + ")"
+			}
+			problems = append(problems, msg)
+		}
+	} else if replicas > 0 {
+		problems = append(problems, fmt.Sprintf("StatefulSet %s not found", o.StatefulSet))
+	}
+	available := min(counts.Available, replicas)
+	return counts, AvailableCondition(replicas, available, problems, o.Generation, o.Conditions, now)
 }

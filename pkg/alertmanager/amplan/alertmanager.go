@@ -69,16 +69,13 @@ func AlertmanagerSelector(a *monitoringv1.Alertmanager) string {
 // AlertmanagerServiceName is the governing Service of a's StatefulSet:
 // spec.serviceName or alertmanager-operated.
 func AlertmanagerServiceName(a *monitoringv1.Alertmanager) string {
-	if s := ptr.Deref(a.Spec.ServiceName, ""); s != "" {
-		return s
-	}
-	return layout.AlertmanagerGoverningServiceName
+	return workload.GoverningServiceName(a.Spec.ServiceName, layout.AlertmanagerGoverningServiceName)
 }
 
 // ManagesAlertmanagerService reports whether the controller creates
 // alertmanager-operated for a; when spec.serviceName is set the user provides the Service.
 func ManagesAlertmanagerService(a *monitoringv1.Alertmanager) bool {
-	return ptr.Deref(a.Spec.ServiceName, "") == ""
+	return workload.ManagesService(a.Spec.ServiceName)
 }
 
 // AlertmanagerConfigSecretName is the user's config Secret of a: spec.configSecret, or

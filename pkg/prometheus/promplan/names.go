@@ -7,7 +7,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/workload"
 
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
@@ -80,25 +79,19 @@ func Selector(p *promserver.Server) string {
 // ServiceName is the governing Service of p's StatefulSets: spec.serviceName, or
 // prometheus-operated (prometheus-agent-operated for an agent).
 func ServiceName(p *promserver.Server) string {
-	if s := ptr.Deref(p.Spec.ServiceName, ""); s != "" {
-		return s
-	}
-	return governingServiceName(p)
+	return workload.GoverningServiceName(p.Spec.ServiceName, governingServiceName(p))
 }
 
 // ManagesGoverningService reports whether the controller creates prometheus-operated (or
 // prometheus-agent-operated) for p; when spec.serviceName is set the user provides the
 // Service.
 func ManagesGoverningService(p *promserver.Server) bool {
-	return ptr.Deref(p.Spec.ServiceName, "") == ""
+	return workload.ManagesService(p.Spec.ServiceName)
 }
 
 // storageVolumeName is the name of the TSDB volume or volume claim template.
 func storageVolumeName(p *promserver.Server) string {
-	if s := p.Spec.Storage; s != nil && s.EmptyDir == nil && s.Ephemeral == nil && s.VolumeClaimTemplate.Name != "" {
-		return s.VolumeClaimTemplate.Name
-	}
-	return Instance(p).Base() + "-db"
+	return workload.StorageVolumeName(p.Spec.Storage, Instance(p).Base()+"-db")
 }
 
 // portName is the name of the Prometheus container port and of the governing Service port.

@@ -2,8 +2,6 @@ package promplan
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
@@ -18,31 +16,20 @@ import (
 // as prometheus-operator adds it, so that Thanos Query finds them by DNS SRV records.
 func GoverningService(p *promserver.Server) *corev1.Service {
 	port := portName(p)
-	svc := &corev1.Service{
-		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      governingServiceName(p),
-			Namespace: p.Namespace,
-			Labels: map[string]string{
-				layout.ManagedByLabel:       layout.ManagedByValue,
-				layout.LegacyManagedByLabel: layout.ManagedByValue,
-				operatedLabel:               "true",
-			},
+	svc := workload.GoverningServiceShape{
+		Name:      governingServiceName(p),
+		Namespace: p.Namespace,
+		Labels: map[string]string{
+			layout.ManagedByLabel:       layout.ManagedByValue,
+			layout.LegacyManagedByLabel: layout.ManagedByValue,
+			operatedLabel:               "true",
 		},
-		Spec: corev1.ServiceSpec{
-			ClusterIP: corev1.ClusterIPNone,
-			Ports: []corev1.ServicePort{{
-				Name:       port,
-				Port:       layout.PrometheusWebPort,
-				TargetPort: intstr.FromString(port),
-				Protocol:   corev1.ProtocolTCP,
-			}},
-			Selector: map[string]string{
-				layout.NameLabel:      NameValue(p),
-				layout.ManagedByLabel: layout.ManagedByValue,
-			},
+		Selector: map[string]string{
+			layout.NameLabel:      NameValue(p),
+			layout.ManagedByLabel: layout.ManagedByValue,
 		},
-	}
+		Ports: []corev1.ServicePort{workload.ServicePort(port, layout.PrometheusWebPort, port, corev1.ProtocolTCP)},
+	}.Service()
 	if p.PrometheusOnly().Thanos != nil {
 		AddThanosGRPCPort(svc)
 	}
@@ -59,12 +46,7 @@ func AddThanosGRPCPort(svc *corev1.Service) {
 			return
 		}
 	}
-	svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{
-		Name:       workload.ThanosGRPCPortName,
-		Port:       thanosGRPCPort,
-		TargetPort: intstr.FromString(workload.ThanosGRPCPortName),
-		Protocol:   corev1.ProtocolTCP,
-	})
+	svc.Spec.Ports = append(svc.Spec.Ports, workload.ServicePort(workload.ThanosGRPCPortName, thanosGRPCPort, workload.ThanosGRPCPortName, corev1.ProtocolTCP))
 }
 
 // CheckGoverningService checks the Service spec.serviceName names, which the user

@@ -62,11 +62,8 @@ func Status(p *promserver.Server, sets []appsv1.StatefulSet, pods []corev1.Pod, 
 		ss := monitoringv1.ShardStatus{ShardID: strconv.Itoa(int(n))}
 		s := byShard[n]
 		if s != nil {
-			want := max(s.Status.Replicas, ptr.Deref(s.Spec.Replicas, 1))
-			ss.Replicas = s.Status.Replicas
-			ss.UpdatedReplicas = s.Status.UpdatedReplicas
-			ss.AvailableReplicas = s.Status.AvailableReplicas
-			ss.UnavailableReplicas = max(want-s.Status.AvailableReplicas, 0)
+			c := workload.CountReplicas(s)
+			ss.Replicas, ss.UpdatedReplicas, ss.AvailableReplicas, ss.UnavailableReplicas = c.Replicas, c.Updated, c.Available, c.Unavailable
 		}
 		st.Replicas += ss.Replicas
 		st.UpdatedReplicas += ss.UpdatedReplicas

@@ -10,7 +10,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
@@ -77,16 +76,13 @@ func thanosRulerSelectorLabels(t *monitoringv1.ThanosRuler, operatorLabels map[s
 // ThanosRulerServiceName is the governing Service of t's StatefulSet: spec.serviceName
 // or thanos-ruler-operated.
 func ThanosRulerServiceName(t *monitoringv1.ThanosRuler) string {
-	if s := ptr.Deref(t.Spec.ServiceName, ""); s != "" {
-		return s
-	}
-	return layout.ThanosRulerGoverningServiceName
+	return workload.GoverningServiceName(t.Spec.ServiceName, layout.ThanosRulerGoverningServiceName)
 }
 
 // ManagesThanosRulerService reports whether the controller creates thanos-ruler-operated
 // for t; when spec.serviceName is set the user provides the Service.
 func ManagesThanosRulerService(t *monitoringv1.ThanosRuler) bool {
-	return ptr.Deref(t.Spec.ServiceName, "") == ""
+	return workload.ManagesService(t.Spec.ServiceName)
 }
 
 // ThanosRulerVersion is spec.version, or versions.DefaultThanos, as written.
@@ -172,25 +168,16 @@ func ThanosRulerSecretKeys(t *monitoringv1.ThanosRuler) []workload.SecretKeyFiel
 // it only when ManagesThanosRulerService(t).
 func ThanosRulerGoverningService(t *monitoringv1.ThanosRuler) *corev1.Service {
 	port := thanosRulerPortName(t)
-	return &corev1.Service{
-		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      layout.ThanosRulerGoverningServiceName,
-			Namespace: t.Namespace,
-			Labels: map[string]string{
-				layout.ManagedByLabel:    layout.ManagedByValue,
-				operatedThanosRulerLabel: "true",
-			},
+	return workload.GoverningServiceShape{
+		Name:      layout.ThanosRulerGoverningServiceName,
+		Namespace: t.Namespace,
+		Labels:    map[string]string{layout.ManagedByLabel: layout.ManagedByValue, operatedThanosRulerLabel: "true"},
+		Selector:  map[string]string{layout.NameLabel: ThanosRulerNameValue},
+		Ports: []corev1.ServicePort{
+			workload.ServicePort(port, layout.ThanosRulerHTTPPort, port, corev1.ProtocolTCP),
+			workload.ServicePort(workload.ThanosGRPCPortName, layout.ThanosRulerGRPCPort, workload.ThanosGRPCPortName, corev1.ProtocolTCP),
 		},
-		Spec: corev1.ServiceSpec{
-			ClusterIP: corev1.ClusterIPNone,
-			Ports: []corev1.ServicePort{
-				{Name: port, Port: layout.ThanosRulerHTTPPort, TargetPort: intstr.FromString(port), Protocol: corev1.ProtocolTCP},
-				{Name: workload.ThanosGRPCPortName, Port: layout.ThanosRulerGRPCPort, TargetPort: intstr.FromString(workload.ThanosGRPCPortName), Protocol: corev1.ProtocolTCP},
-			},
-			Selector: map[string]string{layout.NameLabel: ThanosRulerNameValue},
-		},
-	}
+	}.Service()
 }
 
 // CheckThanosRulerService checks the Service spec.serviceName names (nil when it does not
@@ -205,29 +192,14 @@ func CheckThanosRulerService(t *monitoringv1.ThanosRuler, svc *corev1.Service) e
 // not exist) and, when the controller has them, its pods: replicas counts, paused and the
 // Available condition. The controller adds Reconciled.
 func ThanosRulerStatus(t *monitoringv1.ThanosRuler, sts *appsv1.StatefulSet, pods []corev1.Pod, now metav1.Time) monitoringv1.ThanosRulerStatus {
-	replicas := max(ptr.Deref(t.Spec.Replicas, 1), 0)
-	st := monitoringv1.ThanosRulerStatus{Paused: t.Spec.Paused}
-	var problems []string
-	name := layout.ThanosRuler(t.Name).StatefulSet()
-	if sts != nil {
-		want := max(sts.Status.Replicas, ptr.Deref(sts.Spec.Replicas, 1))
-		st.Replicas = sts.Status.Replicas
-		st.UpdatedReplicas = sts.Status.UpdatedReplicas
-		st.AvailableReplicas = sts.Status.AvailableReplicas
-		st.UnavailableReplicas = max(want-sts.Status.AvailableReplicas, 0)
-		if st.AvailableReplicas < replicas {
-			msg := fmt.Sprintf("StatefulSet %s: %d/%d available", name, st.AvailableReplicas, replicas)
-			if why := workload.UnreadyPodsOf(pods, func(p *corev1.Pod) bool {
-				return p.Labels[layout.ThanosRulerNameLabel] == t.Name && (t.Namespace == "" || p.Namespace == "" || p.Namespace == t.Namespace)
-			}); why != "" {
-				msg += " (" + why + ")"
-			}
-			problems = append(problems, msg)
-		}
-	} else if replicas > 0 {
-		problems = append(problems, fmt.Sprintf("StatefulSet %s not found", name))
+	c, available := workload.OneStatefulSet{
+		Name: t.Name, Namespace: t.Namespace, Generation: t.Generation, SpecReplicas: t.Spec.Replicas,
+		StatefulSet: layout.ThanosRuler(t.Name).StatefulSet(), Live: sts, Pods: pods,
+		NameLabel: layout.ThanosRulerNameLabel, Conditions: t.Status.Conditions,
+	}.Status(now)
+	return monitoringv1.ThanosRulerStatus{
+		Paused:   t.Spec.Paused,
+		Replicas: c.Replicas, UpdatedReplicas: c.Updated, AvailableReplicas: c.Available, UnavailableReplicas: c.Unavailable,
+		Conditions: []monitoringv1.Condition{available},
 	}
-	available := min(st.AvailableReplicas, replicas)
-	st.Conditions = []monitoringv1.Condition{workload.AvailableCondition(replicas, available, problems, t.Generation, t.Status.Conditions, now)}
-	return st
 }
