@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"k8s.io/utils/ptr"
+
+	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
 // ImageSpec are the image fields every workload kind has.
@@ -42,4 +44,25 @@ func ImageFor(kind string, s ImageSpec, defBase, defVersion string) (string, err
 		v = defVersion
 	}
 	return base + ":" + v, nil
+}
+
+// SpecVersion parses spec.version s of a kind (def when empty); what names the kind's
+// versions in the error ("a Prometheus", "an Alertmanager").
+func SpecVersion(s, def, what string) (versions.Version, error) {
+	if s == "" {
+		s = def
+	}
+	v, err := versions.ParseGeneric(s)
+	if err != nil {
+		return versions.Version{}, fmt.Errorf("spec.version %q is not %s version: %w", s, what, err)
+	}
+	return v, nil
+}
+
+// Or is s, or def when s is empty.
+func Or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

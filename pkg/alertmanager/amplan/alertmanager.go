@@ -115,16 +115,12 @@ func amRoutePrefix(a *monitoringv1.Alertmanager) string {
 // amVersion is the Alertmanager version the flags are generated for: spec.version or
 // versions.DefaultAlertmanager.
 func amVersion(a *monitoringv1.Alertmanager) (versions.Version, error) {
-	s := a.Spec.Version
-	if s == "" {
-		s = versions.DefaultAlertmanager
-	}
-	v, err := versions.ParseGeneric(s)
+	v, err := workload.SpecVersion(a.Spec.Version, versions.DefaultAlertmanager, "an Alertmanager")
 	if err != nil {
-		return versions.Version{}, fmt.Errorf("spec.version %q is not an Alertmanager version: %w", s, err)
+		return versions.Version{}, err
 	}
 	if v.Less(versions.MinimumAlertmanager) || v.Major > 0 {
-		return versions.Version{}, fmt.Errorf("spec.version %q is not supported: Lookout generates flags for Alertmanager v%s to v0.x", s, versions.MinimumAlertmanager)
+		return versions.Version{}, fmt.Errorf("spec.version %q is not supported: Lookout generates flags for Alertmanager v%s to v0.x", workload.Or(a.Spec.Version, versions.DefaultAlertmanager), versions.MinimumAlertmanager)
 	}
 	return v, nil
 }

@@ -12,16 +12,12 @@ import (
 // promVersion is the Prometheus version the flags are generated for: spec.version, or
 // versions.DefaultPrometheus.
 func promVersion(p *promserver.Server) (versions.Version, error) {
-	s := p.Spec.Version
-	if s == "" {
-		s = versions.DefaultPrometheus
-	}
-	v, err := versions.ParseGeneric(s)
+	v, err := workload.SpecVersion(p.Spec.Version, versions.DefaultPrometheus, "a Prometheus")
 	if err != nil {
-		return versions.Version{}, fmt.Errorf("spec.version %q is not a Prometheus version: %w", s, err)
+		return versions.Version{}, err
 	}
 	if v.Less(versions.MinimumPrometheus) {
-		return versions.Version{}, fmt.Errorf("spec.version %q is not supported: Lookout generates flags for Prometheus v%s and later", s, versions.MinimumPrometheus)
+		return versions.Version{}, fmt.Errorf("spec.version %q is not supported: Lookout generates flags for Prometheus v%s and later", workload.Or(p.Spec.Version, versions.DefaultPrometheus), versions.MinimumPrometheus)
 	}
 	return v, nil
 }

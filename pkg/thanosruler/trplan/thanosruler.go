@@ -1,7 +1,6 @@
 package trplan
 
 import (
-	"fmt"
 	"maps"
 
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -95,12 +94,7 @@ func ThanosRulerVersion(t *monitoringv1.ThanosRuler) string {
 
 // thanosRulerVersion parses ThanosRulerVersion.
 func thanosRulerVersion(t *monitoringv1.ThanosRuler) (versions.Version, error) {
-	s := ThanosRulerVersion(t)
-	v, err := versions.ParseGeneric(s)
-	if err != nil {
-		return versions.Version{}, fmt.Errorf("spec.version %q is not a Thanos version: %w", s, err)
-	}
-	return v, nil
+	return workload.SpecVersion(ThanosRulerVersion(t), versions.DefaultThanos, "a Thanos")
 }
 
 // ThanosRulerImage resolves t's image as prometheus-operator does: spec.image, or the
