@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/prometheus/config"
 	"github.com/prometheus/prometheus/discovery/kubernetes"
@@ -26,7 +28,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // Input is what explain reads: the Prometheus and PrometheusAgent objects, the monitors, namespace labels and assets, and the API server
@@ -405,11 +406,11 @@ func pmPort(ep monitoringv1.PodMetricsEndpoint) string {
 // loadShards loads the generated configuration with Prometheus's loader once per shard,
 // with $(SHARD) expanded as the config-reloader of each shard's pods expands it.
 func loadShards(p *promserver.Server, text []byte) ([]*config.Config, error) {
-	n, err := workload.Shards(p)
+	n, err := promplan.Shards(p)
 	if err != nil {
 		return nil, err
 	}
-	inst := workload.Instance(p)
+	inst := promplan.Instance(p)
 	out := make([]*config.Config, 0, n)
 	for i := range int(n) {
 		s := strings.NewReplacer("$(SHARD)", strconv.Itoa(i), "$(POD_NAME)", inst.StatefulSet(i)+"-0").Replace(string(text))

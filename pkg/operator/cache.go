@@ -10,11 +10,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amplan"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+	"github.com/lookout-operator/lookout/pkg/thanosruler/trplan"
+
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	lselection "github.com/lookout-operator/lookout/pkg/selection"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // reportingPods selects the pods whose reloaders report the configuration they loaded:
@@ -22,7 +25,7 @@ import (
 var reportingPods = func() labels.Selector {
 	managed, _ := labels.NewRequirement(layout.ManagedByLabel, selection.Equals, []string{layout.ManagedByValue})
 	kinds, _ := labels.NewRequirement(layout.NameLabel, selection.In, []string{
-		workload.PrometheusNameValue, workload.AgentNameValue, workload.AlertmanagerNameValue, workload.ThanosRulerNameValue})
+		promplan.PrometheusNameValue, promplan.AgentNameValue, amplan.AlertmanagerNameValue, trplan.ThanosRulerNameValue})
 	return labels.NewSelector().Add(*managed, *kinds)
 }()
 

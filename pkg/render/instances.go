@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amplan"
+	"github.com/lookout-operator/lookout/pkg/thanosruler/trplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -80,7 +83,7 @@ func renderPicked[T metav1.Object, O any](objs *Objects, kind, want string, item
 func (o *AlertmanagerOutput) generate(objs *Objects, store promcfg.Assets, nsLabels selection.NamespaceLabels) error {
 	a := o.Alertmanager
 	var base []byte
-	if sec := findSecret(objs, a.Namespace, workload.AlertmanagerConfigSecretName(a)); sec != nil {
+	if sec := findSecret(objs, a.Namespace, amplan.AlertmanagerConfigSecretName(a)); sec != nil {
 		base, o.Extra = amctrl.SplitConfigSecret(sec.Data)
 	}
 	configs, err := amctrl.SelectConfigs(a, objs.AlertmanagerConfigs, nil, nsLabels)
@@ -135,8 +138,8 @@ func AlertmanagerPlan(o AlertmanagerOutput, opts workload.Options) (*plan.Plan, 
 	if err != nil {
 		return nil, err
 	}
-	podOpts, _ := workload.AlertmanagerOptions(o.Alertmanager, opts)
-	return workload.AlertmanagerPlan(workload.AlertmanagerPlanInput{Alertmanager: o.Alertmanager, ConfigGz: gz, Extra: o.Extra, TLSAssets: o.TLSAssets,
+	podOpts, _ := amplan.AlertmanagerOptions(o.Alertmanager, opts)
+	return amplan.AlertmanagerPlan(amplan.AlertmanagerPlanInput{Alertmanager: o.Alertmanager, ConfigGz: gz, Extra: o.Extra, TLSAssets: o.TLSAssets,
 		ManagesRoles: opts.ReloaderWatchAPI}, podOpts)
 }
 
@@ -156,12 +159,12 @@ func (o *ThanosRulerOutput) generate(objs *Objects, store promcfg.Assets, nsLabe
 	if err != nil {
 		return fmt.Errorf("spec.ruleSelector or spec.ruleNamespaceSelector: %w", err)
 	}
-	thanosVersion, err := versions.ParseThanos(workload.ThanosRulerVersion(t))
+	thanosVersion, err := versions.ParseThanos(trplan.ThanosRulerVersion(t))
 	if err != nil {
 		return fmt.Errorf("spec.version: %w", err)
 	}
 	// The Secret keys the pod mounts must exist, or the pod cannot start.
-	for _, k := range workload.ThanosRulerSecretKeys(t) {
+	for _, k := range trplan.ThanosRulerSecretKeys(t) {
 		if _, err := store.Get(promcfg.AssetRef{Kind: promcfg.SecretAsset, Namespace: t.Namespace, Name: k.Selector.Name, Key: k.Selector.Key}); err != nil {
 			return fmt.Errorf("%s: %w", k.Field, err)
 		}
@@ -173,7 +176,7 @@ func (o *ThanosRulerOutput) generate(objs *Objects, store promcfg.Assets, nsLabe
 	if err != nil {
 		return err
 	}
-	verdicts, files, err := prepareRules(rules.ThanosOptionsFor(workload.ThanosRulerVersion(t)), rules.ThanosEnforcementOf(t), sel, objs.PrometheusRules, nsLabels)
+	verdicts, files, err := prepareRules(rules.ThanosOptionsFor(trplan.ThanosRulerVersion(t)), rules.ThanosEnforcementOf(t), sel, objs.PrometheusRules, nsLabels)
 	o.Verdicts = verdicts
 	if err != nil {
 		return err
@@ -188,6 +191,6 @@ func ThanosRulerPlan(o ThanosRulerOutput, opts workload.Options) (*plan.Plan, er
 	if o.Err != nil {
 		return nil, o.Err
 	}
-	return workload.ThanosRulerPlan(workload.ThanosRulerPlanInput{ThanosRuler: o.ThanosRuler, Rules: o.RuleConfigMaps,
+	return trplan.ThanosRulerPlan(trplan.ThanosRulerPlanInput{ThanosRuler: o.ThanosRuler, Rules: o.RuleConfigMaps,
 		RemoteWrite: o.RemoteWrite.Config, TLSAssets: o.RemoteWrite.TLSAssets}, opts)
 }

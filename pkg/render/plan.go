@@ -3,6 +3,7 @@ package render
 import (
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/plan"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
 	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
@@ -19,8 +20,8 @@ func Plan(o Output, opts workload.Options) (*plan.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return workload.PrometheusPlan(workload.PlanInput{
-		Input:     workload.Input{Prometheus: o.Prometheus},
+	return promplan.PrometheusPlan(promplan.PlanInput{
+		Input:     promplan.Input{Prometheus: o.Prometheus},
 		TLSAssets: o.Result.TLSAssets,
 		Config:    [][]byte{gz}, ConfigHashes: []string{o.Result.Hash},
 		Rules: o.RuleConfigMaps,

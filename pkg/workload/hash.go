@@ -17,12 +17,12 @@ import (
 // map keys, and the builders emit lists in a fixed order, so equal input gives an equal
 // hash across runs and processes.
 func Hash(sts *appsv1.StatefulSet) (string, error) {
-	return contentHash("StatefulSet", sts.Name, sts.Labels, sts.Annotations, sts.Spec)
+	return ContentHash("StatefulSet", sts.Name, sts.Labels, sts.Annotations, sts.Spec)
 }
 
-// contentHash hashes what the controller writes for a workload of kind: its labels, its
+// ContentHash hashes what the controller writes for a workload of kind: its labels, its
 // annotations other than layout.InputHashAnnotation, and its spec.
-func contentHash(kind, name string, labels, objAnnotations map[string]string, spec any) (string, error) {
+func ContentHash(kind, name string, labels, objAnnotations map[string]string, spec any) (string, error) {
 	annotations := map[string]string{}
 	for k, v := range objAnnotations {
 		if k != layout.InputHashAnnotation {

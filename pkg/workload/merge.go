@@ -8,10 +8,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 )
 
-// mergeContainers applies user containers to the operator's: a user container named like
+// MergeContainers applies user containers to the operator's: a user container named like
 // one of ours is a strategic merge patch of it (lists keyed by name or path merge, args
 // and command replace), any other is appended in the user's order.
-func mergeContainers(ours, user []corev1.Container, field string) ([]corev1.Container, error) {
+func MergeContainers(ours, user []corev1.Container, field string) ([]corev1.Container, error) {
 	patches := map[string]corev1.Container{}
 	for i, c := range user {
 		if c.Name == "" {

@@ -5,75 +5,35 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
-	"path"
-	"strconv"
 	"strings"
-
-	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/utils/ptr"
-
-	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
-// Container names, as prometheus-operator names them (users patch them by name).
+// Names of the config-reloader containers, as prometheus-operator names them (users
+// patch them by name).
 const (
-	PrometheusContainerName = "prometheus"
-	ReloaderContainerName   = "config-reloader"
-	ReloaderInitName        = "init-config-reloader"
+	ReloaderContainerName = "config-reloader"
+	ReloaderInitName      = "init-config-reloader"
 )
 
 // Fixed volume names in the pod.
 const (
-	configVolume               = "config"
-	configOutVolume            = "config-out"
-	configPartsVolume          = "config-parts"
-	tlsAssetsVolume            = "tls-assets"
-	webConfigVolume            = "web-config"
-	logFilesVolume             = "log-files"
-	apiAccessVolume            = "reloader-api-access"
-	defaultPortName            = "web"
+	ConfigOutVolume            = "config-out"
+	TLSAssetsVolume            = "tls-assets"
+	WebConfigVolume            = "web-config"
+	APIAccessVolume            = "reloader-api-access"
+	DefaultPortName            = "web"
 	reloaderPortName           = "reloader-web"
 	reloaderPort               = 8080
-	logDir                     = "/var/log/prometheus"
-	storageSubPath             = "prometheus-db"
-	defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
-	// operatedLabel marks the governing Service, as prometheus-operator does.
-	operatedLabel = "operated-prometheus"
-	// PrometheusNameValue and AgentNameValue are the values of app.kubernetes.io/name on
-	// what is built here for a Prometheus and for a PrometheusAgent.
-	PrometheusNameValue = "prometheus"
-	AgentNameValue      = "prometheus-agent"
+	DefaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
 	// minSlots is the smallest number of pre-mounted rule ConfigMaps and TLS assets Secrets.
 	minSlots = 4
-	// maxStatefulSetName keeps "<name>-<10 character revision hash>" within a label value.
-	maxStatefulSetName = 52
+	// MaxStatefulSetName keeps "<name>-<10 character revision hash>" within a label value.
+	MaxStatefulSetName = 52
 )
 
-// selectorLabels are the labels of the StatefulSet selector of one shard: exactly those
-// of prometheus-operator's selector, so that either operator takes over the other's
-// StatefulSet in place, with its pods and volumes (ADR 0008). The selector is immutable:
-// never change this set.
-func selectorLabels(p *promserver.Server, shard int32) map[string]string {
-	name := p.Name
-	l := map[string]string{
-		layout.ManagedByLabel:      layout.ManagedByValue,
-		layout.NameLabel:           NameValue(p),
-		layout.InstanceLabel:       name,
-		layout.PrometheusNameLabel: name,
-		layout.OperatorNameLabel:   name,
-		layout.ShardLabel:          strconv.Itoa(int(shard)),
-	}
-	if p.DaemonSetMode() {
-		// A DaemonSet has no shards; its selector is what upstream's selects on.
-		delete(l, layout.ShardLabel)
-	}
-	return l
-}
-
-// withOperatorLabels is l with the operator's --labels added, which win on a clash, as
+// WithOperatorLabels is l with the operator's --labels added, which win on a clash, as
 // prometheus-operator merges them into its selectors and pod labels.
-func withOperatorLabels(opts Options, l map[string]string) map[string]string {
+func WithOperatorLabels(opts Options, l map[string]string) map[string]string {
 	if len(opts.OperatorLabels) == 0 {
 		return l
 	}
@@ -81,62 +41,6 @@ func withOperatorLabels(opts Options, l map[string]string) map[string]string {
 	maps.Copy(out, l)
 	maps.Copy(out, opts.OperatorLabels)
 	return out
-}
-
-// objectLabels are the labels of the StatefulSet and its pods.
-func objectLabels(p *promserver.Server, shard int32) map[string]string {
-	l := selectorLabels(p, shard)
-	l[layout.LegacyManagedByLabel] = layout.ManagedByValue
-	return l
-}
-
-// statefulSetLabels are the labels of one shard's StatefulSet: its pods' labels and
-// prometheus-operator's mode label (server or agent), which its StatefulSet informer
-// selects on.
-func statefulSetLabels(p *promserver.Server, shard int32) map[string]string {
-	l := objectLabels(p, shard)
-	l[layout.ModeLabel] = mode(p)
-	return l
-}
-
-// Selector is the label selector matching the pods of every shard of p, as reported in
-// status.selector for the scale subresource.
-func Selector(p *promserver.Server) string {
-	l := selectorLabels(p, 0)
-	delete(l, layout.ShardLabel)
-	return labels.SelectorFromSet(l).String()
-}
-
-// ServiceName is the governing Service of p's StatefulSets: spec.serviceName, or
-// prometheus-operated (prometheus-agent-operated for an agent).
-func ServiceName(p *promserver.Server) string {
-	if s := ptr.Deref(p.Spec.ServiceName, ""); s != "" {
-		return s
-	}
-	return governingServiceName(p)
-}
-
-// ManagesGoverningService reports whether the controller creates prometheus-operated (or
-// prometheus-agent-operated) for p; when spec.serviceName is set the user provides the
-// Service.
-func ManagesGoverningService(p *promserver.Server) bool {
-	return ptr.Deref(p.Spec.ServiceName, "") == ""
-}
-
-// storageVolumeName is the name of the TSDB volume or volume claim template.
-func storageVolumeName(p *promserver.Server) string {
-	if s := p.Spec.Storage; s != nil && s.EmptyDir == nil && s.Ephemeral == nil && s.VolumeClaimTemplate.Name != "" {
-		return s.VolumeClaimTemplate.Name
-	}
-	return Instance(p).Base() + "-db"
-}
-
-// portName is the name of the Prometheus container port and of the governing Service port.
-func portName(p *promserver.Server) string {
-	if p.Spec.PortName != "" {
-		return p.Spec.PortName
-	}
-	return defaultPortName
 }
 
 // Slots is the number of rule ConfigMaps (or TLS assets Secrets) the pod pre-mounts as
@@ -150,16 +54,11 @@ func Slots(n int) int {
 	return s
 }
 
-// ruleSlotDir is the mount directory of the n-th rule ConfigMap slot.
-func ruleSlotDir(p *promserver.Server, n int) string {
-	return path.Join(layout.RulesDir, Instance(p).RuleConfigMap(n))
-}
-
-// volumeName turns prefix and name into a valid volume name (a DNS-1123 label): lower
+// VolumeName turns prefix and name into a valid volume name (a DNS-1123 label): lower
 // case, invalid characters replaced by '-', and names longer than 63 characters shortened
 // with a hash suffix of the original so they stay unique. Two names that only differ in
 // replaced characters collide; validate reports that.
-func volumeName(prefix, name string) string {
+func VolumeName(prefix, name string) string {
 	s := strings.ToLower(name)
 	if prefix != "" {
 		s = prefix + "-" + s

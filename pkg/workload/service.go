@@ -7,83 +7,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
-
-	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/promserver"
+	"k8s.io/utils/ptr"
 )
 
-// GoverningService is the headless Service prometheus-operated shared by the Prometheus
-// StatefulSets of p's namespace (prometheus-agent-operated for agents); it gives pods
-// stable DNS names. It selects the pods of every Prometheus (or agent) Lookout manages in
-// the namespace. The controller creates it only when
-// ManagesGoverningService(p). With spec.thanos it also has the sidecars' grpc port 10901,
-// as prometheus-operator adds it, so that Thanos Query finds them by DNS SRV records.
-func GoverningService(p *promserver.Server) *corev1.Service {
-	port := portName(p)
-	svc := &corev1.Service{
-		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      governingServiceName(p),
-			Namespace: p.Namespace,
-			Labels: map[string]string{
-				layout.ManagedByLabel:       layout.ManagedByValue,
-				layout.LegacyManagedByLabel: layout.ManagedByValue,
-				operatedLabel:               "true",
-			},
-		},
-		Spec: corev1.ServiceSpec{
-			ClusterIP: corev1.ClusterIPNone,
-			Ports: []corev1.ServicePort{{
-				Name:       port,
-				Port:       layout.PrometheusWebPort,
-				TargetPort: intstr.FromString(port),
-				Protocol:   corev1.ProtocolTCP,
-			}},
-			Selector: map[string]string{
-				layout.NameLabel:      NameValue(p),
-				layout.ManagedByLabel: layout.ManagedByValue,
-			},
-		},
-	}
-	if p.PrometheusOnly().Thanos != nil {
-		AddThanosGRPCPort(svc)
-	}
-	return svc
-}
-
-// AddThanosGRPCPort adds the Thanos sidecar's grpc port to the governing Service svc
-// unless it has a port of that name. The controller adds it when any Prometheus sharing
-// the Service has spec.thanos, so that objects with and without the sidecar in one
-// namespace do not rewrite the Service in turn.
-func AddThanosGRPCPort(svc *corev1.Service) {
-	for _, p := range svc.Spec.Ports {
-		if p.Name == ThanosGRPCPortName {
-			return
-		}
-	}
-	svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{
-		Name:       ThanosGRPCPortName,
-		Port:       thanosGRPCPort,
-		TargetPort: intstr.FromString(ThanosGRPCPortName),
-		Protocol:   corev1.ProtocolTCP,
-	})
-}
-
-// CheckGoverningService checks the Service spec.serviceName names, which the user
-// provides (nil when it does not exist): like prometheus-operator, the controller refuses
-// to reconcile p unless the Service exists in p's namespace and its selector selects the
-// pods of every shard of p. A Service without a selector is accepted, as upstream accepts
-// it (its endpoints are then the user's to manage).
-func CheckGoverningService(p *promserver.Server, svc *corev1.Service) error {
-	pods := objectLabels(p, 0)
-	delete(pods, layout.ShardLabel)
-	return checkCustomService(p.Kind(), p.Namespace, ServiceName(p), governingServiceName(p), svc, pods)
-}
-
-// checkCustomService checks that svc, the user's Service ns/name given as spec.serviceName
+// CheckCustomService checks that svc, the user's Service ns/name given as spec.serviceName
 // of a kind (nil when it does not exist), selects pods labelled pods; def is the Service
 // the operator would create instead.
-func checkCustomService(kind, ns, name, def string, svc *corev1.Service, pods map[string]string) error {
+func CheckCustomService(kind, ns, name, def string, svc *corev1.Service, pods map[string]string) error {
 	if svc == nil {
 		return fmt.Errorf("spec.serviceName: Service %s/%s does not exist; create it before the %s (or leave spec.serviceName empty for %s)", ns, name, kind, def)
 	}
@@ -95,4 +25,51 @@ func checkCustomService(kind, ns, name, def string, svc *corev1.Service, pods ma
 			labels.SelectorFromSet(svc.Spec.Selector).String(), kind, labels.Set(pods).String())
 	}
 	return nil
+}
+
+// GoverningServiceShape is what a kind's governing headless Service is made of.
+type GoverningServiceShape struct {
+	Name, Namespace string
+	// Labels are the Service's own, Selector selects the pods of every instance of the
+	// kind in the namespace.
+	Labels, Selector map[string]string
+	// PublishNotReadyAddresses publishes pods before they are ready (Alertmanager peers
+	// find each other while they start).
+	PublishNotReadyAddresses bool
+	Ports                    []corev1.ServicePort
+}
+
+// Service is the headless Service of s.
+func (s GoverningServiceShape) Service() *corev1.Service {
+	return &corev1.Service{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
+		ObjectMeta: metav1.ObjectMeta{Name: s.Name, Namespace: s.Namespace, Labels: s.Labels},
+		Spec: corev1.ServiceSpec{
+			ClusterIP:                corev1.ClusterIPNone,
+			PublishNotReadyAddresses: s.PublishNotReadyAddresses,
+			Ports:                    s.Ports,
+			Selector:                 s.Selector,
+		},
+	}
+}
+
+// ServicePort is the Service port name of number port that targets the container port
+// target by name.
+func ServicePort(name string, port int32, target string, protocol corev1.Protocol) corev1.ServicePort {
+	return corev1.ServicePort{Name: name, Port: port, TargetPort: intstr.FromString(target), Protocol: protocol}
+}
+
+// GoverningServiceName is the governing Service of an instance: its spec.serviceName, or
+// the kind's def.
+func GoverningServiceName(serviceName *string, def string) string {
+	if s := ptr.Deref(serviceName, ""); s != "" {
+		return s
+	}
+	return def
+}
+
+// ManagesService reports whether the controller creates the kind's governing Service
+// for an instance with spec.serviceName serviceName: when it is set the user provides it.
+func ManagesService(serviceName *string) bool {
+	return ptr.Deref(serviceName, "") == ""
 }

@@ -2,192 +2,19 @@ package workload
 
 import (
 	"fmt"
-	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
-// defaultTerminationGracePeriod leaves Prometheus time to flush its head block.
-const defaultTerminationGracePeriod = 600
-
-// Input is what the controller hands the StatefulSet builder for one Prometheus.
-type Input struct {
-	// Prometheus is the object reconciled; the builders never modify it.
-	Prometheus *promserver.Server
-	// RuleConfigMaps is how many rule ConfigMaps the controller wrote, named
-	// layout.Prometheus(name).RuleConfigMap(0..RuleConfigMaps-1).
-	RuleConfigMaps int
-	// TLSAssetSecrets is how many TLS assets Secrets the controller wrote, named
-	// layout.Prometheus(name).TLSAssetsSecret(0..TLSAssetSecrets-1).
-	TLSAssetSecrets int
-	// ConfigParts is how many Secrets the generated config is spread over: the config
-	// Secret and layout.ConfigPartSecret(1..ConfigParts-1); 0 and 1 both mean the config
-	// Secret alone.
-	ConfigParts int
-}
-
-// Shards is the number of shards of p: spec.shards, 1 when unset or 0.
-func Shards(p *promserver.Server) (int32, error) {
-	s := ptr.Deref(p.Spec.Shards, 1)
-	if s < 0 {
-		return 0, fmt.Errorf("spec.shards must not be negative, got %d", s)
-	}
-	return max(s, 1), nil
-}
-
-// Replicas is the number of replicas of each shard: spec.replicas, 1 when unset.
-func Replicas(p *promserver.Server) (int32, error) {
-	r := ptr.Deref(p.Spec.Replicas, 1)
-	if r < 0 {
-		return 0, fmt.Errorf("spec.replicas must not be negative, got %d", r)
-	}
-	return r, nil
-}
-
-// StatefulSetNames are the names of the StatefulSets p should have, shard 0 first; the
-// controller deletes any other StatefulSet it owns.
-func StatefulSetNames(p *promserver.Server) ([]string, error) {
-	if p.DaemonSetMode() {
-		return nil, nil // a DaemonSet instead
-	}
-	n, err := Shards(p)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, n)
-	for s := range n {
-		names = append(names, Instance(p).StatefulSet(int(s)))
-	}
-	return names, nil
-}
-
-// StatefulSets builds the StatefulSet of every shard that can run. A shard whose
-// StatefulSet name is too long for its pods' controller-revision-hash label is left out
-// and named in skipped (prometheus-operator creates it, and its pods never start); when
-// shard 0's is too long, nothing can run and that is an error.
-func StatefulSets(in Input, opts Options) (sets []*appsv1.StatefulSet, skipped []string, err error) {
-	if in.Prometheus == nil {
-		return nil, nil, fmt.Errorf("no Prometheus given")
-	}
-	n, err := Shards(in.Prometheus)
-	if err != nil {
-		return nil, nil, err
-	}
-	sets = make([]*appsv1.StatefulSet, 0, n)
-	for s := range n {
-		if name := Instance(in.Prometheus).StatefulSet(int(s)); s > 0 && len(name) > maxStatefulSetName {
-			skipped = append(skipped, name)
-			continue
-		}
-		sts, err := StatefulSet(in, opts, s)
-		if err != nil {
-			return nil, nil, err
-		}
-		sets = append(sets, sts)
-	}
-	return sets, skipped, nil
-}
-
-// StatefulSet builds the StatefulSet of one shard, with the hash of its content in the
-// layout.InputHashAnnotation annotation. Owner references are the controller's job. An
-// error means the spec cannot become a valid StatefulSet; its message names the field.
-func StatefulSet(in Input, opts Options, shard int32) (*appsv1.StatefulSet, error) {
-	p := in.Prometheus
-	if p == nil {
-		return nil, fmt.Errorf("no Prometheus given")
-	}
-	sts, err := buildStatefulSet(p, opts, in, shard)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s/%s shard %d: %w", strings.ToLower(p.Kind()), p.Namespace, p.Name, shard, err)
-	}
-	return sts, nil
-}
-
-func buildStatefulSet(p *promserver.Server, opts Options, in Input, shard int32) (*appsv1.StatefulSet, error) {
-	shards, err := Shards(p)
-	if err != nil {
-		return nil, err
-	}
-	if shard < 0 || shard >= shards {
-		return nil, fmt.Errorf("shard %d does not exist, spec.shards is %d", shard, shards)
-	}
-	replicas, err := Replicas(p)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := RetainShards(p); err != nil {
-		return nil, err
-	}
-	if in.RuleConfigMaps < 0 || in.TLSAssetSecrets < 0 {
-		return nil, fmt.Errorf("negative number of rule ConfigMaps (%d) or TLS assets Secrets (%d)", in.RuleConfigMaps, in.TLSAssetSecrets)
-	}
-	name := Instance(p).StatefulSet(int(shard))
-	if len(name) > maxStatefulSetName {
-		return nil, fmt.Errorf("StatefulSet name %q has %d characters, at most %d fit (pods carry a controller-revision-hash label of the name plus 11 characters); use a shorter %s name", name, len(name), maxStatefulSetName, p.Kind())
-	}
-	v, err := promVersion(p)
-	if err != nil {
-		return nil, err
-	}
-	ruleSlots, tlsSlots := ruleSlots(p, in.RuleConfigMaps), Slots(in.TLSAssetSecrets)
-	// The pod is useless if Prometheus rejects its web config, so fail here too.
-	if _, err := WebConfig(p); err != nil {
-		return nil, err
-	}
-
-	storageVol, claim, storageMount, err := storage(p)
-	if err != nil {
-		return nil, err
-	}
-	template, err := podTemplate(p, opts, v, shard, ruleSlots, tlsSlots, in.ConfigParts, storageMount)
-	if err != nil {
-		return nil, err
-	}
-
-	sts := &appsv1.StatefulSet{
-		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      name,
-			Namespace: p.Namespace,
-			Labels:    statefulSetLabels(p, shard),
-		},
-		Spec: appsv1.StatefulSetSpec{
-			Replicas:            ptr.To(replicas),
-			Selector:            &metav1.LabelSelector{MatchLabels: withOperatorLabels(opts, selectorLabels(p, shard))},
-			Template:            template,
-			ServiceName:         ServiceName(p),
-			PodManagementPolicy: appsv1.ParallelPodManagement,
-			UpdateStrategy:      appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType},
-			MinReadySeconds:     ptr.Deref(p.Spec.MinReadySeconds, 0),
-		},
-	}
-	if err := podManagementPolicy(p.Spec.PodManagementPolicy, &sts.Spec); err != nil {
-		return nil, err
-	}
-	if err := updateStrategy(p.Spec.UpdateStrategy, &sts.Spec); err != nil {
-		return nil, err
-	}
-	if r := p.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
-		sts.Spec.PersistentVolumeClaimRetentionPolicy = r.DeepCopy()
-	}
-	if sts.Spec.MinReadySeconds < 0 {
-		return nil, fmt.Errorf("spec.minReadySeconds must not be negative, got %d", sts.Spec.MinReadySeconds)
-	}
-
-	return finishStatefulSet(sts, storageVol, claim, p.Spec.Volumes)
-}
-
-// finishStatefulSet adds the storage volume or claim template and the user's volumes
+// FinishStatefulSet adds the storage volume or claim template and the user's volumes
 // last, as prometheus-operator orders them, validates the StatefulSet and stamps the
 // hash of what it was built from.
-func finishStatefulSet(sts *appsv1.StatefulSet, storageVol *corev1.Volume, claim *corev1.PersistentVolumeClaim, volumes []corev1.Volume) (*appsv1.StatefulSet, error) {
+func FinishStatefulSet(sts *appsv1.StatefulSet, storageVol *corev1.Volume, claim *corev1.PersistentVolumeClaim, volumes []corev1.Volume) (*appsv1.StatefulSet, error) {
 	podSpec := &sts.Spec.Template.Spec
 	if storageVol != nil {
 		podSpec.Volumes = append(podSpec.Volumes, *storageVol)
@@ -198,7 +25,7 @@ func finishStatefulSet(sts *appsv1.StatefulSet, storageVol *corev1.Volume, claim
 	for _, vol := range volumes {
 		podSpec.Volumes = append(podSpec.Volumes, *vol.DeepCopy())
 	}
-	if err := validate(sts); err != nil {
+	if err := Validate(sts); err != nil {
 		return nil, err
 	}
 	hash, err := Hash(sts)
@@ -209,8 +36,8 @@ func finishStatefulSet(sts *appsv1.StatefulSet, storageVol *corev1.Volume, claim
 	return sts, nil
 }
 
-// podManagementPolicy converts spec.podManagementPolicy (Parallel by default).
-func podManagementPolicy(pmp *monitoringv1.PodManagementPolicyType, spec *appsv1.StatefulSetSpec) error {
+// PodManagementPolicy converts spec.podManagementPolicy (Parallel by default).
+func PodManagementPolicy(pmp *monitoringv1.PodManagementPolicyType, spec *appsv1.StatefulSetSpec) error {
 	if pmp == nil || *pmp == "" {
 		return nil
 	}
@@ -223,8 +50,8 @@ func podManagementPolicy(pmp *monitoringv1.PodManagementPolicyType, spec *appsv1
 	return nil
 }
 
-// updateStrategy converts spec.updateStrategy (RollingUpdate by default).
-func updateStrategy(u *monitoringv1.StatefulSetUpdateStrategy, spec *appsv1.StatefulSetSpec) error {
+// UpdateStrategy converts spec.updateStrategy (RollingUpdate by default).
+func UpdateStrategy(u *monitoringv1.StatefulSetUpdateStrategy, spec *appsv1.StatefulSetSpec) error {
 	if u == nil {
 		return nil
 	}
@@ -245,6 +72,6 @@ func updateStrategy(u *monitoringv1.StatefulSetUpdateStrategy, spec *appsv1.Stat
 	return nil
 }
 
-func errNegative[T int32 | int64](field string, v T) error {
+func ErrNegative[T int32 | int64](field string, v T) error {
 	return fmt.Errorf("%s must not be negative, got %d", field, v)
 }

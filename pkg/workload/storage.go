@@ -6,21 +6,11 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
-// storage returns the TSDB volume (emptyDir or ephemeral) or volume claim template, and
-// its mount in the prometheus container. Like prometheus-operator, spec.storage.emptyDir
-// wins over ephemeral, which wins over volumeClaimTemplate; no storage is an emptyDir.
-func storage(p *promserver.Server) (*corev1.Volume, *corev1.PersistentVolumeClaim, corev1.VolumeMount, error) {
-	return storageFor(p.Spec.Storage, storageVolumeName(p), layout.StorageDir, storageSubPath)
-}
-
-// storageFor is storage for any kind: s is its spec.storage, name the volume (or claim
+// StorageFor is storage for any kind: s is its spec.storage, name the volume (or claim
 // template) name, mountPath and subPath where the data directory is mounted.
-func storageFor(s *monitoringv1.StorageSpec, name, mountPath, subPath string) (*corev1.Volume, *corev1.PersistentVolumeClaim, corev1.VolumeMount, error) {
+func StorageFor(s *monitoringv1.StorageSpec, name, mountPath, subPath string) (*corev1.Volume, *corev1.PersistentVolumeClaim, corev1.VolumeMount, error) {
 	mount := corev1.VolumeMount{Name: name, MountPath: mountPath, SubPath: subPath}
 	if s != nil && s.DisableMountSubPath { //nolint:staticcheck // honoured like upstream
 		mount.SubPath = ""
@@ -47,8 +37,8 @@ func storageFor(s *monitoringv1.StorageSpec, name, mountPath, subPath string) (*
 	pvc := &corev1.PersistentVolumeClaim{
 		ObjectMeta: metav1.ObjectMeta{
 			Name:        name,
-			Labels:      copyMap(t.Labels),
-			Annotations: copyMap(t.Annotations),
+			Labels:      CopyMap(t.Labels),
+			Annotations: CopyMap(t.Annotations),
 		},
 		Spec: *t.Spec.DeepCopy(),
 	}
@@ -71,7 +61,7 @@ func checkClaimSpec(spec *corev1.PersistentVolumeClaimSpec, field string) error 
 	return nil
 }
 
-func copyMap(m map[string]string) map[string]string {
+func CopyMap(m map[string]string) map[string]string {
 	if len(m) == 0 {
 		return nil
 	}

@@ -9,11 +9,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// validate checks what the API server would reject in a generated StatefulSet and the
+// Validate checks what the API server would reject in a generated StatefulSet and the
 // builders cannot rule out because users contribute to it (spec.volumes, volumeMounts,
 // containers, podMetadata), so the controller reports a clear error instead of a failed
 // write.
-func validate(sts *appsv1.StatefulSet) error {
+func Validate(sts *appsv1.StatefulSet) error {
 	pod := &sts.Spec.Template.Spec
 	volumes := map[string]bool{}
 	for _, v := range pod.Volumes {

@@ -6,51 +6,24 @@ import (
 
 	"k8s.io/utils/ptr"
 
-	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/versions"
 )
 
-// promVersion is the Prometheus version the flags are generated for: spec.version, or
-// versions.DefaultPrometheus.
-func promVersion(p *promserver.Server) (versions.Version, error) {
-	s := p.Spec.Version
-	if s == "" {
-		s = versions.DefaultPrometheus
-	}
-	v, err := versions.ParseGeneric(s)
-	if err != nil {
-		return versions.Version{}, fmt.Errorf("spec.version %q is not a Prometheus version: %w", s, err)
-	}
-	if v.Less(versions.MinimumPrometheus) {
-		return versions.Version{}, fmt.Errorf("spec.version %q is not supported: Lookout generates flags for Prometheus v%s and later", s, versions.MinimumPrometheus)
-	}
-	return v, nil
+// ImageSpec are the image fields every workload kind has.
+type ImageSpec struct {
+	Image                        *string
+	BaseImage, SHA, Tag, Version string
 }
 
-// Image returns the Prometheus image of p the way prometheus-operator resolves it:
-// spec.image when set; otherwise the base image (spec.baseImage, deprecated, or the
-// operator's default) with spec.sha (deprecated) as digest, or spec.tag (deprecated), or
-// spec.version (versions.DefaultPrometheus when empty) as tag.
-func Image(p *promserver.Server, opts Options) (string, error) {
-	s := p.Spec
-	return imageFor("Prometheus", imageSpec{s.Image, p.PrometheusOnly().BaseImage, p.PrometheusOnly().SHA, p.PrometheusOnly().Tag, s.Version}, opts.PrometheusBaseImage, versions.DefaultPrometheus)
-}
-
-// imageSpec are the image fields every workload kind has.
-type imageSpec struct {
-	image                        *string
-	baseImage, sha, tag, version string
-}
-
-// imageFor resolves the image of a kind as prometheus-operator does: spec.image; or the
+// ImageFor resolves the image of a kind as prometheus-operator does: spec.image; or the
 // base image (spec.baseImage or defBase) as it is when it already has a tag or digest
 // (kube-prometheus-stack passes tagged default base images); or the base image with
 // spec.sha as digest, or spec.tag, or spec.version (defVersion when empty) as tag.
-func imageFor(kind string, s imageSpec, defBase, defVersion string) (string, error) {
-	if img := strings.TrimSpace(ptr.Deref(s.image, "")); img != "" {
+func ImageFor(kind string, s ImageSpec, defBase, defVersion string) (string, error) {
+	if img := strings.TrimSpace(ptr.Deref(s.Image, "")); img != "" {
 		return img, nil
 	}
-	base := s.baseImage
+	base := s.BaseImage
 	if base == "" {
 		base = defBase
 	}
@@ -60,15 +33,36 @@ func imageFor(kind string, s imageSpec, defBase, defVersion string) (string, err
 	if imageHasTagOrDigest(base) {
 		return base, nil
 	}
-	if s.sha != "" {
-		return base + "@sha256:" + strings.TrimPrefix(s.sha, "sha256:"), nil
+	if s.SHA != "" {
+		return base + "@sha256:" + strings.TrimPrefix(s.SHA, "sha256:"), nil
 	}
-	if s.tag != "" {
-		return base + ":" + s.tag, nil
+	if s.Tag != "" {
+		return base + ":" + s.Tag, nil
 	}
-	v := s.version
+	v := s.Version
 	if v == "" {
 		v = defVersion
 	}
 	return base + ":" + v, nil
+}
+
+// SpecVersion parses spec.version s of a kind (def when empty); what names the kind's
+// versions in the error ("a Prometheus", "an Alertmanager").
+func SpecVersion(s, def, what string) (versions.Version, error) {
+	if s == "" {
+		s = def
+	}
+	v, err := versions.ParseGeneric(s)
+	if err != nil {
+		return versions.Version{}, fmt.Errorf("spec.version %q is not %s version: %w", s, what, err)
+	}
+	return v, nil
+}
+
+// Or is s, or def when s is empty.
+func Or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
 // Files of the web TLS credentials inside the web-config volume, which projects the web
@@ -26,11 +25,11 @@ const (
 
 // webConfigFile is the web configuration file format of Prometheus (exporter-toolkit).
 type webConfigFile struct {
-	TLSServerConfig  *webTLSServerConfig  `json:"tls_server_config,omitempty"`
+	TLSServerConfig  *WebTLSServerConfig  `json:"tls_server_config,omitempty"`
 	HTTPServerConfig *webHTTPServerConfig `json:"http_server_config,omitempty"`
 }
 
-type webTLSServerConfig struct {
+type WebTLSServerConfig struct {
 	CertFile                 string   `json:"cert_file"`
 	KeyFile                  string   `json:"key_file"`
 	ClientAuthType           string   `json:"client_auth_type,omitempty"`
@@ -47,25 +46,13 @@ type webHTTPServerConfig struct {
 	Headers map[string]string `json:"headers,omitempty"`
 }
 
-// WebConfig returns the content of web-config.yaml for p, which the controller stores
-// under layout.WebConfigFile in the Secret Instance(p).WebConfigSecret(). The pod
-// always mounts that Secret, so the controller writes it even when spec.web is empty (the
-// content is then "{}"). The result is checked with Prometheus's own web config parser.
-func WebConfig(p *promserver.Server) ([]byte, error) {
-	var w *monitoringv1.WebConfigFileFields
-	if p.Spec.Web != nil {
-		w = &p.Spec.Web.WebConfigFileFields
-	}
-	return webConfigFor(w, layout.WebConfigDir, "Prometheus")
-}
-
-// webConfigFor is the exporter-toolkit web config file of w for a pod mounting the
+// WebConfigFor is the exporter-toolkit web config file of w for a pod mounting the
 // web-config volume at dir; what names the server in errors.
-func webConfigFor(w *monitoringv1.WebConfigFileFields, dir, what string) ([]byte, error) {
+func WebConfigFor(w *monitoringv1.WebConfigFileFields, dir, what string) ([]byte, error) {
 	var f webConfigFile
 	if w != nil {
 		if t := w.TLSConfig; t != nil {
-			tls, err := webTLSServer(t, dir, "spec.web.tlsConfig")
+			tls, err := WebTLSServer(t, dir, "spec.web.tlsConfig")
 			if err != nil {
 				return nil, err
 			}
@@ -107,26 +94,15 @@ func webConfigFor(w *monitoringv1.WebConfigFileFields, dir, what string) ([]byte
 	return out, nil
 }
 
-// webConfigSources are the projections of the web-config volume: the generated file, and
-// the TLS certificate, key and client CA spec.web.tlsConfig takes from Secrets or
-// ConfigMaps.
-func webConfigSources(p *promserver.Server) ([]corev1.VolumeProjection, error) {
-	var w *monitoringv1.WebConfigFileFields
-	if p.Spec.Web != nil {
-		w = &p.Spec.Web.WebConfigFileFields
-	}
-	return webConfigSourcesFor(w, Instance(p).WebConfigSecret())
-}
-
 // webConfigSourcesFor are the projections of a web-config volume for w, the generated
 // file coming from the Secret secretName.
 // webTLSServer is the tls_server_config of t, whose Secret and ConfigMap files are
 // projected under dir (see addSecretOrConfigMap); field names t in errors.
-func webTLSServer(t *monitoringv1.WebTLSConfig, dir, field string) (*webTLSServerConfig, error) {
+func WebTLSServer(t *monitoringv1.WebTLSConfig, dir, field string) (*WebTLSServerConfig, error) {
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", field, err)
 	}
-	tls := &webTLSServerConfig{
+	tls := &WebTLSServerConfig{
 		CertFile:                 path.Join(dir, webCertFile),
 		KeyFile:                  path.Join(dir, webKeyFile),
 		MinVersion:               ptr.Deref(t.MinVersion, ""),
@@ -153,7 +129,7 @@ func webTLSServer(t *monitoringv1.WebTLSConfig, dir, field string) (*webTLSServe
 	return tls, nil
 }
 
-func webConfigSourcesFor(w *monitoringv1.WebConfigFileFields, secretName string) ([]corev1.VolumeProjection, error) {
+func WebConfigSourcesFor(w *monitoringv1.WebConfigFileFields, secretName string) ([]corev1.VolumeProjection, error) {
 	sources := []corev1.VolumeProjection{{Secret: &corev1.SecretProjection{
 		LocalObjectReference: corev1.LocalObjectReference{Name: secretName},
 		Items:                []corev1.KeyToPath{{Key: layout.WebConfigFile, Path: layout.WebConfigFile}},
@@ -161,34 +137,34 @@ func webConfigSourcesFor(w *monitoringv1.WebConfigFileFields, secretName string)
 	if w == nil || w.TLSConfig == nil {
 		return sources, nil
 	}
-	return webTLSSources(sources, w.TLSConfig, "", "spec.web.tlsConfig")
+	return WebTLSSources(sources, w.TLSConfig, "", "spec.web.tlsConfig")
 }
 
-// webTLSSources appends to sources the projections of t's certificate, key and client CA
+// WebTLSSources appends to sources the projections of t's certificate, key and client CA
 // (at prefix+tls/server.crt, ...); field names t in errors.
-func webTLSSources(sources []corev1.VolumeProjection, t *monitoringv1.WebTLSConfig, prefix, field string) ([]corev1.VolumeProjection, error) {
+func WebTLSSources(sources []corev1.VolumeProjection, t *monitoringv1.WebTLSConfig, prefix, field string) ([]corev1.VolumeProjection, error) {
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", field, err)
 	}
-	if err := addSecretOrConfigMap(&sources, field+".cert", t.Cert, prefix+webCertFile); err != nil {
+	if err := AddSecretOrConfigMap(&sources, field+".cert", t.Cert, prefix+webCertFile); err != nil {
 		return nil, err
 	}
 	if t.KeySecret != (corev1.SecretKeySelector{}) {
-		if err := addSecretKey(&sources, field+".keySecret", t.KeySecret, prefix+webKeyFile); err != nil {
+		if err := AddSecretKey(&sources, field+".keySecret", t.KeySecret, prefix+webKeyFile); err != nil {
 			return nil, err
 		}
 	}
-	if err := addSecretOrConfigMap(&sources, field+".client_ca", t.ClientCA, prefix+webClientCAFile); err != nil {
+	if err := AddSecretOrConfigMap(&sources, field+".client_ca", t.ClientCA, prefix+webClientCAFile); err != nil {
 		return nil, err
 	}
 	return sources, nil
 }
 
-// addSecretOrConfigMap projects the key sc selects as file (nothing when sc is empty).
-func addSecretOrConfigMap(sources *[]corev1.VolumeProjection, field string, sc monitoringv1.SecretOrConfigMap, file string) error {
+// AddSecretOrConfigMap projects the key sc selects as file (nothing when sc is empty).
+func AddSecretOrConfigMap(sources *[]corev1.VolumeProjection, field string, sc monitoringv1.SecretOrConfigMap, file string) error {
 	switch {
 	case sc.Secret != nil:
-		return addSecretKey(sources, field+".secret", *sc.Secret, file)
+		return AddSecretKey(sources, field+".secret", *sc.Secret, file)
 	case sc.ConfigMap != nil:
 		if sc.ConfigMap.Name == "" || sc.ConfigMap.Key == "" {
 			return fmt.Errorf("%s.configMap needs a name and a key", field)
@@ -201,7 +177,7 @@ func addSecretOrConfigMap(sources *[]corev1.VolumeProjection, field string, sc m
 	return nil
 }
 
-func addSecretKey(sources *[]corev1.VolumeProjection, field string, s corev1.SecretKeySelector, file string) error {
+func AddSecretKey(sources *[]corev1.VolumeProjection, field string, s corev1.SecretKeySelector, file string) error {
 	if s.Name == "" || s.Key == "" {
 		return fmt.Errorf("%s needs a name and a key", field)
 	}

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -15,7 +17,6 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // targetsPerMonitor is how many targets the fake Prometheus API reports per monitor.
@@ -64,7 +65,7 @@ func startFakePrometheusAPI(ctx context.Context, cl *cluster, s scenario) (stop 
 	go func() { _ = srv.Serve(l) }()
 
 	p := promserver.Of(&monitoringv1.Prometheus{ObjectMeta: metav1.ObjectMeta{Name: promName, Namespace: promNamespace}})
-	sel, err := labels.ConvertSelectorToLabelsMap(workload.Selector(p))
+	sel, err := labels.ConvertSelectorToLabelsMap(promplan.Selector(p))
 	if err != nil {
 		srv.Close()
 		return nil, 0, err

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	"gopkg.in/yaml.v3"
@@ -20,7 +22,6 @@ import (
 
 	amoutcome "github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/layout"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // These tests count writes like writes_test.go, so they are not parallel either.
@@ -163,7 +164,7 @@ func TestAlertmanagerLifecycle(t *testing.T) {
 		if c.Status != monitoringv1.ConditionTrue {
 			return fmt.Errorf("Reconciled %+v", c)
 		}
-		if a.Status.Selector != workload.AlertmanagerSelector(a) {
+		if a.Status.Selector != amplan.AlertmanagerSelector(a) {
 			return fmt.Errorf("status.selector %q", a.Status.Selector)
 		}
 		return nil

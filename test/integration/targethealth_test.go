@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/client_golang/prometheus"
 	appsv1 "k8s.io/api/apps/v1"
@@ -26,7 +28,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/operator"
 	"github.com/lookout-operator/lookout/pkg/promserver"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // fakePromAPI serves /api/v1/targets and /api/v1/scrape_pools as Prometheus does, from
@@ -99,7 +100,7 @@ func targetsHealthy(ns, name, prom string) (string, error) {
 // report: ready, at addr (the fake API), its web port the fake API's port.
 func runningPrometheusPod(t *testing.T, p *monitoringv1.Prometheus, addr string) {
 	t.Helper()
-	sel, err := labels.ConvertSelectorToLabelsMap(workload.Selector(promserver.Of(p)))
+	sel, err := labels.ConvertSelectorToLabelsMap(promplan.Selector(promserver.Of(p)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -27,7 +29,7 @@ import (
 func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alertmanager, st *amState) error {
 	// Everything the pod needs is checked before anything is written.
 	opts, note := r.workloadOptions(a)
-	if _, err := workload.AlertmanagerStatefulSet(workload.AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: 1}, opts); err != nil {
+	if _, err := amplan.AlertmanagerStatefulSet(amplan.AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: 1}, opts); err != nil {
 		return outcome.Invalid(err)
 	}
 	if err := write.CheckStorageClass(ctx, r.StorageClasses, a.Spec.Storage); err != nil {
@@ -68,7 +70,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	}
 	sum := sha256.Sum256(res.Config)
 	configHash := hex.EncodeToString(sum[:])
-	pl, err := workload.AlertmanagerPlan(workload.AlertmanagerPlanInput{Alertmanager: a, ConfigGz: gz, Extra: extra, TLSAssets: res.TLSAssets,
+	pl, err := amplan.AlertmanagerPlan(amplan.AlertmanagerPlanInput{Alertmanager: a, ConfigGz: gz, Extra: extra, TLSAssets: res.TLSAssets,
 		ManagesRoles:  r.cfg.Workload.ReloaderWatchAPI || r.cfg.Workload.ReloaderReportConfig,
 		ConfigWritten: func() { st.configHash = configHash }}, opts)
 	if err != nil {
@@ -96,11 +98,11 @@ func (r *Reconciler) countResources(a *monitoringv1.Alertmanager, verdicts []sel
 	r.Upstream.SetResources(nn.String(), monitoringv1alpha1.AlertmanagerConfigKind, used, len(verdicts)-used)
 }
 
-// workloadOptions are the pod options for a (workload.AlertmanagerOptions): API-watch
+// workloadOptions are the pod options for a (amplan.AlertmanagerOptions): API-watch
 // mode needs a's own service account, or a's reloader reads the kubelet volume instead,
 // and the note says why.
 func (r *Reconciler) workloadOptions(a *monitoringv1.Alertmanager) (workload.Options, *outcome.Note) {
-	opts, watchDropped := workload.AlertmanagerOptions(a, r.cfg.Workload)
+	opts, watchDropped := amplan.AlertmanagerOptions(a, r.cfg.Workload)
 	if watchDropped {
 		return opts, &outcome.Note{Reason: outcome.ReasonAPIWatchNeedsServiceAccount, Message: "the operator runs with --reloader-watch-api, but this Alertmanager has no spec.serviceAccountName: " +
 			"the config-reloader reads the mounted volume instead, so that the namespace's default service account is not granted the generated configuration Secret"}
@@ -118,12 +120,12 @@ func (r *Reconciler) readConfigSecret(ctx context.Context, a *monitoringv1.Alert
 		reader = r.Client
 	}
 	sec := &corev1.Secret{}
-	err = reader.Get(ctx, types.NamespacedName{Namespace: a.Namespace, Name: workload.AlertmanagerConfigSecretName(a)}, sec)
+	err = reader.Get(ctx, types.NamespacedName{Namespace: a.Namespace, Name: amplan.AlertmanagerConfigSecretName(a)}, sec)
 	switch {
 	case apierrors.IsNotFound(err):
 		return nil, nil, false, nil
 	case err != nil:
-		return nil, nil, false, outcome.ApplyFailed(fmt.Errorf("reading the config Secret %s/%s: %w", a.Namespace, workload.AlertmanagerConfigSecretName(a), err))
+		return nil, nil, false, outcome.ApplyFailed(fmt.Errorf("reading the config Secret %s/%s: %w", a.Namespace, amplan.AlertmanagerConfigSecretName(a), err))
 	}
 	base, extra = SplitConfigSecret(sec.Data)
 	return base, extra, len(base) > 0, nil

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -156,7 +158,7 @@ func TestReconcileWritesEverythingThenNothing(t *testing.T) {
 	}
 	a := &monitoringv1.Alertmanager{}
 	f.get(a, "main")
-	if a.Status.Selector != workload.AlertmanagerSelector(a) {
+	if a.Status.Selector != amplan.AlertmanagerSelector(a) {
 		t.Errorf("status.selector %q", a.Status.Selector)
 	}
 

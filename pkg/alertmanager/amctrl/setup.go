@@ -3,6 +3,8 @@ package amctrl
 import (
 	"context"
 
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -12,7 +14,6 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/watch"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // watches are the Alertmanager controller's own (besides instance.KindReconciler's):
@@ -41,7 +42,7 @@ func usesConfig(_ context.Context, a *monitoringv1.Alertmanager, o client.Object
 // their config Secret.
 func (r *Reconciler) mapConfigSecret(ctx context.Context, o client.Object, q watch.Queue) {
 	for _, req := range r.Map("Secret", true, func(_ context.Context, a *monitoringv1.Alertmanager, o client.Object) bool {
-		return workload.AlertmanagerConfigSecretName(a) == o.GetName()
+		return amplan.AlertmanagerConfigSecretName(a) == o.GetName()
 	})(ctx, o) {
 		q.Add(req)
 	}

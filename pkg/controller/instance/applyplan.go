@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -15,7 +17,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/plan"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // ApplyPlan writes the plan of o: its Secrets and ConfigMaps in order, its Service, the
@@ -107,7 +108,7 @@ func (r *Reconciler[O, S, St]) applyService(ctx context.Context, namespace strin
 // (rewriting it drops its deletion deadline even when its hash is current).
 func (r *Reconciler[O, S, St]) applyStatefulSet(ctx context.Context, w *write.Writer, o O, desired *appsv1.StatefulSet) error {
 	live := &appsv1.StatefulSet{}
-	reactivated := r.Client.Get(ctx, client.ObjectKeyFromObject(desired), live) == nil && workload.ShardReactivated(live)
+	reactivated := r.Client.Get(ctx, client.ObjectKeyFromObject(desired), live) == nil && promplan.ShardReactivated(live)
 	recreated, err := w.EnsureStatefulSet(ctx, r.Client, desired, o.GetUID(), reactivated)
 	if recreated {
 		r.Upstream.StatefulSetRecreated()

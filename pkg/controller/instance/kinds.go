@@ -5,9 +5,10 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/lookout-operator/lookout/pkg/alertmanager/amplan"
 	"github.com/lookout-operator/lookout/pkg/layout"
+	"github.com/lookout-operator/lookout/pkg/thanosruler/trplan"
 	"github.com/lookout-operator/lookout/pkg/versions"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // The Kinds with one StatefulSet: what their controllers (pkg/alertmanager/amctrl,
@@ -24,14 +25,14 @@ var AlertmanagerKind = &Kind[monitoringv1.Alertmanager, *monitoringv1.Alertmanag
 	Paused:      func(a *monitoringv1.Alertmanager) bool { return a.Spec.Paused },
 	StatefulSet: func(a *monitoringv1.Alertmanager) string { return layout.Alertmanager(a.Name).StatefulSet() },
 	Status: func(a *monitoringv1.Alertmanager, sts *appsv1.StatefulSet, now metav1.Time) (_, _ monitoringv1.AlertmanagerStatus) {
-		return workload.AlertmanagerStatus(a, sts, nil, now), a.Status
+		return amplan.AlertmanagerStatus(a, sts, nil, now), a.Status
 	},
 	Conditions:           func(s *monitoringv1.AlertmanagerStatus) *[]monitoringv1.Condition { return &s.Conditions },
 	Reconciled:           "the configuration, Secrets, Service and StatefulSet match the spec",
 	PodLabel:             layout.AlertmanagerNameLabel,
-	PodName:              workload.AlertmanagerNameValue,
+	PodName:              amplan.AlertmanagerNameValue,
 	GoverningService:     layout.AlertmanagerGoverningServiceName,
-	UsesGoverningService: workload.ManagesAlertmanagerService,
+	UsesGoverningService: amplan.ManagesAlertmanagerService,
 }
 
 // ThanosRulerKind is the ThanosRuler Kind.
@@ -45,12 +46,12 @@ var ThanosRulerKind = &Kind[monitoringv1.ThanosRuler, *monitoringv1.ThanosRuler,
 	Paused:      func(t *monitoringv1.ThanosRuler) bool { return t.Spec.Paused },
 	StatefulSet: func(t *monitoringv1.ThanosRuler) string { return layout.ThanosRuler(t.Name).StatefulSet() },
 	Status: func(t *monitoringv1.ThanosRuler, sts *appsv1.StatefulSet, now metav1.Time) (_, _ monitoringv1.ThanosRulerStatus) {
-		return workload.ThanosRulerStatus(t, sts, nil, now), t.Status
+		return trplan.ThanosRulerStatus(t, sts, nil, now), t.Status
 	},
 	Conditions:           func(s *monitoringv1.ThanosRulerStatus) *[]monitoringv1.Condition { return &s.Conditions },
 	Reconciled:           "the rule ConfigMaps, Secrets, Service and StatefulSet match the spec and the selected PrometheusRules",
 	PodLabel:             layout.ThanosRulerNameLabel,
-	PodName:              workload.ThanosRulerNameValue,
+	PodName:              trplan.ThanosRulerNameValue,
 	GoverningService:     layout.ThanosRulerGoverningServiceName,
-	UsesGoverningService: workload.ManagesThanosRulerService,
+	UsesGoverningService: trplan.ManagesThanosRulerService,
 }

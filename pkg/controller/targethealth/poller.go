@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -29,7 +31,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/targethealth"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // Defaults of Config.
@@ -225,15 +226,15 @@ func (u unreachable) Error() string { return u.msg }
 
 // poll asks one ready pod of every shard of prom.
 func (p *Poller) poll(ctx context.Context, prom *promserver.Server) (*targethealth.Snapshot, error) {
-	scheme, portName, defaultPort, prefix, localOnly := workload.WebAPI(prom)
+	scheme, portName, defaultPort, prefix, localOnly := promplan.WebAPI(prom)
 	if localOnly {
 		return nil, unreachable{"spec.listenLocal: the web port listens on the pod's loopback only"}
 	}
-	shards, err := workload.Shards(prom)
+	shards, err := promplan.Shards(prom)
 	if err != nil {
 		return nil, unreachable{err.Error()}
 	}
-	sel, err := labels.Parse(workload.Selector(prom))
+	sel, err := labels.Parse(promplan.Selector(prom))
 	if err != nil {
 		return nil, fmt.Errorf("the pod selector: %w", err)
 	}
@@ -341,7 +342,7 @@ func choosePods(pods []corev1.Pod, shards int32, owned map[types.UID]bool) map[i
 // that prom controls. Only their pods are polled: any pod carrying prom's labels would
 // otherwise be asked, and its answer would feed the status.
 func (p *Poller) ownedStatefulSets(ctx context.Context, prom *promserver.Server) (map[types.UID]bool, error) {
-	names, err := workload.StatefulSetNames(prom)
+	names, err := promplan.StatefulSetNames(prom)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	appsv1 "k8s.io/api/apps/v1"
@@ -28,7 +30,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 var owner = resourcestatus.Owner{Resource: "prometheuses", Namespace: "mon", Name: "p"}
@@ -66,7 +67,7 @@ func target(pool, health, lastErr string) string {
 
 func pod(t *testing.T, prom *monitoringv1.Prometheus, name string, shard int, addr string, isReady bool) *corev1.Pod {
 	t.Helper()
-	sel, err := labels.ConvertSelectorToLabelsMap(workload.Selector(promserver.Of(prom)))
+	sel, err := labels.ConvertSelectorToLabelsMap(promplan.Selector(promserver.Of(prom)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func pod(t *testing.T, prom *monitoringv1.Prometheus, name string, shard int, ad
 	if isReady {
 		status = corev1.ConditionTrue
 	}
-	names, err := workload.StatefulSetNames(promserver.Of(prom))
+	names, err := promplan.StatefulSetNames(promserver.Of(prom))
 	if err != nil || shard >= len(names) {
 		t.Fatalf("statefulset of shard %d: %v", shard, err)
 	}
@@ -96,7 +97,7 @@ func stsUID(name string) types.UID { return types.UID("uid-" + name) }
 // statefulSets are prom's StatefulSets, controlled by it, as the operator makes them.
 func statefulSets(t *testing.T, prom *monitoringv1.Prometheus) []client.Object {
 	t.Helper()
-	names, err := workload.StatefulSetNames(promserver.Of(prom))
+	names, err := promplan.StatefulSetNames(promserver.Of(prom))
 	if err != nil {
 		t.Fatal(err)
 	}

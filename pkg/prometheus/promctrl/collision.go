@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/promserver"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // checkShardNames refuses p when its StatefulSet is also a shard's of another object of
@@ -21,7 +22,7 @@ import (
 // (the other then reports the name conflict when it applies that shard); otherwise p is
 // refused before it creates anything.
 func (r *Reconciler) checkShardNames(ctx context.Context, p *promserver.Server) error {
-	mine := workload.Instance(p).StatefulSet(0)
+	mine := promplan.Instance(p).StatefulSet(0)
 	live, err := write.Metadata(ctx, r.Client, apply.StatefulSetGVK, types.NamespacedName{Namespace: p.Namespace, Name: mine})
 	if err != nil {
 		return applyFailed(err)
@@ -37,12 +38,12 @@ func (r *Reconciler) checkShardNames(ctx context.Context, p *promserver.Server) 
 		if q.Name == p.Name || q.DeletionTimestamp != nil {
 			continue
 		}
-		n, err := workload.Shards(q)
+		n, err := promplan.Shards(q)
 		if err != nil {
 			continue
 		}
 		for s := 1; s < int(n); s++ {
-			if workload.Instance(q).StatefulSet(s) == mine {
+			if promplan.Instance(q).StatefulSet(s) == mine {
 				return invalid(fmt.Errorf("the StatefulSet %s of this %s is also shard %d of %s %s (spec.shards %d): their pods would have the same names; rename this object or give %s fewer shards",
 					mine, r.kind.Kind, s, r.kind.Kind, q.Name, n, q.Name))
 			}

@@ -4,13 +4,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // loadedInput is what the ConfigLoaded condition of a Prometheus is computed from.
@@ -38,7 +39,7 @@ func (in loadedInput) loaded() instance.Loaded {
 	case !in.Reports:
 		l.Unavailable = instance.NoServiceAccountMessage
 	}
-	l.Pods, _ = workload.PodNames(p)
+	l.Pods, _ = promplan.PodNames(p)
 	return l
 }
 
@@ -51,7 +52,7 @@ func configLoadedCondition(in loadedInput) monitoringv1.Condition {
 
 // shardOf is the shard of p's pod name.
 func shardOf(p *promserver.Server, pod string) string {
-	sets, _ := workload.StatefulSetNames(p)
+	sets, _ := promplan.StatefulSetNames(p)
 	for shard, s := range sets {
 		if rest, ok := strings.CutPrefix(pod, s+"-"); ok {
 			if _, err := strconv.Atoi(rest); err == nil {
@@ -64,5 +65,5 @@ func shardOf(p *promserver.Server, pod string) string {
 
 // podLabels select p's pods (every shard's).
 func podLabels(p *promserver.Server) map[string]string {
-	return map[string]string{layout.PrometheusNameLabel: p.Name, layout.NameLabel: workload.NameValue(p)}
+	return map[string]string{layout.PrometheusNameLabel: p.Name, layout.NameLabel: promplan.NameValue(p)}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	"testing"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -173,7 +175,7 @@ func TestReconcileConfigLoaded(t *testing.T) {
 	for _, name := range []string{"prometheus-p-0", "prometheus-p-1"} {
 		pod := loadedPod(name, hash)
 		pod.Namespace = "mon"
-		pod.Labels = map[string]string{layout.PrometheusNameLabel: "p", layout.NameLabel: workload.PrometheusNameValue}
+		pod.Labels = map[string]string{layout.PrometheusNameLabel: "p", layout.NameLabel: promplan.PrometheusNameValue}
 		if err := f.c.Create(context.Background(), &pod); err != nil {
 			t.Fatal(err)
 		}

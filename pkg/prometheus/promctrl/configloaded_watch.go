@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -13,7 +15,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // configLoaded computes p's ConfigLoaded condition from the cached pods and the hash of
@@ -22,9 +23,9 @@ import (
 // Secret in the metadata cache.
 func (r *Reconciler) configLoaded(ctx context.Context, p *promserver.Server, st *promState, now metav1.Time) (monitoringv1.Condition, error) {
 	opts, _ := r.workloadOptions(p)
-	in := loadedInput{Prometheus: p, Reports: workload.ReportsConfig(p, opts), Hash: st.configHash}
+	in := loadedInput{Prometheus: p, Reports: promplan.ReportsConfig(p, opts), Hash: st.configHash}
 	if in.Reports && in.Hash == "" {
-		sec, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigSecret()})
+		sec, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: promplan.Instance(p).ConfigSecret()})
 		switch {
 		case err != nil:
 			return monitoringv1.Condition{}, fmt.Errorf("reading the config Secret's metadata: %w", err)
@@ -34,7 +35,7 @@ func (r *Reconciler) configLoaded(ctx context.Context, p *promserver.Server, st 
 		// A configuration spread over part Secrets (ADR 20) has the hash of the parts
 		// concatenated, which no annotation holds: unknown until the next write.
 		if in.Hash != "" && in.Hash != instance.UnmanagedHash {
-			part, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigPartSecret(1)})
+			part, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: promplan.Instance(p).ConfigPartSecret(1)})
 			switch {
 			case err != nil:
 				return monitoringv1.Condition{}, fmt.Errorf("reading the config part Secret's metadata: %w", err)

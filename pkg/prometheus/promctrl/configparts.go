@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
@@ -15,7 +17,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/partset"
 	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 	"github.com/lookout-operator/lookout/pkg/promserver"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // maxConfigParts bounds how many Secrets one configuration may be spread over (64 MiB
@@ -168,7 +169,7 @@ func hashOf(pieces ...[]byte) string {
 func (r *Reconciler) liveConfigParts(ctx context.Context, p *promserver.Server) (int, error) {
 	n := 1
 	for ; n < maxConfigParts; n++ {
-		live, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).ConfigPartSecret(n)})
+		live, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: promplan.Instance(p).ConfigPartSecret(n)})
 		if err != nil {
 			return 0, applyFailed(err)
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -12,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/promserver"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // checkDaemonSetMode refuses a PrometheusAgent in DaemonSet mode when the feature gate is
@@ -24,7 +25,7 @@ func (r *Reconciler) checkDaemonSetMode(p *promserver.Server) error {
 	if !r.cfg.AgentDaemonSet {
 		return invalid(errors.New("spec.mode is DaemonSet, which needs the PrometheusAgentDaemonSet feature gate: start the operator with --feature-gates=PrometheusAgentDaemonSet=true, and let it manage daemonsets (apps), which prometheus-operator's RBAC does not grant"))
 	}
-	if err := workload.CheckDaemonSetMode(p); err != nil {
+	if err := promplan.CheckDaemonSetMode(p); err != nil {
 		return invalid(err)
 	}
 	return nil
@@ -49,7 +50,7 @@ func (r *Reconciler) deleteDaemonSet(ctx context.Context, p *promserver.Server) 
 // liveDaemonSet reads p's DaemonSet from the cache; nil when there is none.
 func (r *Reconciler) liveDaemonSet(ctx context.Context, p *promserver.Server) (*appsv1.DaemonSet, error) {
 	ds := &appsv1.DaemonSet{}
-	err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: workload.Instance(p).StatefulSet(0)}, ds)
+	err := r.Client.Get(ctx, types.NamespacedName{Namespace: p.Namespace, Name: promplan.Instance(p).StatefulSet(0)}, ds)
 	switch {
 	case apierrors.IsNotFound(err):
 		return nil, nil
@@ -68,5 +69,5 @@ func (r *Reconciler) daemonSetStatus(ctx context.Context, p *promserver.Server, 
 	if ds != nil && !ownedBy(ds, p) {
 		ds = nil
 	}
-	return workload.DaemonSetStatus(p, ds, now), nil
+	return promplan.DaemonSetStatus(p, ds, now), nil
 }

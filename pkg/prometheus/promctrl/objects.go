@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -72,7 +74,7 @@ func (r *Reconciler) workloadOptions(p *promserver.Server) (workload.Options, *n
 // it again before deleting. It returns when the earliest deadline of a retained shard
 // passes (0: none pending).
 func (r *Reconciler) deleteSurplusShards(ctx context.Context, p *promserver.Server) (time.Duration, error) {
-	names, err := workload.StatefulSetNames(p)
+	names, err := promplan.StatefulSetNames(p)
 	if err != nil {
 		return 0, invalid(err)
 	}
@@ -105,7 +107,7 @@ func (r *Reconciler) deleteSurplusShards(ctx context.Context, p *promserver.Serv
 // longer has: delete it, or annotate it with its deletion deadline (a merge patch guarded
 // by its resourceVersion), or leave it until the deadline returned.
 func (r *Reconciler) surplusShard(ctx context.Context, p *promserver.Server, sts *appsv1.StatefulSet) (time.Duration, error) {
-	d, err := workload.DecideSurplusShard(p, sts, r.Clock.Now())
+	d, err := promplan.DecideSurplusShard(p, sts, r.Clock.Now())
 	if err != nil {
 		return 0, invalid(err)
 	}
@@ -120,7 +122,7 @@ func (r *Reconciler) surplusShard(ctx context.Context, p *promserver.Server, sts
 		if sts.Annotations == nil {
 			sts.Annotations = map[string]string{}
 		}
-		sts.Annotations[workload.DeletionDeadlineAnnotation] = d.Annotate
+		sts.Annotations[promplan.DeletionDeadlineAnnotation] = d.Annotate
 		patch := client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})
 		if err := r.Client.Patch(ctx, sts, patch); err != nil {
 			return 0, applyFailed(fmt.Errorf("marking the StatefulSet %s/%s of a retained shard: %w", sts.Namespace, sts.Name, err))

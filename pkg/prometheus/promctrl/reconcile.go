@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -21,7 +23,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // unmanagedConfiguration reports whether p's config Secret is left to its user: p selects
@@ -120,7 +121,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *promserver.Server,
 	r.trackReferences(p, res)
 
 	wopts, wnote := r.workloadOptions(p)
-	in := workload.PlanInput{Input: workload.Input{Prometheus: p}, TLSAssets: res.TLSAssets,
+	in := promplan.PlanInput{Input: promplan.Input{Prometheus: p}, TLSAssets: res.TLSAssets,
 		ManagesRoles: r.cfg.Workload.ReloaderWatchAPI || r.cfg.Workload.ReloaderReportConfig}
 	if !r.kind.agent() {
 		in.Rules, in.RulesWritten = rules.ConfigMaps, func() { st.rules.Written(rules.ConfigMaps) }
@@ -144,7 +145,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *promserver.Server,
 		in.Config, in.ConfigHashes, configHash = s.gz, s.plainHashes, s.hash
 		in.ConfigWritten = func() { st.configParts, st.configHash = len(s.gz), s.hash }
 	}
-	pl, err := workload.PrometheusPlan(in, wopts)
+	pl, err := promplan.PrometheusPlan(in, wopts)
 	if err != nil {
 		return invalid(err)
 	}

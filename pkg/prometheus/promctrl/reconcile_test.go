@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -383,7 +385,7 @@ func TestAPIWatchNeedsOwnServiceAccount(t *testing.T) {
 			}
 		}
 	}
-	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ReloaderRoleName(promserver.Of(prom("p")))}, &rbacv1.RoleBinding{}); err == nil {
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: promplan.ReloaderRoleName(promserver.Of(prom("p")))}, &rbacv1.RoleBinding{}); err == nil {
 		t.Fatal("a RoleBinding was created for the default service account")
 	}
 
@@ -398,7 +400,7 @@ func TestAPIWatchNeedsOwnServiceAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	rb := &rbacv1.RoleBinding{}
-	f.get(rb, "mon", workload.ReloaderRoleName(promserver.Of(p)))
+	f.get(rb, "mon", promplan.ReloaderRoleName(promserver.Of(p)))
 	if len(rb.Subjects) != 1 || rb.Subjects[0].Name != "prom" {
 		t.Fatalf("subjects %+v", rb.Subjects)
 	}
@@ -415,7 +417,7 @@ func TestAPIWatchNeedsOwnServiceAccount(t *testing.T) {
 	if err := f.reconcile("mon", "p"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ReloaderRoleName(promserver.Of(p))}, &rbacv1.Role{}); err == nil {
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: promplan.ReloaderRoleName(promserver.Of(p))}, &rbacv1.Role{}); err == nil {
 		t.Fatal("the Role outlived API-watch mode")
 	}
 }

@@ -3,6 +3,8 @@ package promctrl
 import (
 	"context"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -18,7 +20,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // SetupWithManager registers the controller and its watches:
@@ -48,9 +49,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	b = b.WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.Map("Namespace", false, usesNamespaceSelector)), on.Mapped("Namespace", predicate.LabelChangedPredicate{})).
 		WatchesMetadata(&corev1.Secret{}, r.MapAsset("Secret", nil), on.Mapped("Secret")).
 		WatchesMetadata(&corev1.ConfigMap{}, r.MapAsset("ConfigMap", nil), on.Mapped("ConfigMap"))
-	svc, nameValue := layout.GoverningServiceName, workload.PrometheusNameValue
+	svc, nameValue := layout.GoverningServiceName, promplan.PrometheusNameValue
 	if r.kind.agent() {
-		svc, nameValue = layout.AgentGoverningServiceName, workload.AgentNameValue
+		svc, nameValue = layout.AgentGoverningServiceName, promplan.AgentNameValue
 	}
 	b = r.WatchReportingPods(b, layout.PrometheusNameLabel, nameValue)
 	b = r.WatchGoverningService(b, svc, usesGoverningService)
@@ -118,7 +119,7 @@ func usesNamespaceSelector(_ context.Context, p *promserver.Server, _ client.Obj
 
 // usesGoverningService: a Prometheus without spec.serviceName uses prometheus-operated.
 func usesGoverningService(_ context.Context, p *promserver.Server, _ client.Object) bool {
-	return workload.ManagesGoverningService(p)
+	return promplan.ManagesGoverningService(p)
 }
 
 func requests(proms []*promserver.Server) []reconcile.Request {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -18,7 +20,6 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/promserver"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // scale sets spec.shards of Prometheus mon/name and bumps its generation.
@@ -78,7 +79,7 @@ func TestShardRetentionPolicy(t *testing.T) {
 			t.Fatal("the retained shard's StatefulSet was deleted")
 		}
 		want := f.r.Clock.Now().UTC().Add(time.Hour).Format(time.RFC3339)
-		if got := ss.Annotations[workload.DeletionDeadlineAnnotation]; got != want {
+		if got := ss.Annotations[promplan.DeletionDeadlineAnnotation]; got != want {
 			t.Fatalf("deadline %q, want %q", got, want)
 		}
 		// Before the deadline: nothing written, requeued for the rest.
@@ -108,7 +109,7 @@ func TestShardRetentionPolicy(t *testing.T) {
 			t.Fatalf("RequeueAfter %v", res.RequeueAfter)
 		}
 		ss, _ := f.statefulSet("prometheus-p-shard-1")
-		if v, ok := ss.Annotations[workload.DeletionDeadlineAnnotation]; ok {
+		if v, ok := ss.Annotations[promplan.DeletionDeadlineAnnotation]; ok {
 			t.Fatalf("the reactivated shard still has deadline %q", v)
 		}
 	})

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,7 +14,6 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
 	"github.com/lookout-operator/lookout/pkg/promserver"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // status computes the status from the live StatefulSets (or DaemonSet) and the reconcile
@@ -37,7 +38,7 @@ func (r *Reconciler) status(ctx context.Context, p *promserver.Server, st *promS
 			}
 		}
 		r.RepairStuck(ctx, mine)
-		status = workload.Status(p, mine, nil, now)
+		status = promplan.Status(p, mine, nil, now)
 	}
 	status.Conditions = append(status.Conditions, reconciledCondition(p, outcome, now))
 	if r.cfg.Workload.ReloaderReportConfig {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -14,7 +16,6 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 func withThanos(p *monitoringv1.Prometheus) { p.Spec.Thanos = &monitoringv1.ThanosSpec{} }
@@ -81,7 +82,7 @@ func TestThanosSidecar(t *testing.T) {
 		t.Errorf("prometheus-operated keeps grpc after spec.thanos was removed: %+v", svc.Spec.Ports)
 	}
 	// Kept, as prometheus-operator keeps it for every Prometheus.
-	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: workload.ThanosHTTPClientSecretName(promserver.Of(p))}, &corev1.Secret{}); err != nil {
+	if err := f.c.Get(context.Background(), types.NamespacedName{Namespace: "mon", Name: promplan.ThanosHTTPClientSecretName(promserver.Of(p))}, &corev1.Secret{}); err != nil {
 		t.Errorf("the HTTP client file Secret is gone: %v", err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/rulefiles"
 	"github.com/lookout-operator/lookout/pkg/selection"
-	"github.com/lookout-operator/lookout/pkg/workload"
+	"github.com/lookout-operator/lookout/pkg/thanosruler/trplan"
 )
 
 // Config is what the operator tells the controller at start. Scope (in instance.Config)
@@ -68,9 +68,9 @@ func New(d Deps, cfg Config) *Reconciler {
 func rulesHash(_ *monitoringv1.ThanosRuler, st *trState) string { return st.rulesHash }
 
 // reports: t's reloaders report the rules they loaded, with t's own service account
-// only (workload.ThanosRulerOptions).
+// only (trplan.ThanosRulerOptions).
 func (r *Reconciler) reports(t *monitoringv1.ThanosRuler) bool {
-	return workload.ThanosRulerOptions(t, r.cfg.Workload).ReloaderReportConfig
+	return trplan.ThanosRulerOptions(t, r.cfg.Workload).ReloaderReportConfig
 }
 
 // compile returns t's compiled rule selector, recompiling on a new generation.

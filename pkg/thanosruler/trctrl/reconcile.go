@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lookout-operator/lookout/pkg/thanosruler/trplan"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -21,7 +23,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/rules"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/versions"
-	"github.com/lookout-operator/lookout/pkg/workload"
 )
 
 // ReasonNoSelectedRules is the reason of a Reconciled condition that is True although the
@@ -38,7 +39,7 @@ const ReasonRemoteWriteWarnings = "RemoteWriteWarnings"
 func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.ThanosRuler, st *trState) error {
 	nn := types.NamespacedName{Namespace: t.Namespace, Name: t.Name}
 	// Everything the pod needs is checked before anything is written.
-	if _, err := workload.ThanosRulerStatefulSet(workload.ThanosRulerInput{ThanosRuler: t}, r.cfg.Workload); err != nil {
+	if _, err := trplan.ThanosRulerStatefulSet(trplan.ThanosRulerInput{ThanosRuler: t}, r.cfg.Workload); err != nil {
 		return outcome.Invalid(err)
 	}
 	sel, err := st.compile(t)
@@ -48,7 +49,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 	if err := write.CheckStorageClass(ctx, r.StorageClasses, t.Spec.Storage); err != nil {
 		return err
 	}
-	thanosVersion, err := versions.ParseThanos(workload.ThanosRulerVersion(t))
+	thanosVersion, err := versions.ParseThanos(trplan.ThanosRulerVersion(t))
 	if err != nil {
 		return outcome.Invalid(fmt.Errorf("spec.version: %w", err))
 	}
@@ -56,7 +57,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 	// The Secret keys the pod mounts must exist, or the pod cannot start.
 	refs := map[string]bool{}
 	a := r.assets.For(ctx)
-	for _, k := range workload.ThanosRulerSecretKeys(t) {
+	for _, k := range trplan.ThanosRulerSecretKeys(t) {
 		refs[watch.RefKey(string(promcfg.SecretAsset), t.Namespace, k.Selector.Name)] = true
 		if _, err := a.Get(promcfg.AssetRef{Kind: promcfg.SecretAsset, Namespace: t.Namespace, Name: k.Selector.Name, Key: k.Selector.Key}); err != nil {
 			r.Refs.Set(nn, refs)
@@ -92,7 +93,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 		return outcome.ApplyFailed(err)
 	}
 	res, err := st.rules.Reconcile(ctx, r.Client, r.APIReader, rulefiles.Input{
-		Options:         rules.ThanosOptionsFor(workload.ThanosRulerVersion(t)),
+		Options:         rules.ThanosOptionsFor(trplan.ThanosRulerVersion(t)),
 		Enforcement:     rules.ThanosEnforcementOf(t),
 		Selector:        sel,
 		Scope:           r.cfg.RuleScope,
@@ -110,7 +111,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, t *monitoringv1.Thano
 			st.rulesHash = dirhash.OfData(res.ConfigMaps...)
 		}
 	}
-	pl, err := workload.ThanosRulerPlan(workload.ThanosRulerPlanInput{ThanosRuler: t, Rules: res.ConfigMaps, RulesWritten: written,
+	pl, err := trplan.ThanosRulerPlan(trplan.ThanosRulerPlanInput{ThanosRuler: t, Rules: res.ConfigMaps, RulesWritten: written,
 		RemoteWrite: rw.Config, TLSAssets: rw.TLSAssets, ManagesRoles: r.cfg.Workload.ReloaderReportConfig}, r.cfg.Workload)
 	if err != nil {
 		return outcome.Invalid(err)
