@@ -86,25 +86,12 @@ type PodShape struct {
 	// TopologySpreadConstraints are copied.
 	TopologySpread            func() ([]corev1.TopologySpreadConstraint, error)
 	TopologySpreadConstraints []corev1.TopologySpreadConstraint
-	// TerminationGracePeriodSeconds is the spec's, DefaultGracePeriod the kind's default.
-	TerminationGracePeriodSeconds *int64
-	DefaultGracePeriod            int64
+	// DefaultGracePeriod is the kind's default of spec.terminationGracePeriodSeconds.
+	DefaultGracePeriod int64
 	// AutomountServiceAccountToken is the pod's (nil: left out).
 	AutomountServiceAccountToken *bool
-	// SecurityContext is spec.securityContext (nil: the non-root default).
-	SecurityContext *corev1.PodSecurityContext
-	// The spec fields of the same name.
-	ServiceAccountName               string
-	NodeSelector                     map[string]string
-	Affinity                         *corev1.Affinity
-	Tolerations                      []corev1.Toleration
-	SchedulerName, PriorityClassName string
-	HostAliases                      []monitoringv1.HostAlias
-	HostNetwork                      bool
-	DNSPolicy                        *monitoringv1.DNSPolicy
-	DNSConfig                        *monitoringv1.PodDNSConfig
-	EnableServiceLinks, HostUsers    *bool
-	ImagePullSecrets                 []corev1.LocalObjectReference
+	// SpecFields are the spec's own pod settings (SpecFieldsOf).
+	SpecFields
 }
 
 // PodSpec builds the pod spec of s: the user's containers merged into the operator's,

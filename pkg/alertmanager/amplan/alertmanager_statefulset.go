@@ -167,29 +167,15 @@ func alertmanagerPod(a *monitoringv1.Alertmanager, opts workload.Options, v vers
 		return corev1.PodTemplateSpec{}, err
 	}
 	pod, err := workload.PodShape{
-		Containers:                    []corev1.Container{am, reloader},
-		UserContainers:                s.Containers,
-		InitContainers:                []corev1.Container{initReloader},
-		UserInitContainers:            s.InitContainers,
-		Volumes:                       vols.volumes,
-		TopologySpreadConstraints:     s.TopologySpreadConstraints,
-		TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
-		DefaultGracePeriod:            alertmanagerGracePeriod,
-		AutomountServiceAccountToken:  ptr.To(ptr.Deref(s.AutomountServiceAccountToken, true)),
-		SecurityContext:               s.SecurityContext,
-		ServiceAccountName:            s.ServiceAccountName,
-		NodeSelector:                  s.NodeSelector,
-		Affinity:                      s.Affinity,
-		Tolerations:                   s.Tolerations,
-		SchedulerName:                 s.SchedulerName,
-		PriorityClassName:             s.PriorityClassName,
-		HostAliases:                   s.HostAliases,
-		HostNetwork:                   s.HostNetwork,
-		DNSPolicy:                     s.DNSPolicy,
-		DNSConfig:                     s.DNSConfig,
-		EnableServiceLinks:            s.EnableServiceLinks,
-		HostUsers:                     s.HostUsers,
-		ImagePullSecrets:              s.ImagePullSecrets,
+		Containers:                   []corev1.Container{am, reloader},
+		UserContainers:               s.Containers,
+		InitContainers:               []corev1.Container{initReloader},
+		UserInitContainers:           s.InitContainers,
+		Volumes:                      vols.volumes,
+		TopologySpreadConstraints:    s.TopologySpreadConstraints,
+		DefaultGracePeriod:           alertmanagerGracePeriod,
+		AutomountServiceAccountToken: ptr.To(ptr.Deref(s.AutomountServiceAccountToken, true)),
+		SpecFields:                   workload.SpecFieldsOf(s),
 	}.PodSpec()
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err

@@ -74,29 +74,15 @@ func podTemplate(p *promserver.Server, opts workload.Options, v versions.Version
 		volumes = append(volumes, thanosVolumes...)
 	}
 	pod, err := workload.PodShape{
-		Containers:                    ours,
-		UserContainers:                s.Containers,
-		InitContainers:                []corev1.Container{initReloader},
-		UserInitContainers:            s.InitContainers,
-		Volumes:                       volumes,
-		TopologySpread:                func() ([]corev1.TopologySpreadConstraint, error) { return topologySpread(p, opts, shard) },
-		TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
-		DefaultGracePeriod:            defaultTerminationGracePeriod,
-		AutomountServiceAccountToken:  ptr.To(ptr.Deref(s.AutomountServiceAccountToken, true)),
-		SecurityContext:               s.SecurityContext,
-		ServiceAccountName:            s.ServiceAccountName,
-		NodeSelector:                  s.NodeSelector,
-		Affinity:                      s.Affinity,
-		Tolerations:                   s.Tolerations,
-		SchedulerName:                 s.SchedulerName,
-		PriorityClassName:             s.PriorityClassName,
-		HostAliases:                   s.HostAliases,
-		HostNetwork:                   s.HostNetwork,
-		DNSPolicy:                     s.DNSPolicy,
-		DNSConfig:                     s.DNSConfig,
-		EnableServiceLinks:            s.EnableServiceLinks,
-		HostUsers:                     s.HostUsers,
-		ImagePullSecrets:              s.ImagePullSecrets,
+		Containers:                   ours,
+		UserContainers:               s.Containers,
+		InitContainers:               []corev1.Container{initReloader},
+		UserInitContainers:           s.InitContainers,
+		Volumes:                      volumes,
+		TopologySpread:               func() ([]corev1.TopologySpreadConstraint, error) { return topologySpread(p, opts, shard) },
+		DefaultGracePeriod:           defaultTerminationGracePeriod,
+		AutomountServiceAccountToken: ptr.To(ptr.Deref(s.AutomountServiceAccountToken, true)),
+		SpecFields:                   workload.SpecFieldsOf(s),
 	}.PodSpec()
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err

@@ -224,26 +224,13 @@ func thanosRulerPod(t *monitoringv1.ThanosRuler, opts workload.Options, v versio
 	// No init container, no token automount setting, never the host network: as
 	// prometheus-operator builds the ruler's pod.
 	pod, err := workload.PodShape{
-		Containers:                    []corev1.Container{ruler, reloader},
-		UserContainers:                s.Containers,
-		UserInitContainers:            s.InitContainers,
-		Volumes:                       volumes,
-		TopologySpreadConstraints:     s.TopologySpreadConstraints,
-		TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
-		DefaultGracePeriod:            thanosRulerGracePeriod,
-		SecurityContext:               s.SecurityContext,
-		ServiceAccountName:            s.ServiceAccountName,
-		NodeSelector:                  s.NodeSelector,
-		Affinity:                      s.Affinity,
-		Tolerations:                   s.Tolerations,
-		SchedulerName:                 s.SchedulerName,
-		PriorityClassName:             s.PriorityClassName,
-		HostAliases:                   s.HostAliases,
-		DNSPolicy:                     s.DNSPolicy,
-		DNSConfig:                     s.DNSConfig,
-		EnableServiceLinks:            s.EnableServiceLinks,
-		HostUsers:                     s.HostUsers,
-		ImagePullSecrets:              s.ImagePullSecrets,
+		Containers:                []corev1.Container{ruler, reloader},
+		UserContainers:            s.Containers,
+		UserInitContainers:        s.InitContainers,
+		Volumes:                   volumes,
+		TopologySpreadConstraints: s.TopologySpreadConstraints,
+		DefaultGracePeriod:        thanosRulerGracePeriod,
+		SpecFields:                workload.SpecFieldsOf(s),
 	}.PodSpec()
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err
