@@ -48,3 +48,28 @@ func NewReloaderRoleBinding(name, namespace string, labels map[string]string, sa
 		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: sa, Namespace: namespace}},
 	}
 }
+
+// ReloaderRoleFor is the Role of a config-reloader: the read rules of API-watch mode
+// (read; nil when the reloader does not watch the API) and, when report, patch on the
+// status of its pods (pods, by name). It is nil when the reloader needs no API access.
+func ReloaderRoleFor(name, namespace string, labels map[string]string, read func() ([]rbacv1.PolicyRule, error), report bool, pods func() ([]string, error)) (*rbacv1.Role, error) {
+	if read == nil && !report {
+		return nil, nil
+	}
+	var rules []rbacv1.PolicyRule
+	if read != nil {
+		r, err := read()
+		if err != nil {
+			return nil, err
+		}
+		rules = r
+	}
+	if report {
+		names, err := pods()
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, ReportRules(names)...)
+	}
+	return NewReloaderRole(name, namespace, labels, rules...), nil
+}

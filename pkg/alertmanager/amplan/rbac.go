@@ -30,22 +30,12 @@ func AlertmanagerReloaderRole(a *monitoringv1.Alertmanager) *rbacv1.Role {
 // with Options.ReloaderReportConfig patch on the status of a's own pods, by name; nil
 // when the reloader needs no API access.
 func AlertmanagerReloaderRoleFor(a *monitoringv1.Alertmanager, opts workload.Options) (*rbacv1.Role, error) {
-	var role *rbacv1.Role
+	var read func() ([]rbacv1.PolicyRule, error)
 	if opts.ReloaderWatchAPI {
-		role = AlertmanagerReloaderRole(a)
+		read = func() ([]rbacv1.PolicyRule, error) { return AlertmanagerReloaderRole(a).Rules, nil }
 	}
-	if !opts.ReloaderReportConfig {
-		return role, nil
-	}
-	pods, err := AlertmanagerPodNames(a)
-	if err != nil {
-		return nil, err
-	}
-	if role == nil {
-		role = workload.NewReloaderRole(AlertmanagerReloaderRoleName(a), a.Namespace, alertmanagerRoleLabels(a))
-	}
-	role.Rules = append(role.Rules, workload.ReportRules(pods)...)
-	return role, nil
+	return workload.ReloaderRoleFor(AlertmanagerReloaderRoleName(a), a.Namespace, alertmanagerRoleLabels(a), read, opts.ReloaderReportConfig,
+		func() ([]string, error) { return AlertmanagerPodNames(a) })
 }
 
 // AlertmanagerPodNames are the names of a's pods, every replica's.

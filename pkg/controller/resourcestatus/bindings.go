@@ -1,7 +1,8 @@
 package resourcestatus
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -117,15 +118,8 @@ func planBindings(live []monitoringv1.WorkloadBinding, generation int64, verdict
 }
 
 func sortBindings(bs []monitoringv1.WorkloadBinding) {
-	sort.Slice(bs, func(i, j int) bool {
-		a, b := bs[i], bs[j]
-		if a.Resource != b.Resource {
-			return a.Resource < b.Resource
-		}
-		if a.Namespace != b.Namespace {
-			return a.Namespace < b.Namespace
-		}
-		return a.Name < b.Name
+	slices.SortFunc(bs, func(a, b monitoringv1.WorkloadBinding) int {
+		return cmp.Or(cmp.Compare(a.Resource, b.Resource), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 }
 

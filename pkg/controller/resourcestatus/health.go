@@ -1,6 +1,8 @@
 package resourcestatus
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -63,7 +65,7 @@ func (s *Store) PublishHealth(owner Owner, snap *targethealth.Snapshot) {
 }
 
 // HealthOwners are the owners that published verdicts of a kind with target health: the
-// Prometheus and PrometheusAgent objects to poll.
+// Prometheus and PrometheusAgent objects to poll, sorted by resource, namespace and name.
 func (s *Store) HealthOwners() []Owner {
 	if s == nil {
 		return nil
@@ -79,6 +81,9 @@ func (s *Store) HealthOwners() []Owner {
 			}
 		}
 	}
+	slices.SortFunc(out, func(a, b Owner) int {
+		return cmp.Or(cmp.Compare(a.Resource, b.Resource), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
 	return out
 }
 

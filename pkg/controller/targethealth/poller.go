@@ -145,17 +145,7 @@ func (p *Poller) Start(ctx context.Context) error {
 
 // PollOnce polls every owner once and publishes what it found.
 func (p *Poller) PollOnce(ctx context.Context) {
-	owners := p.Store.HealthOwners()
-	sort.Slice(owners, func(i, j int) bool {
-		a, b := owners[i], owners[j]
-		if a.Resource != b.Resource {
-			return a.Resource < b.Resource
-		}
-		if a.Namespace != b.Namespace {
-			return a.Namespace < b.Namespace
-		}
-		return a.Name < b.Name
-	})
+	owners := p.Store.HealthOwners() // sorted
 	p.mu.Lock()
 	for o := range p.failures {
 		if !slices.Contains(owners, o) {

@@ -51,25 +51,17 @@ func ReloaderRoleFor(in Input, opts workload.Options) (*rbacv1.Role, error) {
 	if p == nil {
 		return nil, fmt.Errorf("no Prometheus given")
 	}
-	var role *rbacv1.Role
+	var read func() ([]rbacv1.PolicyRule, error)
 	if opts.ReloaderWatchAPI {
-		var err error
-		if role, err = ReloaderRole(in); err != nil {
-			return nil, err
+		read = func() ([]rbacv1.PolicyRule, error) {
+			role, err := ReloaderRole(in)
+			if err != nil {
+				return nil, err
+			}
+			return role.Rules, nil
 		}
 	}
-	if !ReportsConfig(p, opts) {
-		return role, nil
-	}
-	pods, err := PodNames(p)
-	if err != nil {
-		return nil, err
-	}
-	if role == nil {
-		role = workload.NewReloaderRole(ReloaderRoleName(p), p.Namespace, roleLabels(p))
-	}
-	role.Rules = append(role.Rules, workload.ReportRules(pods)...)
-	return role, nil
+	return workload.ReloaderRoleFor(ReloaderRoleName(p), p.Namespace, roleLabels(p), read, ReportsConfig(p, opts), func() ([]string, error) { return PodNames(p) })
 }
 
 // PodNames are the names of p's StatefulSet pods: every replica of every shard.
