@@ -179,13 +179,7 @@ func run() int {
 		return 0
 	case <-ctx.Done():
 		logf("stopping %s", filepath.Base(cmdline[0]))
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
+		localpods.Terminate(cmd.Process, done, 30*time.Second)
 		return 0
 	}
 }

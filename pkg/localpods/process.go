@@ -144,3 +144,15 @@ func Tail(path string, n int) string {
 	}
 	return "    " + strings.ReplaceAll(string(bytes.Join(lines, []byte("\n"))), "\n", "\n    ")
 }
+
+// Terminate sends proc SIGTERM and waits up to grace for done (the process's end), then
+// kills it and waits for done again.
+func Terminate[T any](proc *os.Process, done <-chan T, grace time.Duration) {
+	_ = proc.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(grace):
+		_ = proc.Kill()
+		<-done
+	}
+}

@@ -17,6 +17,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
+	"github.com/lookout-operator/lookout/pkg/periodic"
 	"github.com/lookout-operator/lookout/pkg/webhook"
 )
 
@@ -150,18 +151,12 @@ func (c *caFile) Start(ctx context.Context) error {
 	if c.interval <= 0 {
 		c.interval = time.Minute
 	}
-	t := time.NewTicker(c.interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-			if err := c.load(); err != nil {
-				logr.FromContextOrDiscard(ctx).Error(err, "keeping the previous client CA")
-			}
+	periodic.Every(ctx, c.interval, func() {
+		if err := c.load(); err != nil {
+			logr.FromContextOrDiscard(ctx).Error(err, "keeping the previous client CA")
 		}
-	}
+	})
+	return nil
 }
 
 // NeedLeaderElection: every replica serves its listener.

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/periodic"
 	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -131,16 +132,8 @@ func (p *Poller) NeedLeaderElection() bool { return true }
 // Start polls every interval until ctx ends, the first time one interval after the
 // start (the verdicts are published by then).
 func (p *Poller) Start(ctx context.Context) error {
-	t := time.NewTicker(p.cfg.Interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-			p.PollOnce(ctx)
-		}
-	}
+	periodic.Every(ctx, p.cfg.Interval, func() { p.PollOnce(ctx) })
+	return nil
 }
 
 // PollOnce polls every owner once and publishes what it found.

@@ -14,10 +14,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/localpods"
 	"github.com/lookout-operator/lookout/test/testenv"
 )
 
@@ -199,13 +199,7 @@ func (p *Prometheus) Stop() {
 	if cmd == nil {
 		return
 	}
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-	}
+	localpods.Terminate(cmd.Process, done, 30*time.Second)
 }
 
 // PID is the process id while running, 0 otherwise.
