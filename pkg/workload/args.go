@@ -2,8 +2,10 @@ package workload
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -72,4 +74,47 @@ func MergeArgs(ours []Arg, extra []monitoringv1.Argument, field string) ([]strin
 		out = append(out, Arg{name, e.Value}.String())
 	}
 	return out, nil
+}
+
+// goDuration is the syntax of the API's GoDuration fields (what the CRD enforces).
+var goDuration = regexp.MustCompile(`^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$`)
+
+// UserSets reports whether spec.additionalArgs sets the flag name.
+func UserSets(extra []monitoringv1.Argument, name string) bool {
+	for _, e := range extra {
+		if argName(strings.TrimSpace(e.Name)) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckGoDuration rejects a value the API's GoDuration syntax does not allow.
+func CheckGoDuration(field, value string) error {
+	if !goDuration.MatchString(value) {
+		return fmt.Errorf("%s %q is not a duration like 120h, 1h30m or 500ms", field, value)
+	}
+	return nil
+}
+
+// ParseByteSize parses the API's ByteSize ("512MB", "1.5GiB"): units are powers of two
+// with or without the i, as Alertmanager reads them.
+func ParseByteSize(s string) (int64, error) {
+	if !ByteSize.MatchString(s) {
+		return 0, fmt.Errorf("%q is not a size like 512MB or 1GiB", s)
+	}
+	num := strings.TrimSuffix(s, "B")
+	num = strings.TrimSuffix(num, "i")
+	mult := 1.0
+	if n := len(num); n > 0 {
+		if i := strings.IndexByte("KMGTPE", num[n-1]); i >= 0 {
+			mult = math.Pow(1024, float64(i+1))
+			num = num[:n-1]
+		}
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a size: %w", s, err)
+	}
+	return int64(f * mult), nil
 }

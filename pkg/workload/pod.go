@@ -73,3 +73,14 @@ func DNSConfig(in *monitoringv1.PodDNSConfig) *corev1.PodDNSConfig {
 	}
 	return out
 }
+
+func PodNameEnvVar() corev1.EnvVar {
+	return corev1.EnvVar{Name: PodNameEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}}
+}
+
+func CopyBool(b *bool) *bool {
+	if b == nil {
+		return nil
+	}
+	return ptr.To(*b)
+}

@@ -21,3 +21,13 @@ func APIAccessVolumeSource() corev1.Volume {
 		},
 	}}}
 }
+
+// SecretKeyField is a spec field naming a Secret key that the pod mounts as a file and a
+// flag names.
+type SecretKeyField struct {
+	// Field is the spec field ("spec.queryConfig").
+	Field string
+	// Volume is the pod volume of the key, Flag the flag given its path.
+	Volume, Flag string
+	Selector     corev1.SecretKeySelector
+}
