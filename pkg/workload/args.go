@@ -118,3 +118,13 @@ func ParseByteSize(s string) (int64, error) {
 	}
 	return int64(f * mult), nil
 }
+
+// AddNonEmpty calls add for each {name, value} of flags whose value is not empty, in
+// order.
+func AddNonEmpty(add func(name, value string), flags ...[2]string) {
+	for _, f := range flags {
+		if f[1] != "" {
+			add(f[0], f[1])
+		}
+	}
+}

@@ -41,15 +41,8 @@ func ThanosGRPCTLSArgs(tls *monitoringv1.GRPCServerTLSConfig, tv versions.Versio
 	if tls.CA != (monitoringv1.SecretOrConfigMap{}) || tls.Cert != (monitoringv1.SecretOrConfigMap{}) || tls.KeySecret != nil {
 		return fmt.Errorf("%s: only caFile, certFile and keyFile are supported (mount the files with spec.volumes and %s), not ca, cert or keySecret", field, mounts)
 	}
-	if tls.CertFile != "" {
-		add("grpc-server-tls-cert", tls.CertFile)
-	}
-	if tls.KeyFile != "" {
-		add("grpc-server-tls-key", tls.KeyFile)
-	}
-	if tls.CAFile != "" {
-		add("grpc-server-tls-client-ca", tls.CAFile)
-	}
+	AddNonEmpty(add, [2]string{"grpc-server-tls-cert", tls.CertFile}, [2]string{"grpc-server-tls-key", tls.KeyFile},
+		[2]string{"grpc-server-tls-client-ca", tls.CAFile})
 	if mv := thanosTLSVersion[ptr.Deref(tls.MinVersion, "")]; mv != "" && tv.Supports(versions.ThanosTLSMinVersion) {
 		add("grpc-server-tls-min-version", mv)
 	}

@@ -378,15 +378,8 @@ func thanosRulerArgs(t *monitoringv1.ThanosRuler, v versions.Version, files map[
 	if err := workload.ThanosGRPCTLSArgs(s.GRPCServerTLSConfig, v, "spec.grpcServerTlsConfig", "spec.volumeMounts", add); err != nil {
 		return nil, err
 	}
-	if s.ExternalPrefix != "" {
-		add("web.external-prefix", s.ExternalPrefix)
-	}
-	if s.RoutePrefix != "" {
-		add("web.route-prefix", s.RoutePrefix)
-	}
-	if s.AlertQueryURL != "" {
-		add("alert.query-url", s.AlertQueryURL)
-	}
+	workload.AddNonEmpty(add, [2]string{"web.external-prefix", s.ExternalPrefix}, [2]string{"web.route-prefix", s.RoutePrefix},
+		[2]string{"alert.query-url", s.AlertQueryURL})
 	if v.Supports(versions.ThanosRulerWebConfig) {
 		// Appended by the caller after spec.additionalArgs, as prometheus-operator
 		// orders it; reserved here so that additionalArgs cannot set it.
