@@ -81,6 +81,10 @@ func renderRules(p *promserver.Server, sels *pipeline.Selectors, all []*monitori
 // prepareRules selects the PrometheusRules of a Prometheus or a ThanosRuler (sel) and
 // validates (with the server's options), enforces and renders each as the controller does
 // (rules.Prepare).
+//
+// It is the controller's rulefiles.State.Reconcile without what a long-running process
+// adds: the cache of prepared rules, the last accepted version of a rule that turned
+// invalid, and packing stable against the live ConfigMaps.
 func prepareRules(opts rules.Options, enf rules.Enforcement, sel *selection.Compiled, all []*monitoringv1.PrometheusRule, nsLabels selection.NamespaceLabels) ([]selection.Verdict, map[string][]byte, error) {
 	v, err := rules.NewValidator(opts)
 	if err != nil {
@@ -97,10 +101,6 @@ func prepareRules(opts rules.Options, enf rules.Enforcement, sel *selection.Comp
 		}
 		files[rules.FileName(r)] = file
 	}
-	for i := range verdicts {
-		if msg, bad := problems[verdicts[i].Namespace+"/"+verdicts[i].Name]; bad && verdicts[i].Used() {
-			verdicts[i].Reason, verdicts[i].Message = selection.InvalidConfiguration, msg
-		}
-	}
+	selection.MarkInvalid(verdicts, problems)
 	return verdicts, files, nil
 }

@@ -33,6 +33,17 @@ type Verdict struct {
 // Used reports whether the object ends up in the configuration.
 func (v Verdict) Used() bool { return v.Reason == Accepted }
 
+// MarkInvalid turns the accepted verdicts of the objects that problems names (by
+// "namespace/name") into InvalidConfiguration with the problem as message.
+func MarkInvalid(verdicts []Verdict, problems map[string]string) {
+	for i := range verdicts {
+		v := &verdicts[i]
+		if msg, bad := problems[v.Namespace+"/"+v.Name]; bad && v.Used() {
+			v.Reason, v.Message = InvalidConfiguration, msg
+		}
+	}
+}
+
 // Key returns "Kind namespace/name".
 func (v Verdict) Key() string { return v.Kind + " " + v.Namespace + "/" + v.Name }
 

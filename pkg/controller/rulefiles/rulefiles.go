@@ -131,12 +131,7 @@ func (s *State) Reconcile(ctx context.Context, cache, api client.Reader, in Inpu
 		rule := byKey[key]
 		problems[nsName(rule)] = rules.TooLargeProblem(len(key)+len(files[key]), rules.MaxConfigMapDataBytes).Error()
 	}
-	for i := range verdicts {
-		v := &verdicts[i]
-		if msg, bad := problems[v.Namespace+"/"+v.Name]; bad && v.Used() {
-			v.Reason, v.Message = selection.InvalidConfiguration, msg
-		}
-	}
+	selection.MarkInvalid(verdicts, problems)
 	return &Result{ConfigMaps: packed, Verdicts: verdicts}, nil
 }
 
