@@ -7,6 +7,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/workload"
 
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -150,14 +151,10 @@ func prometheusWorkload(pl *plan.Plan, in PlanInput, opts workload.Options, owne
 		pl.StatefulSets = sets
 	}
 	role, err := ReloaderRoleFor(in.Input, opts)
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case role != nil:
-		pl.Reloader = &plan.RBAC{Role: role, Binding: ReloaderRoleBinding(p), Name: ReloaderRoleName(p)}
-	case in.ManagesRoles:
-		pl.Reloader = &plan.RBAC{Name: ReloaderRoleName(p)}
 	}
+	pl.Reloader = plan.ReloaderRBAC(ReloaderRoleName(p), role, func() *rbacv1.RoleBinding { return ReloaderRoleBinding(p) }, in.ManagesRoles)
 	return nil
 }
 

@@ -3,6 +3,8 @@ package trplan
 import (
 	"fmt"
 
+	rbacv1 "k8s.io/api/rbac/v1"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/utils/ptr"
 
@@ -42,21 +44,15 @@ func ThanosRulerPodNames(t *monitoringv1.ThanosRuler) ([]string, error) {
 // manages reloader Roles (manages), the deletion of one left from before; else none.
 func thanosRulerReloaderRBAC(t *monitoringv1.ThanosRuler, opts workload.Options, manages bool) (*plan.RBAC, error) {
 	name := ThanosRulerReloaderRoleName(t)
-	if !opts.ReloaderReportConfig {
-		if manages {
-			return &plan.RBAC{Name: name}, nil
-		}
-		return nil, nil
-	}
-	pods, err := ThanosRulerPodNames(t)
-	if err != nil {
-		return nil, err
-	}
 	labels := map[string]string{
 		layout.ManagedByLabel: layout.ManagedByValue, layout.NameLabel: ThanosRulerNameValue,
 		layout.InstanceLabel: t.Name, layout.ThanosRulerNameLabel: t.Name,
 	}
-	return &plan.RBAC{Name: name,
-		Role:    workload.NewReloaderRole(name, t.Namespace, labels, workload.ReportRules(pods)...),
-		Binding: workload.NewReloaderRoleBinding(name, t.Namespace, labels, t.Spec.ServiceAccountName)}, nil
+	role, err := workload.ReloaderRoleFor(name, t.Namespace, labels, nil, opts.ReloaderReportConfig, func() ([]string, error) { return ThanosRulerPodNames(t) })
+	if err != nil {
+		return nil, err
+	}
+	return plan.ReloaderRBAC(name, role, func() *rbacv1.RoleBinding {
+		return workload.NewReloaderRoleBinding(name, t.Namespace, labels, t.Spec.ServiceAccountName)
+	}, manages), nil
 }
