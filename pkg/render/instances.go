@@ -140,7 +140,7 @@ func AlertmanagerPlan(o AlertmanagerOutput, opts workload.Options) (*plan.Plan, 
 	}
 	podOpts, _ := amplan.AlertmanagerOptions(o.Alertmanager, opts)
 	return amplan.AlertmanagerPlan(amplan.AlertmanagerPlanInput{Alertmanager: o.Alertmanager, ConfigGz: gz, Extra: o.Extra, TLSAssets: o.TLSAssets,
-		ManagesRoles: opts.ReloaderWatchAPI}, podOpts)
+		ManagesRoles: opts.ManagesReloaderRoles()}, podOpts)
 }
 
 // RenderThanosRulers generates the rule files and remote-write configuration of each
@@ -192,5 +192,5 @@ func ThanosRulerPlan(o ThanosRulerOutput, opts workload.Options) (*plan.Plan, er
 		return nil, o.Err
 	}
 	return trplan.ThanosRulerPlan(trplan.ThanosRulerPlanInput{ThanosRuler: o.ThanosRuler, Rules: o.RuleConfigMaps,
-		RemoteWrite: o.RemoteWrite.Config, TLSAssets: o.RemoteWrite.TLSAssets}, opts)
+		RemoteWrite: o.RemoteWrite.Config, TLSAssets: o.RemoteWrite.TLSAssets, ManagesRoles: opts.ReloaderReportConfig}, opts)
 }

@@ -24,6 +24,6 @@ func Plan(o Output, opts workload.Options) (*plan.Plan, error) {
 		Input:     promplan.Input{Prometheus: o.Prometheus},
 		TLSAssets: o.Result.TLSAssets,
 		Config:    [][]byte{gz}, ConfigHashes: []string{o.Result.Hash},
-		Rules: o.RuleConfigMaps,
+		Rules: o.RuleConfigMaps, ManagesRoles: opts.ManagesReloaderRoles(),
 	}, opts)
 }

@@ -86,3 +86,8 @@ func (o Options) watchInterval() time.Duration {
 	}
 	return o.ReloaderWatchInterval
 }
+
+// ManagesReloaderRoles reports whether the operator makes config-reloader Roles (API-watch
+// mode, reports of the loaded configuration), and so also removes the one an instance no
+// longer needs.
+func (o Options) ManagesReloaderRoles() bool { return o.ReloaderWatchAPI || o.ReloaderReportConfig }

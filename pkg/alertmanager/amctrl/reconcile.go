@@ -71,7 +71,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	sum := sha256.Sum256(res.Config)
 	configHash := hex.EncodeToString(sum[:])
 	pl, err := amplan.AlertmanagerPlan(amplan.AlertmanagerPlanInput{Alertmanager: a, ConfigGz: gz, Extra: extra, TLSAssets: res.TLSAssets,
-		ManagesRoles:  r.cfg.Workload.ReloaderWatchAPI || r.cfg.Workload.ReloaderReportConfig,
+		ManagesRoles:  r.cfg.Workload.ManagesReloaderRoles(),
 		ConfigWritten: func() { st.configHash = configHash }}, opts)
 	if err != nil {
 		return outcome.Invalid(err)

@@ -122,7 +122,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *promserver.Server,
 
 	wopts, wnote := r.workloadOptions(p)
 	in := promplan.PlanInput{Input: promplan.Input{Prometheus: p}, TLSAssets: res.TLSAssets,
-		ManagesRoles: r.cfg.Workload.ReloaderWatchAPI || r.cfg.Workload.ReloaderReportConfig}
+		ManagesRoles: r.cfg.Workload.ManagesReloaderRoles()}
 	if !r.kind.agent() {
 		in.Rules, in.RulesWritten = rules.ConfigMaps, func() { st.rules.Written(rules.ConfigMaps) }
 	}
