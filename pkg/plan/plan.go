@@ -80,10 +80,10 @@ type RBAC struct {
 // ReloaderRBAC is the RBAC of an instance's config-reloader: role (nil when the reloader
 // needs no API access) bound by binding; without a role, the removal of the one called
 // name left from before when the operator manages reloader Roles (manages), else nil.
-func ReloaderRBAC(name string, role *rbacv1.Role, binding func() *rbacv1.RoleBinding, manages bool) *RBAC {
+func ReloaderRBAC(name string, role *rbacv1.Role, binding *rbacv1.RoleBinding, manages bool) *RBAC {
 	switch {
 	case role != nil:
-		return &RBAC{Role: role, Binding: binding(), Name: name}
+		return &RBAC{Role: role, Binding: binding, Name: name}
 	case manages:
 		return &RBAC{Name: name}
 	}

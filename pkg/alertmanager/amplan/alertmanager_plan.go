@@ -8,7 +8,6 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -92,8 +91,7 @@ func AlertmanagerPlan(in AlertmanagerPlanInput, opts workload.Options) (*plan.Pl
 	if err != nil {
 		return nil, err
 	}
-	p.Reloader = plan.ReloaderRBAC(AlertmanagerReloaderRoleName(a), role,
-		func() *rbacv1.RoleBinding { return AlertmanagerReloaderRoleBinding(a) }, in.ManagesRoles)
+	p.Reloader = plan.ReloaderRBAC(AlertmanagerReloaderRoleName(a), role, AlertmanagerReloaderRoleBinding(a), in.ManagesRoles)
 
 	sts, err := AlertmanagerStatefulSet(AlertmanagerInput{Alertmanager: a, TLSAssetSecrets: tlsSecrets}, opts)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"github.com/lookout-operator/lookout/pkg/workload"
 
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -154,7 +153,7 @@ func prometheusWorkload(pl *plan.Plan, in PlanInput, opts workload.Options, owne
 	if err != nil {
 		return err
 	}
-	pl.Reloader = plan.ReloaderRBAC(ReloaderRoleName(p), role, func() *rbacv1.RoleBinding { return ReloaderRoleBinding(p) }, in.ManagesRoles)
+	pl.Reloader = plan.ReloaderRBAC(ReloaderRoleName(p), role, ReloaderRoleBinding(p), in.ManagesRoles)
 	return nil
 }
 

@@ -3,8 +3,6 @@ package trplan
 import (
 	"fmt"
 
-	rbacv1 "k8s.io/api/rbac/v1"
-
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/utils/ptr"
 
@@ -52,7 +50,5 @@ func thanosRulerReloaderRBAC(t *monitoringv1.ThanosRuler, opts workload.Options,
 	if err != nil {
 		return nil, err
 	}
-	return plan.ReloaderRBAC(name, role, func() *rbacv1.RoleBinding {
-		return workload.NewReloaderRoleBinding(name, t.Namespace, labels, t.Spec.ServiceAccountName)
-	}, manages), nil
+	return plan.ReloaderRBAC(name, role, workload.NewReloaderRoleBinding(name, t.Namespace, labels, t.Spec.ServiceAccountName), manages), nil
 }
