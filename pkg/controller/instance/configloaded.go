@@ -61,6 +61,8 @@ type Loaded struct {
 	Shard func(pod string) string
 	// Reported are the object's pods, as cached (metadata and status conditions).
 	Reported []corev1.Pod
+	// NoPods, when set, is the NoReplicas message (default: spec.replicas is 0).
+	NoPods string
 }
 
 // LoadedCondition computes the ConfigLoaded condition (without times and generation):
@@ -80,6 +82,9 @@ func LoadedCondition(in Loaded) monitoringv1.Condition {
 		return c
 	case len(in.Pods) == 0:
 		c.Reason, c.Message = ReasonNoReplicas, "spec.replicas is 0: no pod runs a configuration"
+		if in.NoPods != "" {
+			c.Message = in.NoPods
+		}
 		return c
 	}
 	byName := make(map[string]*corev1.Pod, len(in.Reported))

@@ -1,6 +1,7 @@
 package promctrl
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,14 +34,27 @@ type loadedInput struct {
 func (in loadedInput) loaded() instance.Loaded {
 	p := in.Prometheus
 	l := instance.Loaded{Hash: in.Hash, Reported: in.Pods, Shard: func(pod string) string { return shardOf(p, pod) }}
-	switch {
-	case p.DaemonSetMode():
-		l.Unavailable = "the pods of a DaemonSet-mode agent do not report the configuration they loaded"
-	case !in.Reports:
+	if !in.Reports {
 		l.Unavailable = instance.NoServiceAccountMessage
+	}
+	if p.DaemonSetMode() {
+		// One pod per node: the pods that exist are the ones that should run it.
+		l.Pods, l.Shard = podNames(in.Pods), nil
+		l.NoPods = "the DaemonSet has no pods (no node matches its scheduling constraints yet)"
+		return l
 	}
 	l.Pods, _ = promplan.PodNames(p)
 	return l
+}
+
+// podNames are the names of pods, sorted.
+func podNames(pods []corev1.Pod) []string {
+	out := make([]string, 0, len(pods))
+	for i := range pods {
+		out = append(out, pods[i].Name)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // configLoadedCondition computes the ConfigLoaded condition (without times and

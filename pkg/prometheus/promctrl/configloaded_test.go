@@ -100,10 +100,31 @@ func TestConfigLoadedCondition(t *testing.T) {
 			message: "the config-reloader reports the configuration it loaded only when spec.serviceAccountName is set: that service account is granted patch on the status of its own pods",
 		},
 		{
-			name:   "DaemonSet mode",
-			in:     loadedInput{Prometheus: daemonSetAgentOf(loadedProm(1, 1)), Reports: false, Hash: hashNew},
+			name: "DaemonSet mode: the pods that exist",
+			in: loadedInput{Prometheus: daemonSetAgentOf(loadedProm(1, 1)), Reports: true, Hash: hashNew, Pods: []corev1.Pod{
+				loadedPod("prom-agent-main-x7k2q", hashNew), loadedPod("prom-agent-main-b9vzd", hashNew)}},
+			status: monitoringv1.ConditionTrue, reason: instance.ReasonAllReplicasLoaded,
+			message: "all 2 replicas run the latest configuration (sha256 abcdef123456)",
+		},
+		{
+			name: "DaemonSet mode: a node's pod lagging, named without a shard",
+			in: loadedInput{Prometheus: daemonSetAgentOf(loadedProm(1, 1)), Reports: true, Hash: hashNew, Pods: []corev1.Pod{
+				loadedPod("prom-agent-main-x7k2q", hashNew), loadedPod("prom-agent-main-b9vzd", hashOld), loadedPod("prom-agent-main-c4mnp", "")}},
+			status: monitoringv1.ConditionFalse, reason: instance.ReasonReplicasLagging,
+			message: "2 of 3 replicas do not run the latest configuration (sha256 abcdef123456) yet: " +
+				"prom-agent-main-b9vzd runs sha256 0123456789ab, prom-agent-main-c4mnp has not reported a configuration",
+		},
+		{
+			name:   "DaemonSet mode: no pods",
+			in:     loadedInput{Prometheus: daemonSetAgentOf(loadedProm(1, 1)), Reports: true, Hash: hashNew},
+			status: monitoringv1.ConditionUnknown, reason: instance.ReasonNoReplicas,
+			message: "the DaemonSet has no pods (no node matches its scheduling constraints yet)",
+		},
+		{
+			name:   "DaemonSet mode without its own service account",
+			in:     loadedInput{Prometheus: daemonSetAgentOf(loadedProm(1, 1, func(p *monitoringv1.Prometheus) { p.Spec.ServiceAccountName = "" })), Hash: hashNew},
 			status: monitoringv1.ConditionUnknown, reason: instance.ReasonReportingUnavailable,
-			message: "the pods of a DaemonSet-mode agent do not report the configuration they loaded",
+			message: instance.NoServiceAccountMessage,
 		},
 		{
 			name:   "unmanaged configuration",

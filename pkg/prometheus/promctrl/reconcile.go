@@ -121,7 +121,11 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *promserver.Server,
 	r.trackReferences(p, res)
 
 	wopts, wnote := r.workloadOptions(p)
-	in := promplan.PlanInput{Input: promplan.Input{Prometheus: p}, TLSAssets: res.TLSAssets,
+	dsPods, err := r.daemonSetPods(ctx, p, wopts)
+	if err != nil {
+		return applyFailed(err)
+	}
+	in := promplan.PlanInput{Input: promplan.Input{Prometheus: p, DaemonSetPods: dsPods}, TLSAssets: res.TLSAssets,
 		ManagesRoles: r.cfg.Workload.ManagesReloaderRoles()}
 	if !r.kind.agent() {
 		in.Rules, in.RulesWritten = rules.ConfigMaps, func() { st.rules.Written(rules.ConfigMaps) }

@@ -1,6 +1,7 @@
 package promplan
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,5 +146,41 @@ func TestDaemonSetStatus(t *testing.T) {
 	none := DaemonSetStatus(promserver.Of(p), nil, now)
 	if c := none.Conditions[0]; c.Status != monitoringv1.ConditionFalse || !strings.Contains(c.Message, "does not exist yet") {
 		t.Fatalf("condition without DaemonSet %+v", c)
+	}
+}
+
+// TestDaemonSetReportRole: with ReloaderReportConfig the DaemonSet's reloader gets
+// --report-pod, and its Role lets exactly the pods that exist patch their status: none
+// (no pods/status rule at all, never one without names) before the first pod exists.
+func TestDaemonSetReportRole(t *testing.T) {
+	opts := workload.DefaultOptions()
+	opts.ReloaderReportConfig = true
+	p := promserver.Of(daemonSetAgent(func(a *monitoringv1alpha1.PrometheusAgent) { a.Spec.ServiceAccountName = "agent" }))
+	ds, err := DaemonSet(Input{Prometheus: p}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for _, c := range ds.Spec.Template.Spec.Containers {
+		if c.Name == workload.ReloaderContainerName {
+			args = c.Args
+		}
+	}
+	if !slices.Contains(args, workload.ReportPodArg(p.Namespace)) {
+		t.Fatalf("reloader args %v lack %s", args, workload.ReportPodArg(p.Namespace))
+	}
+	role, err := ReloaderRoleFor(Input{Prometheus: p}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if role != nil && len(role.Rules) != 0 {
+		t.Fatalf("rules before any pod exists: %+v", role.Rules)
+	}
+	pods := []string{"prom-agent-k8s-b9vzd", "prom-agent-k8s-x7k2q"}
+	if role, err = ReloaderRoleFor(Input{Prometheus: p, DaemonSetPods: pods}, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(role.Rules) != 1 || role.Rules[0].Resources[0] != "pods/status" || !slices.Equal(role.Rules[0].ResourceNames, pods) || !slices.Equal(role.Rules[0].Verbs, []string{"patch"}) {
+		t.Fatalf("rules %+v; want patch on the status of %v", role.Rules, pods)
 	}
 }

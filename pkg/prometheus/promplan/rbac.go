@@ -61,7 +61,18 @@ func ReloaderRoleFor(in Input, opts workload.Options) (*rbacv1.Role, error) {
 			return role.Rules, nil
 		}
 	}
-	return workload.ReloaderRoleFor(ReloaderRoleName(p), p.Namespace, roleLabels(p), read, ReportsConfig(p, opts), func() ([]string, error) { return PodNames(p) })
+	return workload.ReloaderRoleFor(ReloaderRoleName(p), p.Namespace, roleLabels(p), read, ReportsConfig(p, opts), func() ([]string, error) { return ReportingPods(in) })
+}
+
+// ReportingPods are the pods whose reloaders may report the configuration they loaded:
+// every replica of every shard (PodNames), or, in DaemonSet mode, the DaemonSet's pods
+// that exist (Input.DaemonSetPods; their names are random, so the Role follows them and
+// names none before the first exists).
+func ReportingPods(in Input) ([]string, error) {
+	if in.Prometheus.DaemonSetMode() {
+		return in.DaemonSetPods, nil
+	}
+	return PodNames(in.Prometheus)
 }
 
 // PodNames are the names of p's StatefulSet pods: every replica of every shard.

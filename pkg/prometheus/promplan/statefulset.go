@@ -29,6 +29,10 @@ type Input struct {
 	// Secret and layout.ConfigPartSecret(1..ConfigParts-1); 0 and 1 both mean the config
 	// Secret alone.
 	ConfigParts int
+	// DaemonSetPods are the names of the pods of a DaemonSet-mode agent that exist, sorted
+	// (from the controller's pod cache): with Options.ReloaderReportConfig its reloader
+	// Role lets exactly these report (ReportingPods). Unused otherwise.
+	DaemonSetPods []string
 }
 
 // Shards is the number of shards of p: spec.shards, 1 when unset or 0.

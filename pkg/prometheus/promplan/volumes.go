@@ -32,10 +32,11 @@ func reloaderUsesAPI(p *promserver.Server, opts workload.Options) bool {
 }
 
 // ReportsConfig reports whether p's reloader writes the loaded configuration's hash on
-// its pod: with Options.ReloaderReportConfig, for StatefulSet pods (the Role names each
-// pod; a DaemonSet's pods cannot be named in advance).
+// its pod: with Options.ReloaderReportConfig. The Role names each pod allowed to report
+// (ReportingPods): a StatefulSet's pods are known in advance, a DaemonSet's are the ones
+// that exist, so its Role follows them.
 func ReportsConfig(p *promserver.Server, opts workload.Options) bool {
-	return opts.ReloaderReportConfig && !p.DaemonSetMode()
+	return opts.ReloaderReportConfig
 }
 
 // usesLogDir reports whether a log file is given without directory, and so is written
