@@ -24,19 +24,24 @@ var explainKinds = map[string]string{
 	"podmonitor": explain.KindPodMonitor, "podmonitors": explain.KindPodMonitor, "pmon": explain.KindPodMonitor,
 	"service": explain.KindService, "services": explain.KindService, "svc": explain.KindService,
 	"pod": explain.KindPod, "pods": explain.KindPod, "po": explain.KindPod,
+	"probe": explain.KindProbe, "probes": explain.KindProbe, "prb": explain.KindProbe,
+	"scrapeconfig": explain.KindScrapeConfig, "scrapeconfigs": explain.KindScrapeConfig, "scfg": explain.KindScrapeConfig,
 }
 
-const explainUsage = `usage: lookout-operator explain servicemonitor|podmonitor|service|pod [NAMESPACE/]NAME [flags]
+const explainUsage = `usage: lookout-operator explain servicemonitor|podmonitor|probe|scrapeconfig|service|pod [NAMESPACE/]NAME [flags]
 
 Follows the object through the chain each Prometheus and PrometheusAgent follows to scrape
 it: the operator's instance selection, the monitor and namespace selectors, the monitor's
-verdict, then for each endpoint what Prometheus's own Kubernetes discovery finds and what
-its relabeling keeps or drops (and by which rule). Against the cluster of --kubeconfig
-(read-only, with your permissions), or offline with -f (Services, Endpoints,
-EndpointSlices and Pods in the files stand for the cluster).
+verdict, then for each endpoint (a Probe's or ScrapeConfig's job) what Prometheus's own
+discovery finds and what its relabeling keeps or drops (and by which rule). Against the
+cluster of --kubeconfig (read-only, with your permissions), or offline with -f (Services,
+Endpoints, EndpointSlices, Pods, Nodes and Ingresses in the files stand for the cluster).
+Static targets and file_sd files on this machine are read as written; other discoveries
+(HTTP, DNS, Consul, ...) are run from this machine.
 Exit status: 0 when every endpoint has a kept target, 1 when the chain breaks, 2 for a
 usage error, 3 when the chain holds except for endpoints the -f files cannot answer for
-(UNKNOWN: a selected Service without Endpoints, EndpointSlices or Pods in the files).
+(UNKNOWN: a selected Service without Endpoints, EndpointSlices or Pods in the files, a
+file_sd file that is only in the Prometheus pod).
 
 flags (anywhere on the line; the operator's selection flags such as --namespaces,
 --prometheus-instance-selector and --controller-id are accepted as in its Deployment):

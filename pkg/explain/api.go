@@ -25,7 +25,7 @@ type apiObserver struct {
 	mu sync.Mutex
 	// lists counts the complete lists (last page) per resource.
 	lists map[string]int
-	// served are "namespace/name" of every object listed, per resource.
+	// served are "namespace/name" (a node: "name") of every object listed, per resource.
 	served map[string][]string
 	// refused is the first list the API server refused, with its message.
 	refused error
@@ -105,7 +105,11 @@ func (o *apiObserver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	default:
 		for _, it := range body.Items {
-			o.served[resource] = append(o.served[resource], it.Metadata.Namespace+"/"+it.Metadata.Name)
+			name := it.Metadata.Namespace + "/" + it.Metadata.Name
+			if resource == "nodes" { // cluster-scoped: a node's group is named by its name alone
+				name = it.Metadata.Name
+			}
+			o.served[resource] = append(o.served[resource], name)
 		}
 		if body.Metadata.Continue == "" {
 			o.lists[resource]++

@@ -23,6 +23,8 @@ var primary = map[kubernetes.Role]struct{ resource, source string }{
 	kubernetes.RoleEndpointSlice: {"endpointslices", "endpointslice/"},
 	kubernetes.RolePod:           {"pods", "pod/"},
 	kubernetes.RoleService:       {"services", "svc/"},
+	kubernetes.RoleNode:          {"nodes", "node/"},
+	kubernetes.RoleIngress:       {"ingresses", "ingress/"},
 }
 
 // DefaultDiscoveryTimeout bounds one discovery run.

@@ -153,6 +153,16 @@ func subjectMonitors(in Input, s Subject, rep *Report) (pipeline.Candidates, err
 		if c.PodMonitors, err = named(in.Candidates.PodMonitors, s); err != nil {
 			return c, err
 		}
+	case KindProbe:
+		var err error
+		if c.Probes, err = named(in.Candidates.Probes, s); err != nil {
+			return c, err
+		}
+	case KindScrapeConfig:
+		var err error
+		if c.ScrapeConfigs, err = named(in.Candidates.ScrapeConfigs, s); err != nil {
+			return c, err
+		}
 	case KindService:
 		if in.Service == nil {
 			return c, fmt.Errorf("no Service %s/%s", s.Namespace, s.Name)
@@ -181,7 +191,7 @@ func subjectMonitors(in Input, s Subject, rep *Report) (pipeline.Candidates, err
 				Message: fmt.Sprintf("selects pods with %s: %s", selectorString(&pm.Spec.Selector), selectorGap(&pm.Spec.Selector, in.Pod.Labels, "the Pod"))})
 		}
 	default:
-		return c, fmt.Errorf("cannot explain a %s: explain ServiceMonitor, PodMonitor, Service or Pod", s.Kind)
+		return c, fmt.Errorf("cannot explain a %s: explain ServiceMonitor, PodMonitor, Probe, ScrapeConfig, Service or Pod", s.Kind)
 	}
 	if (s.Kind == KindService || s.Kind == KindPod) && len(c.ServiceMonitors)+len(c.PodMonitors) == 0 {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("no ServiceMonitor or PodMonitor reaches %s %s/%s", s.Kind, s.Namespace, s.Name))
@@ -296,28 +306,23 @@ func (e *explainer) instance(ctx context.Context, p *promserver.Server, c pipeli
 			loadErr = err.Error()
 		}
 	}
-	type mon struct {
-		kind, ns, name string
-		lsel, nsel     *metav1.LabelSelector
-		lbls           map[string]string
-		ports          []string
-		svcSel         *metav1.LabelSelector
-	}
 	var mons []mon
 	for _, sm := range c.ServiceMonitors {
 		m := mon{kind: KindServiceMonitor, ns: sm.Namespace, name: sm.Name, lsel: p.Spec.ServiceMonitorSelector, nsel: p.Spec.ServiceMonitorNamespaceSelector, lbls: sm.Labels, svcSel: &sm.Spec.Selector}
-		for _, ep := range sm.Spec.Endpoints {
-			m.ports = append(m.ports, smPort(ep))
+		for i, ep := range sm.Spec.Endpoints {
+			m.jobs, m.ports = append(m.jobs, jobPrefix(m.kind, m.ns, m.name)+strconv.Itoa(i)), append(m.ports, smPort(ep))
 		}
 		mons = append(mons, m)
 	}
 	for _, pm := range c.PodMonitors {
 		m := mon{kind: KindPodMonitor, ns: pm.Namespace, name: pm.Name, lsel: p.Spec.PodMonitorSelector, nsel: p.Spec.PodMonitorNamespaceSelector, lbls: pm.Labels}
-		for _, ep := range pm.Spec.PodMetricsEndpoints {
-			m.ports = append(m.ports, pmPort(ep))
+		for i, ep := range pm.Spec.PodMetricsEndpoints {
+			m.jobs, m.ports = append(m.jobs, jobPrefix(m.kind, m.ns, m.name)+strconv.Itoa(i)), append(m.ports, pmPort(ep))
 		}
 		mons = append(mons, m)
 	}
+	mons = append(mons, probeMonitors(p, c.Probes)...)
+	mons = append(mons, scrapeConfigMonitors(p, c.ScrapeConfigs)...)
 	for _, m := range mons {
 		v := findVerdict(run.Verdicts[m.kind], m.ns, m.name)
 		mr := Monitor{Kind: m.kind, Namespace: m.ns, Name: m.name, Reason: string(v.Reason)}
@@ -358,7 +363,7 @@ func (e *explainer) instance(ctx context.Context, p *promserver.Server, c pipeli
 			}
 		}
 		if mr.Verdict.OK {
-			mr.Endpoints = e.endpoints(ctx, m.kind, m.ns, m.name, m.ports, shards, loadErr, subject, m.svcSel)
+			mr.Endpoints = e.endpoints(ctx, m.jobs, m.ports, shards, loadErr, subject, m.svcSel)
 		}
 		inst.Monitors = append(inst.Monitors, mr)
 	}
@@ -432,12 +437,12 @@ func jobPrefix(kind, ns, name string) string {
 	return k + "/" + ns + "/" + name + "/"
 }
 
-// endpoints discovers and relabels the targets of each endpoint's job.
-// svcSel is a ServiceMonitor's Service selector (nil for a PodMonitor).
-func (e *explainer) endpoints(ctx context.Context, kind, ns, name string, ports []string, shards []*config.Config, loadErr string, subject Subject, svcSel *metav1.LabelSelector) []Endpoint {
-	out := make([]Endpoint, len(ports))
-	for i := range ports {
-		out[i] = Endpoint{Index: i, Job: jobPrefix(kind, ns, name) + strconv.Itoa(i), Port: ports[i], Targets: []Target{}}
+// endpoints discovers and relabels the targets of each endpoint's job (jobs[i], asking
+// for ports[i]). svcSel is a ServiceMonitor's Service selector (nil for a PodMonitor).
+func (e *explainer) endpoints(ctx context.Context, jobs, ports []string, shards []*config.Config, loadErr string, subject Subject, svcSel *metav1.LabelSelector) []Endpoint {
+	out := make([]Endpoint, len(jobs))
+	for i := range jobs {
+		out[i] = Endpoint{Index: i, Job: jobs[i], Port: ports[i], Targets: []Target{}}
 		if loadErr != "" {
 			out[i].Error = "Prometheus's loader refuses the generated configuration: " + loadErr
 			continue
@@ -468,8 +473,18 @@ func (e *explainer) endpoint(ctx context.Context, ep *Endpoint, shards []*config
 	for _, sd := range jobs[0].ServiceDiscoveryConfigs {
 		k, ok := sd.(*kubernetes.SDConfig)
 		if !ok {
-			ep.Error = fmt.Sprintf("job %s uses %s discovery, which explain does not run", ep.Job, sd.Name())
-			return
+			d := e.discoverOther(ctx, sd)
+			what = append(what, d.what)
+			switch {
+			case d.err != nil:
+				ep.Error = fmt.Sprintf("discovery (%s): %v", d.what, d.err)
+				ep.Discovery = strings.Join(what, "; ")
+				return
+			case d.unknown != "":
+				unanswered = append(unanswered, d.unknown)
+			}
+			groups = append(groups, d.groups...)
+			continue
 		}
 		nss := "every namespace"
 		if len(k.NamespaceDiscovery.Names) > 0 {

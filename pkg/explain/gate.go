@@ -18,17 +18,20 @@ func discoveryPath(path string) bool {
 		return false
 	}
 	prefix := "/api/v1/"
-	if resource == "endpointslices" {
+	switch resource {
+	case "endpointslices":
 		prefix = "/apis/discovery.k8s.io/v1/"
+	case "ingresses":
+		prefix = "/apis/networking.k8s.io/v1/"
 	}
 	return strings.HasPrefix(path, prefix)
 }
 
 // discoveryResources are the resources Prometheus's Kubernetes discovery lists and watches
-// for the roles explain follows (endpoints, endpointslice, pod, service; nodes for
-// attach_metadata, namespaces for their metadata).
+// for the roles explain follows (endpoints, endpointslice, pod, service, node, ingress;
+// nodes for attach_metadata, namespaces for their metadata).
 var discoveryResources = map[string]bool{
-	"endpoints": true, "endpointslices": true, "pods": true, "services": true, "nodes": true, "namespaces": true,
+	"endpoints": true, "endpointslices": true, "pods": true, "services": true, "nodes": true, "namespaces": true, "ingresses": true,
 }
 
 // gate admits to next only the requests of this run's own discovery: those that carry

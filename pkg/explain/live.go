@@ -96,6 +96,18 @@ func Live(ctx context.Context, cfg *rest.Config, subject Subject, opts Options) 
 			return in, fmt.Errorf("reading PodMonitor %s: %w", key, err)
 		}
 		in.Candidates.PodMonitors = append(in.Candidates.PodMonitors, pm)
+	case KindProbe:
+		pr := &monitoringv1.Probe{}
+		if err := c.Get(ctx, key, pr); err != nil {
+			return in, fmt.Errorf("reading Probe %s: %w", key, err)
+		}
+		in.Candidates.Probes = append(in.Candidates.Probes, pr)
+	case KindScrapeConfig:
+		sc := &monitoringv1alpha1.ScrapeConfig{}
+		if err := c.Get(ctx, key, sc); err != nil {
+			return in, fmt.Errorf("reading ScrapeConfig %s: %w", key, err)
+		}
+		in.Candidates.ScrapeConfigs = append(in.Candidates.ScrapeConfigs, sc)
 	case KindService, KindPod:
 		if subject.Kind == KindService {
 			svc := &corev1.Service{}

@@ -15,7 +15,7 @@ import (
 )
 
 // Offline builds explain's input from manifests read by render.Load: the Services,
-// Endpoints, EndpointSlices, Pods, Nodes and Namespaces in them stand for the cluster and
+// Endpoints, EndpointSlices, Pods, Nodes, Ingresses and Namespaces in them stand for the cluster and
 // are served to Prometheus's discovery by the stand-in API server. A namespace with no
 // Namespace manifest exists, without labels, when some object lives in it.
 func Offline(objs *render.Objects, subject Subject) (Input, error) {
@@ -34,7 +34,11 @@ func Offline(objs *render.Objects, subject Subject) (Input, error) {
 		case "Pod":
 			err = appendDecoded(&cl.Pods, d)
 		case "Node":
-			err = appendDecoded(&cl.Nodes, d)
+			if err = appendDecoded(&cl.Nodes, d); err == nil {
+				cl.Nodes[len(cl.Nodes)-1].Namespace = "" // cluster-scoped, whatever -n says
+			}
+		case "Ingress.networking.k8s.io":
+			err = appendDecoded(&cl.Ingresses, d)
 		case "PrometheusAgent.monitoring.coreos.com":
 			var agents []monitoringv1alpha1.PrometheusAgent
 			if err = appendDecoded(&agents, d); err == nil {

@@ -4,6 +4,8 @@ package explain
 const (
 	KindServiceMonitor = "ServiceMonitor"
 	KindPodMonitor     = "PodMonitor"
+	KindProbe          = "Probe"
+	KindScrapeConfig   = "ScrapeConfig"
 	KindService        = "Service"
 	KindPod            = "Pod"
 )

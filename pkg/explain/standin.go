@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	k8slabels "k8s.io/apimachinery/pkg/labels"
@@ -23,6 +24,7 @@ type Objects struct {
 	Endpoints      []corev1.Endpoints
 	EndpointSlices []discoveryv1.EndpointSlice
 	Pods           []corev1.Pod
+	Ingresses      []networkingv1.Ingress
 }
 
 // standIn is a read-only API server serving Objects: lists filtered by namespace, label
@@ -79,6 +81,8 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		list = listOf("EndpointsList", "v1", matching(s.o.Endpoints, func(o *corev1.Endpoints) bool { return match(o.ObjectMeta, "") }))
 	case "endpointslices":
 		list = listOf("EndpointSliceList", "discovery.k8s.io/v1", matching(s.o.EndpointSlices, func(o *discoveryv1.EndpointSlice) bool { return match(o.ObjectMeta, "") }))
+	case "ingresses":
+		list = listOf("IngressList", "networking.k8s.io/v1", matching(s.o.Ingresses, func(o *networkingv1.Ingress) bool { return match(o.ObjectMeta, "") }))
 	case "pods":
 		list = listOf("PodList", "v1", matching(s.o.Pods, func(o *corev1.Pod) bool { return match(o.ObjectMeta, o.Spec.NodeName) }))
 	default:
