@@ -48,6 +48,8 @@ type options struct {
 	// writes (status) still run; restartWait is how long the operator is watched after a
 	// restart with nothing changed (0: no restart).
 	startupChanges int
+	// burst changes are made back to back right after the complete config (burst.go).
+	burst int
 	restartWait    time.Duration
 	// ceiling is how many monitors' status the control plane's own write rate is
 	// measured on, with the operator stopped (0: not measured).
@@ -69,6 +71,7 @@ func main() {
 	flag.IntVar(&o.secrets, "secrets", 10000, "unrelated Secrets created before the operator starts")
 	flag.IntVar(&o.secretSize, "secret-size", 10*1024, "bytes of data in each unrelated Secret")
 	flag.IntVar(&o.changes, "changes", 50, "single-object changes timed at each size")
+	flag.IntVar(&o.burst, "burst", 0, "single-object changes made back to back (each written as soon as the previous write returned, as a GitOps sync applies a batch) right after the complete config, while the start-up writes run; each timed from its write to the config holding it (0: none)")
 	flag.IntVar(&o.startupChanges, "startup-changes", 10, "single-object changes made from the complete config on, -settle apart, while the start-up writes still run (0: none)")
 	flag.DurationVar(&o.restartWait, "restart-wait", 30*time.Second, "after the idle period, restart the operator with nothing changed and count its writes for this long (0: no restart)")
 	flag.IntVar(&o.ceiling, "ceiling", 2000, "servicemonitors: at the end, with the operator stopped, apply a binding to this many monitors' status with a bare client and report the API server's rate, the floor under any operator's start-up writes (0: skip)")
@@ -117,8 +120,8 @@ func main() {
 	if o.changes < 1 {
 		fatalf("-changes must be at least 1")
 	}
-	if o.startupChanges < 0 {
-		fatalf("-startup-changes must not be negative")
+	if o.startupChanges < 0 || o.burst < 0 {
+		fatalf("-startup-changes and -burst must not be negative")
 	}
 	if err := checkCommand(o.operator); err != nil {
 		fatalf("-operator: %v", err)
@@ -202,6 +205,8 @@ type result struct {
 	// last of them (none: the start-up writes were over before the changes ended).
 	startupLatencies     []time.Duration
 	startupFailed        int
+	burstLatencies       []time.Duration
+	burstFailed          int
 	writesAfterStartupCh int
 	startupChangesEnd    time.Time
 	// a restart with nothing changed: what the new process wrote within restartWait.
@@ -337,8 +342,13 @@ wait:
 	logf("N=%d: complete config (%d %ss, %s) %s after start; CPU %.2fs; RSS %s; %d writes so far",
 		n, n, k.marker, bytesStr(r.configBytes), r.complete.Round(time.Millisecond), r.completeCPU.Seconds(), mib(r.completeRSS), r.startup.writes)
 
-	// 1b. Changes while the start-up writes run.
+	// 1b. Changes while the start-up writes run: a burst first, then spaced ones.
 	lastWrite := latestWrite(evs, op.started)
+	if o.burst > 0 {
+		if err := burstChanges(ctx, o, cl, sc, n, events, r); err != nil {
+			return r, err
+		}
+	}
 	if o.startupChanges > 0 {
 		evs, err := startupChanges(ctx, o, cl, sc, n, events, tail, r)
 		if err != nil {
