@@ -49,8 +49,8 @@ type options struct {
 	// restart with nothing changed (0: no restart).
 	startupChanges int
 	// burst changes are made back to back right after the complete config (burst.go).
-	burst int
-	restartWait    time.Duration
+	burst       int
+	restartWait time.Duration
 	// ceiling is how many monitors' status the control plane's own write rate is
 	// measured on, with the operator stopped (0: not measured).
 	ceiling int
