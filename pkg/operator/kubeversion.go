@@ -24,13 +24,13 @@ func podZoneLabels(cfg *rest.Config) (bool, string, error) {
 	if err != nil {
 		return false, "", fmt.Errorf("reading the Kubernetes version: %w", err)
 	}
-	ok, err := labelsPodZones(info.GitVersion)
+	ok, err := LabelsPodZones(info.GitVersion)
 	return ok, info.GitVersion, err
 }
 
-// labelsPodZones reports whether Kubernetes release gitVersion (v1.35.0, v1.36.1+k3s1)
+// LabelsPodZones reports whether Kubernetes release gitVersion (v1.35.0, v1.36.1+k3s1)
 // labels bound pods with their zone.
-func labelsPodZones(gitVersion string) (bool, error) {
+func LabelsPodZones(gitVersion string) (bool, error) {
 	v, err := version.ParseSemantic(gitVersion)
 	if err != nil {
 		if v, err = version.ParseGeneric(gitVersion); err != nil {

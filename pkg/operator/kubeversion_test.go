@@ -14,7 +14,7 @@ func TestLabelsPodZones(t *testing.T) {
 		{"v1.36.1+k3s1", true},
 		{"v1.30.0-eks-1234", false},
 	} {
-		got, err := labelsPodZones(c.version)
+		got, err := LabelsPodZones(c.version)
 		if err != nil {
 			t.Errorf("%s: %v", c.version, err)
 			continue
@@ -23,7 +23,7 @@ func TestLabelsPodZones(t *testing.T) {
 			t.Errorf("%s: %t, want %t", c.version, got, c.want)
 		}
 	}
-	if _, err := labelsPodZones("not a version"); err == nil {
+	if _, err := LabelsPodZones("not a version"); err == nil {
 		t.Error("a version that does not parse gave no error")
 	}
 }

@@ -100,3 +100,15 @@ func (s *Server) CheckTopology() error {
 	}
 	return nil
 }
+
+// WithoutTopologySharding is s as prometheus-operator reads it without the
+// PrometheusTopologySharding feature gate: mode Topology ignored, the shards sharing the
+// targets by address. s itself when it does not shard by topology, a copy otherwise.
+func (s *Server) WithoutTopologySharding() *Server {
+	if len(s.Zones()) == 0 {
+		return s
+	}
+	c := s.DeepCopy()
+	c.Spec.ShardingStrategy = nil
+	return c
+}

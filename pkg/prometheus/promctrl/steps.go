@@ -27,9 +27,8 @@ func (s steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName
 		p = p.DeepCopy()
 		p.PrometheusOnly().ShardRetentionPolicy = nil
 	}
-	if !s.r.cfg.TopologySharding && len(p.Zones()) > 0 {
-		p = p.DeepCopy()
-		p.Spec.ShardingStrategy = nil
+	if !s.r.cfg.TopologySharding {
+		p = p.WithoutTopologySharding()
 	}
 	return s.r.cfg.DefaultVersions.OfPrometheus(p), obj, nil
 }
