@@ -271,7 +271,9 @@ func TestNotApplied(t *testing.T) {
 		{[]string{"--controller-id=x", "--labels=a=b", "--annotations=c=d", "--cluster-domain=x", "--repair-policy-for-statefulsets=delete", "--alertmanager-instance-selector=a=b", "--kubelet-sync-period=1m", "--enable-config-reloader-probes"}, nil},
 		{[]string{"--alertmanager-instance-namespaces=a", "--alertmanager-config-namespaces=b", "--alertmanager-default-base-image=x", "--thanos-ruler-instance-selector=a=b",
 			"--thanos-ruler-instance-namespaces=c", "--thanos-default-base-image=y"}, nil},
-		{[]string{"--feature-gates=PrometheusTopologySharding=false,StatusForConfigurationResources=true"}, []string{"--feature-gates (PrometheusTopologySharding=false)"}},
+		{[]string{"--feature-gates=RemoteWriteCustomResourceDefinition=false,StatusForConfigurationResources=true"}, []string{"--feature-gates (RemoteWriteCustomResourceDefinition=false)"}},
+		// The Prometheus controllers act on PrometheusTopologySharding (spec.shardingStrategy.mode Topology).
+		{[]string{"--feature-gates=PrometheusTopologySharding=false"}, nil},
 		{[]string{"--feature-gates=StatusForConfigurationResources=true"}, nil},
 		// The agent controller acts on PrometheusAgentDaemonSet (spec.mode DaemonSet).
 		{[]string{"--feature-gates=PrometheusAgentDaemonSet=true,PrometheusShardRetentionPolicy=false"}, nil},
@@ -296,7 +298,7 @@ func TestNotAppliedLogLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	reportNotApplied(log, parse(t, append(kubePrometheusArgs, "--alertmanager-instance-selector=a=b", "--cluster-domain=x", "--thanos-ruler-instance-selector=a=b", "--thanos-default-base-image=y",
-		"--feature-gates=PrometheusTopologySharding=false")...))
+		"--feature-gates=RemoteWriteCustomResourceDefinition=false")...))
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 1 {
 		t.Fatalf("want one log line, got %d:\n%s", len(lines), buf.String())
@@ -311,7 +313,7 @@ func TestNotAppliedLogLine(t *testing.T) {
 	}
 	eq(t, "level", entry.Level, "INFO")
 	eq(t, "message", entry.Msg, "accepted flags Lookout does not act on yet")
-	eq(t, "flags", entry.Flags, []string{"--feature-gates (PrometheusTopologySharding=false)"})
+	eq(t, "flags", entry.Flags, []string{"--feature-gates (RemoteWriteCustomResourceDefinition=false)"})
 
 	buf.Reset()
 	reportNotApplied(log, parse(t, "--namespaces=a"))

@@ -36,6 +36,7 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 	whichTR := fs.String("thanos-ruler", "", "with --objects: render only this ThanosRuler (name or namespace/name)")
 	ns := fs.String("namespace", "default", "namespace of objects that name none")
 	explain := fs.Bool("explain", false, "also list every monitor considered and why it was or was not used (on stderr)")
+	kubeVersion := fs.String("kubernetes-version", "", "the Kubernetes version of the cluster rendered for (v1.35.0 and later label pods with their zone, which topology sharding then reads); empty: an older cluster")
 	objects := fs.Bool("objects", false, "print every object the operator would write for each Prometheus, Alertmanager and ThanosRuler (Secrets, ConfigMaps, Service, RBAC, StatefulSets) instead of the configuration")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: lookout-operator render -f PATH [-f PATH ...] [--prometheus NAME] [--explain] [--objects [--alertmanager NAME] [--thanos-ruler NAME]] [-- OPERATOR-FLAGS]")
@@ -62,7 +63,14 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error:", err)
 		return 1
 	}
-	opts := render.Options{Prometheus: *which, Alertmanager: *whichAM, ThanosRuler: *whichTR, Versions: versions.For(op.Options.DefaultVersions)}
+	opts := render.Options{Prometheus: *which, Alertmanager: *whichAM, ThanosRuler: *whichTR, Versions: versions.For(op.Options.DefaultVersions),
+		NoTopologySharding: !op.Options.FeatureGates.Enabled(operator.GatePrometheusTopologySharding)}
+	if *kubeVersion != "" {
+		if opts.PodZoneLabels, err = operator.LabelsPodZones(*kubeVersion); err != nil {
+			fmt.Fprintln(stderr, "error: --kubernetes-version:", err)
+			return 2
+		}
+	}
 	// Without a choice every instance is rendered; a choice renders only the kinds named.
 	all := *which == "" && *whichAM == "" && *whichTR == ""
 	if !*objects && len(objs.Prometheuses) == 0 {

@@ -37,6 +37,7 @@ var actedOnGates = map[string]bool{
 	GateStatusForConfigurationResources: true,
 	GatePrometheusShardRetentionPolicy:  true,
 	GatePrometheusAgentDaemonSet:        true,
+	GatePrometheusTopologySharding:      true,
 }
 
 // NotApplied lists the flags on the command line that Lookout accepted but does not act

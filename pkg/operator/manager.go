@@ -106,6 +106,14 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 			log.Info("PrometheusAgentDaemonSet is on but the service account may not list and watch daemonsets (apps): agents with spec.mode DaemonSet are refused until it may")
 		}
 	}
+	if opts.FeatureGates.Enabled(GatePrometheusTopologySharding) {
+		ok, kv, err := podZoneLabels(cfg)
+		if err != nil {
+			log.Error(err, "reading the Kubernetes version; topology sharding reads the zone from node labels")
+		}
+		opts.podZoneLabels = ok
+		log.Info("Kubernetes API capabilities", "version", kv, "pod_topology_labels", ok)
+	}
 	if !agents {
 		log.Info("PrometheusAgent controller disabled: the service account may not list and watch prometheusagents (monitoring.coreos.com)")
 	}
@@ -323,6 +331,8 @@ func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind,
 		Kind:                          kind,
 		DisableUnmanagedConfiguration: opts.DisableUnmanagedPrometheusConfiguration,
 		ShardRetention:                opts.FeatureGates.Enabled(GatePrometheusShardRetentionPolicy),
+		TopologySharding:              opts.FeatureGates.Enabled(GatePrometheusTopologySharding),
+		PodZoneLabels:                 opts.podZoneLabels,
 		AgentDaemonSet:                kind == promctrl.AgentKind && opts.agentDaemonSets,
 		MaxNamespaceConfigBytes:       opts.MaxNamespaceConfigBytes,
 	})

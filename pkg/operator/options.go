@@ -209,6 +209,9 @@ type Options struct {
 	// agentDaemonSets is set at start when the PrometheusAgentDaemonSet gate is on and the
 	// operator may list and watch DaemonSets.
 	agentDaemonSets bool
+	// podZoneLabels is set at start when the API server labels bound pods with their
+	// node's zone (Kubernetes 1.35 and later): topology sharding reads the pod label.
+	podZoneLabels bool
 	// skipThanosRulers is set at start when the operator may not list and watch
 	// thanosrulers (an RBAC without them).
 	skipThanosRulers bool

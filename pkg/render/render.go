@@ -39,12 +39,21 @@ type Options struct {
 	// Versions are run by an object without spec.version, as the operator's
 	// --default-versions says (empty: Lookout's own).
 	Versions versions.Defaults
+	// NoTopologySharding renders as the operator with the PrometheusTopologySharding
+	// feature gate off: spec.shardingStrategy mode Topology is ignored.
+	NoTopologySharding bool
+	// PodZoneLabels renders for a cluster that labels pods with their zone (Kubernetes
+	// 1.35 and later): topology sharding reads the pod label instead of node metadata.
+	PodZoneLabels bool
 }
 
 // Render generates the configuration of each Prometheus in objs.
 func Render(objs *Objects, opts Options) ([]Output, error) {
 	return renderPicked(objs, "Prometheus", opts.Prometheus, objs.Prometheuses, func(p *promserver.Server, store promcfg.Assets, nsLabels selection.NamespaceLabels) Output {
 		p = opts.Versions.OfPrometheus(p)
+		if opts.NoTopologySharding {
+			p = p.WithoutTopologySharding()
+		}
 		o := Output{Prometheus: p}
 		sel, err := pipeline.Compile(p)
 		if err != nil {
@@ -55,7 +64,9 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 		o.RuleFiles = files
 		// Packed as the operator packs them; the pods mount the rule ConfigMaps in slots.
 		o.RuleConfigMaps, _ = rules.Pack(files, rules.MaxConfigMapDataBytes)
-		run := pipeline.Run(promcfg.NewGenerator(), pipeline.Input{
+		gen := promcfg.NewGenerator()
+		gen.PodZoneLabels = opts.PodZoneLabels
+		run := pipeline.Run(gen, pipeline.Input{
 			Prometheus: p, Selectors: sel, NamespaceLabels: nsLabels, Assets: store,
 			RuleFiles:  layout.Prometheus(p.Name).RuleFileGlobs(workload.Slots(len(o.RuleConfigMaps))),
 			Candidates: objs.Monitors,

@@ -554,6 +554,13 @@ func prometheusCases() []corpusCase {
 			p.Spec.Alerting = &monitoringv1.AlertingSpec{Alertmanagers: []monitoringv1.AlertmanagerEndpoints{{Namespace: ptr.To(p.Namespace), Name: "am"}}}
 		}, reject("spec.alerting.alertmanagers[0]", "port is required")),
 		c("prom-shards-negative", "shards -2", func(p *Prom) { p.Spec.Shards = ptr.To(int32(-2)) }, schemaErr("spec.shards")),
+		c("prom-topology-zone-value", `shardingStrategy Topology with the zone "eu west" (no node label can hold it)`, func(p *Prom) {
+			p.Spec.Shards = ptr.To(int32(2))
+			p.Spec.ShardingStrategy = &monitoringv1.ShardingStrategy{
+				Mode:     ptr.To(monitoringv1.TopologyShardingStrategyMode),
+				Topology: &monitoringv1.TopologyShardingStrategy{Values: []string{"eu-west-1a", "eu west"}},
+			}
+		}, reject("spec.shardingStrategy.topology.values[1]", "is not a valid node label value")),
 		c("prom-selector-operator", `serviceMonitorSelector operator "Near"`, func(p *Prom) {
 			p.Spec.ServiceMonitorSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "a", Operator: "Near"}}}
 		}, reject("spec.serviceMonitorSelector", `"Near" is not a valid label selector operator`)),

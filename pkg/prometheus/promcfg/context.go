@@ -49,6 +49,15 @@ type promSettings struct {
 	// NodeLocal: a PrometheusAgent in DaemonSet mode discovers only the pods of its own
 	// node, unsharded.
 	NodeLocal bool
+	// Zones are the topology values of spec.shardingStrategy in mode Topology: each
+	// shard keeps only the targets of its zone (see topology.go). ZonesPerShard is how
+	// many shards share a zone.
+	Zones         []string
+	ShardsPerZone int32
+	// PodZoneLabels: the cluster labels pods with their node's topology.kubernetes.io/zone
+	// (Kubernetes 1.35 and later), so topology sharding reads the pod label instead of
+	// attaching node metadata.
+	PodZoneLabels bool
 }
 
 // enforcedLimits are the Prometheus's upper bounds on every monitor's limits.
@@ -58,7 +67,7 @@ type enforcedLimits struct {
 }
 
 // newPromSettings copies and validates what monitor rendering needs from p.
-func newPromSettings(p *promserver.Server, v versions.Version) (*promSettings, error) {
+func newPromSettings(p *promserver.Server, v versions.Version, podZoneLabels bool) (*promSettings, error) {
 	spec := p.Spec
 	env := reloaderEnv(p)
 	s := &promSettings{
@@ -120,6 +129,12 @@ func newPromSettings(p *promserver.Server, v versions.Version) (*promSettings, e
 	}
 	if p.DaemonSetMode() {
 		s.NodeLocal, s.Shards, s.RetainShards = true, 1, false
+	}
+	if err := p.CheckTopology(); err != nil {
+		return nil, err
+	}
+	if zones := p.Zones(); len(zones) > 0 {
+		s.Zones, s.ShardsPerZone, s.PodZoneLabels = zones, p.ShardsPerZone(s.Shards), podZoneLabels
 	}
 	if spec.ServiceDiscoveryRole != nil {
 		switch *spec.ServiceDiscoveryRole {

@@ -64,6 +64,10 @@ func reloaderEnv(p *promserver.Server) map[string]*string {
 	if p.DaemonSetMode() {
 		env["NODE_NAME"] = strp("node-0")
 	}
+	if zone := p.ZoneOfShard(0); zone != "" {
+		env["TOPOLOGY_ZONE"] = strp(zone)
+		env["INZONE_SHARD"] = strp("0")
+	}
 	declare := func(containers []corev1.Container, name string) {
 		for _, c := range containers {
 			if c.Name != name {
@@ -84,12 +88,12 @@ func reloaderEnv(p *promserver.Server) map[string]*string {
 }
 
 // tenantEnv returns the variables of env monitors may refer to: those the operator sets
-// ($(POD_NAME), $(SHARD), $(NODE_NAME)) and those the owner shares
+// ($(POD_NAME), $(SHARD), $(NODE_NAME), $(TOPOLOGY_ZONE) and $(INZONE_SHARD)) and those the owner shares
 // (ShareableEnvAnnotation). A variable the owner declares for the reloader without
 // sharing it (a proxy URL with credentials, a token from a Secret) stays the owner's
 // (issue 32, item 6).
 func tenantEnv(p *promserver.Server, env map[string]*string) map[string]*string {
-	shared := map[string]bool{"POD_NAME": true, "SHARD": true, "NODE_NAME": true}
+	shared := map[string]bool{"POD_NAME": true, "SHARD": true, "NODE_NAME": true, "TOPOLOGY_ZONE": true, "INZONE_SHARD": true}
 	for _, n := range strings.Split(p.Annotations[ShareableEnvAnnotation], ",") {
 		if n = strings.TrimSpace(n); n != "" {
 			shared[n] = true

@@ -26,7 +26,7 @@ func RenderMonitorsForTest(in Input) (out string, key uint64, err error) {
 	if err != nil {
 		return "", 0, err
 	}
-	ps, err := newPromSettings(in.Prometheus, v)
+	ps, err := newPromSettings(in.Prometheus, v, false)
 	if err != nil {
 		return "", 0, err
 	}

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"sync"
 
-	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -85,7 +84,12 @@ type Generator struct {
 	// monitor's cached jobs in order, instead of copying them into one Config buffer: at
 	// 20,000 monitors that buffer was 29 MB, a copy per change and as much memory held.
 	Pieces bool
-	hash   prefixHash
+	// PodZoneLabels: the cluster (Kubernetes 1.35 and later) labels every bound pod with
+	// its node's topology.kubernetes.io/zone, so topology sharding reads the zone from the
+	// pod label rather than attaching node metadata to pod and endpoint discovery, as
+	// prometheus-operator decides from the API server's version.
+	PodZoneLabels bool
+	hash          prefixHash
 	// prevPieces are the last generation's pieces, to tell how much of the next is the
 	// same.
 	prevPieces [][]byte
@@ -234,10 +238,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	if !v.AtLeast(versions.MinimumPrometheus) {
 		return nil, fmt.Errorf("spec.version %s is older than %s, the oldest Prometheus Lookout supports", v.Tag(), versions.MinimumPrometheus.Tag())
 	}
-	if p.Spec.ShardingStrategy != nil && p.Spec.ShardingStrategy.Mode != nil && *p.Spec.ShardingStrategy.Mode == monitoringv1.TopologyShardingStrategyMode {
-		return nil, errors.New("spec.shardingStrategy mode Topology is not supported by Lookout; use the default Address mode")
-	}
-	ps, err := newPromSettings(p, v)
+	ps, err := newPromSettings(p, v, g.PodZoneLabels)
 	if err != nil {
 		return nil, err
 	}

@@ -149,8 +149,9 @@ func (h *headerCtx) global() (M, error) {
 	return g, nil
 }
 
-// externalLabels: prometheus=<ns>/<name> and prometheus_replica=$(POD_NAME) (names
-// configurable, "" disables), then the user's labels, sorted.
+// externalLabels: prometheus=<ns>/<name>, prometheus_replica=$(POD_NAME) and, under
+// topology sharding, zone=$(TOPOLOGY_ZONE) (names configurable, "" disables), then the
+// user's labels, sorted.
 func (h *headerCtx) externalLabels() (M, error) {
 	p := h.p
 	s := p.Spec
@@ -173,6 +174,9 @@ func (h *headerCtx) externalLabels() (M, error) {
 	}
 	if replicaLabel != "" {
 		all[replicaLabel] = PodNameEnvVar
+	}
+	if zoneLabel := p.ZoneLabel(); zoneLabel != "" {
+		all[zoneLabel] = ZoneEnvVar
 	}
 	if err := h.ps.checkStaticLabels("spec.externalLabels (with the prometheus and replica labels)", slices.Sorted(maps.Keys(all))); err != nil {
 		return nil, err

@@ -21,6 +21,8 @@ type goldenCase struct {
 	pms    []*monitoringv1.PodMonitor
 	probes []*monitoringv1.Probe
 	scs    []*monitoringv1alpha1.ScrapeConfig
+	// podZoneLabels: the cluster labels pods with their zone (Generator.PodZoneLabels).
+	podZoneLabels bool
 }
 
 type P = monitoringv1.Prometheus
@@ -30,6 +32,18 @@ type EP = monitoringv1.Endpoint
 type PEP = monitoringv1.PodMetricsEndpoint
 
 func v(s string) func(*P) { return func(p *P) { p.Spec.Version = s } }
+
+// topology shards p by zone: shards shards over zones, the zone external label named
+// label (nil: the default).
+func topology(shards int32, label *string, zones ...string) func(*P) {
+	return func(p *P) {
+		p.Spec.Shards = ptr(shards)
+		p.Spec.ShardingStrategy = &monitoringv1.ShardingStrategy{
+			Mode:     ptr(monitoringv1.TopologyShardingStrategyMode),
+			Topology: &monitoringv1.TopologyShardingStrategy{ExternalLabelName: label, Values: zones},
+		}
+	}
+}
 
 func am(mut ...func(*monitoringv1.AlertmanagerEndpoints)) func(*P) {
 	return func(p *P) {
@@ -837,6 +851,26 @@ func goldenCases() []goldenCase {
 					rl("keep", []string{"__tmp_hash"}, "$(SHARD)|3", "", ""),
 				}
 			})}},
+		// --- Topology sharding (spec.shardingStrategy.mode Topology) ---
+		{name: "topology_4shards_2zones", prom: prom(topology(4, nil, "a", "b"), func(p *P) {
+			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml"))
+		}), sms: []*SM{sm("app")}, pms: []*PM{pm("worker")}, probes: []*monitoringv1.Probe{probe("web")},
+			scs: []*monitoringv1alpha1.ScrapeConfig{scrapeConfig("nodes", func(s *monitoringv1alpha1.ScrapeConfig) {
+				s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"10.0.0.1:9100"}}}
+			})}},
+		{name: "topology_pod_zone_labels_4shards_2zones", podZoneLabels: true, prom: prom(topology(4, nil, "a", "b")),
+			sms: []*SM{sm("app"), sm("nodes", func(s *SM) { s.Spec.AttachMetadata = &monitoringv1.AttachMetadata{Node: ptr(true)} })}, pms: []*PM{pm("worker")}},
+		{name: "topology_6shards_3zones_endpointslice", prom: prom(topology(6, ptr("az"), "eu-1a", "eu-1b", "eu-1c"), func(p *P) {
+			p.Spec.ServiceDiscoveryRole = ptr(monitoringv1.EndpointSliceRole)
+			p.Spec.ExternalLabels = map[string]string{"az": "ignored", "cluster": "prod"}
+		}), sms: []*SM{sm("app")}},
+		{name: "topology_no_external_label_3shards_2zones", prom: prom(topology(3, ptr(""), "a", "b")), pms: []*PM{pm("worker")}},
+		{name: "topology_one_zone_one_shard", prom: prom(topology(1, nil, "a"), func(p *P) {
+			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml"))
+		}), sms: []*SM{sm("app")}},
+		{name: "topology_retain_shards", prom: prom(topology(2, nil, "a", "b"), func(p *P) {
+			p.Spec.ShardRetentionPolicy = &monitoringv1.ShardRetentionPolicy{WhenScaled: ptr(monitoringv1.RetainWhenScaledRetentionType)}
+		}), pms: []*PM{pm("worker")}},
 		{name: "additional_scrape_configs_sharded", prom: prom(func(p *P) {
 			p.Spec.AdditionalScrapeConfigs = ptr(secretKey("additional", "scrape.yaml"))
 			p.Spec.Shards = ptr(int32(2))

@@ -117,7 +117,7 @@ func (h *headerCtx) render(ruleFiles []string) (header, globalOnly []byte, extra
 	}
 	for i, j := range jobs {
 		job := j.(M)
-		jobs[i] = appendRelabelings(job, h.ps.shardingRules("__address__", !additionalHashmod(job)))
+		jobs[i] = appendRelabelings(job, h.ps.shardingRules("__address__", !additionalHashmod(job), false))
 	}
 	return Encode(top), globalOnly, jobs, nil
 }

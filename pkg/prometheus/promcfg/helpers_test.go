@@ -179,7 +179,9 @@ func generate(p *monitoringv1.Prometheus, sms []*monitoringv1.ServiceMonitor, pm
 }
 
 func generateAll(c goldenCase) (*promcfg.Result, error) {
-	return promcfg.NewGenerator().Generate(promcfg.Input{
+	g := promcfg.NewGenerator()
+	g.PodZoneLabels = c.podZoneLabels
+	return g.Generate(promcfg.Input{
 		Prometheus: serverOf(c.prom), Monitors: monitorkind.Set{ServiceMonitors: c.sms, PodMonitors: c.pms, Probes: c.probes, ScrapeConfigs: c.scs}, Assets: testAssets(),
 		RuleFiles: []string{"/etc/prometheus/rules/prometheus-k8s-rulefiles-0/*.yaml"},
 	})

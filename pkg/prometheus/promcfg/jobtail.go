@@ -46,7 +46,7 @@ func (rc *renderCtx) finishJob(m *M, rules []M, f *scrapeFields, t jobTail) erro
 	if rc.enforced != "" {
 		rules = append(rules, relabelRule{TargetLabel: rc.enforced, Replacement: strp(rc.namespace)}.yaml())
 	}
-	rules = append(rules, rc.shardingRules(t.hashSource, !t.ownHashmod || !hasHashmod(rules))...)
+	rules = append(rules, rc.shardingRules(t.hashSource, !t.ownHashmod || !hasHashmod(rules), !t.ownHashmod)...)
 	m.Set("relabel_configs", rules)
 	if err := rc.renderLimits(m, f); err != nil {
 		return err

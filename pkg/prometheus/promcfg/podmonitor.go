@@ -32,7 +32,7 @@ func renderPodMonitor(ps *promSettings, rec *recorder, pm *monitoringv1.PodMonit
 	} else if d.selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_pod"); err != nil {
 		return nil, nil, err
 	}
-	if d.sd, err = ps.kubernetesSD(rec, "pod", ps.namespaces(pm.Namespace, spec.NamespaceSelector), attachNodeMetadata(spec.AttachMetadata, rc.class), selectors); err != nil {
+	if d.sd, err = ps.kubernetesSD(rec, "pod", ps.namespaces(pm.Namespace, spec.NamespaceSelector), ps.attachNodeForZone(attachNodeMetadata(spec.AttachMetadata, rc.class)), selectors); err != nil {
 		return nil, nil, err
 	}
 	if err := checkEndpointCount("podMetricsEndpoints", len(spec.PodMetricsEndpoints)); err != nil {

@@ -197,9 +197,19 @@ func TestPrometheusLevelErrors(t *testing.T) {
 		{"two default scrape classes", prom(func(p *P) {
 			p.Spec.ScrapeClasses = []monitoringv1.ScrapeClass{{Name: "a", Default: ptr(true)}, {Name: "b", Default: ptr(true)}}
 		}), `both "a" and "b" are marked default`},
-		{"topology sharding", prom(func(p *P) {
-			p.Spec.ShardingStrategy = &monitoringv1.ShardingStrategy{Mode: ptr(monitoringv1.TopologyShardingStrategyMode)}
-		}), `Topology is not supported`},
+		{"topology sharding with fewer shards than zones", prom(topology(2, nil, "a", "b", "c")),
+			`spec.shards (2) must be greater than or equal to the number of spec.shardingStrategy.topology.values (3)`},
+		{"topology sharding without shards", prom(topology(1, nil, "a", "b"), func(p *P) { p.Spec.Shards = nil }),
+			`spec.shards (1) must be greater than or equal to the number of spec.shardingStrategy.topology.values (2)`},
+		{"topology sharding with an empty zone", prom(topology(2, nil, "a", "")), `spec.shardingStrategy.topology.values[1] is empty`},
+		{"topology sharding with a zone no node label can hold", prom(topology(2, nil, "a", "eu west")),
+			`spec.shardingStrategy.topology.values[1] "eu west" is not a valid node label value`},
+		{"topology without mode Topology", prom(func(p *P) {
+			p.Spec.ShardingStrategy = &monitoringv1.ShardingStrategy{Topology: &monitoringv1.TopologyShardingStrategy{Values: []string{"a"}}}
+		}), `topology can only be defined when mode is set to 'Topology'`},
+		{"unknown sharding mode", prom(func(p *P) {
+			p.Spec.ShardingStrategy = &monitoringv1.ShardingStrategy{Mode: ptr(monitoringv1.ShardingStrategyMode("Zone"))}
+		}), `spec.shardingStrategy.mode "Zone": must be Address or Topology`},
 		{"invalid external label name", prom(func(p *P) { p.Spec.ExternalLabels = map[string]string{"": "x"} }), `spec.externalLabels: "" is not a valid label name`},
 		{"negative shards", prom(func(p *P) { p.Spec.Shards = ptr(int32(-2)) }), `spec.shards must not be negative`},
 		{"external label with a dot on v2", prom(v("v2.54.0"), func(p *P) { p.Spec.ExternalLabels = map[string]string{"cluster.name": "a"} }),

@@ -63,7 +63,7 @@ func renderServiceMonitor(ps *promSettings, rec *recorder, sm *monitoringv1.Serv
 	} else if d.selectorRules, err = selectorRelabelings(spec.Selector, "__meta_kubernetes_service"); err != nil {
 		return nil, nil, err
 	}
-	attachNode := attachNodeMetadata(spec.AttachMetadata, rc.class)
+	attachNode := ps.attachNodeForZone(attachNodeMetadata(spec.AttachMetadata, rc.class))
 	if d.sd, err = ps.kubernetesSD(rec, role, ps.namespaces(sm.Namespace, spec.NamespaceSelector), attachNode, selectors); err != nil {
 		return nil, nil, err
 	}

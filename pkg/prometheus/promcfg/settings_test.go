@@ -65,6 +65,8 @@ var samplesByType = map[reflect.Type]any{
 	reflect.TypeOf(monitoringv1.ArbitraryFSAccessThroughSMsConfig{}): monitoringv1.ArbitraryFSAccessThroughSMsConfig{Deny: true},
 	reflect.TypeOf(monitoringv1.ShardRetentionPolicy{}): monitoringv1.ShardRetentionPolicy{WhenScaled: ptr(monitoringv1.RetainWhenScaledRetentionType),
 		Retain: &monitoringv1.RetainConfig{RetentionPeriod: "1d"}},
+	reflect.TypeOf(monitoringv1.ShardingStrategy{}): monitoringv1.ShardingStrategy{Mode: ptr(monitoringv1.TopologyShardingStrategyMode),
+		Topology: &monitoringv1.TopologyShardingStrategy{Values: []string{"eu-1a"}}},
 	reflect.TypeOf(monitoringv1.APIServerConfig{}): monitoringv1.APIServerConfig{Host: "https://kubernetes.example.com",
 		Authorization: &monitoringv1.Authorization{SafeAuthorization: monitoringv1.SafeAuthorization{Credentials: ptr(secretKey("auth", "token"))}}},
 }
@@ -198,7 +200,7 @@ func TestSettingsKeyCoversRendering(t *testing.T) {
 		"OverrideHonorLabels", "OverrideHonorTimestamps", "ArbitraryFSAccessThroughSMs", "IgnoreNamespaceSelectors",
 		"EnforcedNamespaceLabel", "ExcludedFromEnforcement", "PodTargetLabels", "EnforcedSampleLimit", "EnforcedTargetLimit",
 		"EnforcedLabelLimit", "EnforcedLabelNameLengthLimit", "EnforcedLabelValueLengthLimit", "EnforcedKeepDroppedTargets",
-		"EnforcedBodySizeLimit", "APIServerConfig", "ShardRetentionPolicy",
+		"EnforcedBodySizeLimit", "APIServerConfig", "ShardRetentionPolicy", "ShardingStrategy",
 	} {
 		if !changed[name] {
 			t.Errorf("the sample value of spec.%s changed no rendered job: the sampler or keyMonitors no longer exercise it", name)

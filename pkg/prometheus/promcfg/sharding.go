@@ -26,7 +26,13 @@ const (
 // pods keep running with this configuration and a shard number at or above spec.shards;
 // the guard, which prometheus-operator writes too, makes them drop every target, those
 // with __tmp_disable_sharding included.
-func (ps *promSettings) shardingRules(hashSource string, hashmod bool) []M {
+//
+// Under topology sharding the job first keeps its zone's targets (zoneRules), then
+// shards them among the zone's shards: modulus ShardsPerZone, compared with
+// $(INZONE_SHARD). Jobs of monitors (always) carry these rules even with one shard, as
+// prometheus-operator writes them; additional scrape configs and ScrapeConfigs (always
+// false) only with more than one.
+func (ps *promSettings) shardingRules(hashSource string, hashmod, always bool) []M {
 	var out []M
 	if ps.RetainShards {
 		out = append(out,
@@ -34,13 +40,24 @@ func (ps *promSettings) shardingRules(hashSource string, hashmod bool) []M {
 			relabelRule{SourceLabels: []string{shardCurrentLabel}, Regex: shardRange(ps.Shards), Action: "keep"}.yaml(),
 		)
 	}
-	if ps.Shards <= 1 || !hashmod {
+	if !hashmod {
+		return out
+	}
+	modulus, shardVar := ps.Shards, ShardEnvVar
+	if ps.topologySharding() {
+		if ps.Shards <= 1 && !always {
+			return out
+		}
+		out = append(out, ps.zoneRules()...)
+		modulus, shardVar = ps.ShardsPerZone, InZoneShardEnvVar
+	}
+	if modulus <= 1 && shardVar == ShardEnvVar {
 		return out
 	}
 	return append(out,
 		relabelRule{SourceLabels: []string{shardHashLabel, hashSource}, Regex: ";(.+)", TargetLabel: shardHashLabel, Replacement: strp("$1")}.yaml(),
-		relabelRule{SourceLabels: []string{shardHashLabel}, TargetLabel: shardHashLabel, Modulus: int64(ps.Shards), Action: "hashmod"}.yaml(),
-		relabelRule{SourceLabels: []string{shardHashLabel, shardDisableLabel}, Regex: ShardEnvVar + ";|.+;.+", Action: "keep"}.yaml(),
+		relabelRule{SourceLabels: []string{shardHashLabel}, TargetLabel: shardHashLabel, Modulus: int64(modulus), Action: "hashmod"}.yaml(),
+		relabelRule{SourceLabels: []string{shardHashLabel, shardDisableLabel}, Regex: shardVar + ";|.+;.+", Action: "keep"}.yaml(),
 	)
 }
 

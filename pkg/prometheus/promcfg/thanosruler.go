@@ -84,7 +84,7 @@ func RemoteWriteConfig(in RemoteWriteInput) (*RemoteWriteResult, error) {
 		}
 		p.Spec.RemoteWrite = append(p.Spec.RemoteWrite, *rw)
 	}
-	ps, err := newPromSettings(p, v)
+	ps, err := newPromSettings(p, v, false)
 	if err != nil {
 		return nil, err
 	}

@@ -33,6 +33,14 @@ type Config struct {
 	// PrometheusShardRetentionPolicy feature gate); when false, the policy is ignored and
 	// the StatefulSets of shards scaled away are deleted.
 	ShardRetention bool
+	// TopologySharding honours spec.shardingStrategy.mode Topology (prometheus-operator's
+	// PrometheusTopologySharding feature gate); when false, the strategy is ignored and
+	// the shards share the targets by address, as prometheus-operator does.
+	TopologySharding bool
+	// PodZoneLabels: the API server (Kubernetes 1.35 and later) labels bound pods with
+	// their node's zone; topology sharding then reads the pod label
+	// (promcfg.Generator.PodZoneLabels).
+	PodZoneLabels bool
 	// AgentDaemonSet allows PrometheusAgents with spec.mode DaemonSet (prometheus-operator's
 	// PrometheusAgentDaemonSet feature gate) and watches the DaemonSets they own.
 	AgentDaemonSet bool
@@ -106,10 +114,12 @@ type promState struct {
 }
 
 // newState is the state of a newly seen Prometheus whose namespaces may add
-// namespaceBytes of configuration each (0: no bound).
-func newState(namespaceBytes int) *promState {
+// namespaceBytes of configuration each (0: no bound), in a cluster that labels pods
+// with their zone or not (podZoneLabels).
+func newState(namespaceBytes int, podZoneLabels bool) *promState {
 	gen := promcfg.NewGenerator()
 	gen.MaxNamespaceBytes = namespaceBytes
+	gen.PodZoneLabels = podZoneLabels
 	// The configuration as pieces (ADR 21); only a configuration spread over several
 	// Secrets is joined into one buffer, to be cut.
 	gen.Pieces = true

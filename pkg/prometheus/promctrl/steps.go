@@ -15,7 +15,9 @@ import (
 type steps struct{ r *Reconciler }
 
 // Get reads the object as the Prometheus the pipeline handles. Without the
-// PrometheusShardRetentionPolicy feature gate, spec.shardRetentionPolicy is ignored.
+// PrometheusShardRetentionPolicy feature gate, spec.shardRetentionPolicy is ignored;
+// without PrometheusTopologySharding, spec.shardingStrategy mode Topology is (the shards
+// share the targets by address).
 func (s steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName) (*promserver.Server, client.Object, error) {
 	p, obj, err := s.r.kind.get(ctx, c, nn)
 	if err != nil {
@@ -25,11 +27,14 @@ func (s steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName
 		p = p.DeepCopy()
 		p.PrometheusOnly().ShardRetentionPolicy = nil
 	}
+	if !s.r.cfg.TopologySharding {
+		p = p.WithoutTopologySharding()
+	}
 	return s.r.cfg.DefaultVersions.OfPrometheus(p), obj, nil
 }
 
 func (s steps) NewState(types.NamespacedName) *promState {
-	return newState(s.r.cfg.MaxNamespaceConfigBytes)
+	return newState(s.r.cfg.MaxNamespaceConfigBytes, s.r.cfg.PodZoneLabels)
 }
 
 func (steps) Paused(p *promserver.Server) bool { return p.Spec.Paused }

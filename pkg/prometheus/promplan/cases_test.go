@@ -193,6 +193,23 @@ func buildCases() []buildCase {
 				},
 			}
 		})},
+		// Topology sharding: shard 3 of 4 over zones a and b runs in zone b, second of
+		// its zone; its node selector keeps spec.nodeSelector's labels but its zone.
+		{name: "topology-sharding", shard: 3, p: prom(func(p *monitoringv1.Prometheus) {
+			p.Spec.Shards = ptr.To[int32](4)
+			p.Spec.NodeSelector = map[string]string{"kubernetes.io/os": "linux", "topology.kubernetes.io/zone": "c"}
+			p.Spec.ShardingStrategy = &monitoringv1.ShardingStrategy{
+				Mode:     ptr.To(monitoringv1.TopologyShardingStrategyMode),
+				Topology: &monitoringv1.TopologyShardingStrategy{Values: []string{"a", "b"}},
+			}
+		})},
+		{name: "topology-sharding-agent", shard: 2, p: agent(func(p *monitoringv1alpha1.PrometheusAgent) {
+			p.Spec.Shards = ptr.To[int32](3)
+			p.Spec.ShardingStrategy = &monitoringv1.ShardingStrategy{
+				Mode:     ptr.To(monitoringv1.TopologyShardingStrategyMode),
+				Topology: &monitoringv1.TopologyShardingStrategy{Values: []string{"a", "b"}},
+			}
+		})},
 		{name: "scheduling", p: prom(func(p *monitoringv1.Prometheus) {
 			p.Spec.Replicas = ptr.To[int32](0)
 			p.Spec.Image = ptr.To("registry.example.com/prometheus:v3.16.0")

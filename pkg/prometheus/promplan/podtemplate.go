@@ -82,7 +82,7 @@ func podTemplate(p *promserver.Server, opts workload.Options, v versions.Version
 		TopologySpread:               func() ([]corev1.TopologySpreadConstraint, error) { return topologySpread(p, opts, shard) },
 		DefaultGracePeriod:           defaultTerminationGracePeriod,
 		AutomountServiceAccountToken: ptr.To(ptr.Deref(s.AutomountServiceAccountToken, true)),
-		SpecFields:                   workload.SpecFieldsOf(s),
+		SpecFields:                   zonedSpecFields(p, shard),
 	}.PodSpec()
 	if err != nil {
 		return corev1.PodTemplateSpec{}, err

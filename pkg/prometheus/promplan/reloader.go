@@ -91,11 +91,18 @@ func apiWatchArgs(p *promserver.Server, ruleSlots, configParts int) []string {
 }
 
 // reloaderEnv is the environment of both reloader containers. In DaemonSet mode it adds
-// NODE_NAME, which the config's node-local pod discovery names.
+// NODE_NAME, which the config's node-local pod discovery names; under topology sharding
+// TOPOLOGY_ZONE and INZONE_SHARD, the shard's zone and its position among that zone's
+// shards, which the config's zone and shard rules compare with.
 func reloaderEnv(p *promserver.Server, shard int32) []corev1.EnvVar {
 	env := []corev1.EnvVar{
 		{Name: workload.PodNameEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}},
 		{Name: workload.ShardEnv, Value: strconv.Itoa(int(shard))},
+	}
+	if zone := p.ZoneOfShard(shard); zone != "" {
+		env = append(env,
+			corev1.EnvVar{Name: TopologyZoneEnv, Value: zone},
+			corev1.EnvVar{Name: InZoneShardEnv, Value: strconv.Itoa(int(p.InZoneShard(shard)))})
 	}
 	if p.DaemonSetMode() {
 		env = append(env, corev1.EnvVar{Name: workload.NodeNameEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "spec.nodeName"}}})
