@@ -221,6 +221,9 @@ func (s *Snapshot) Health(namespace, name string) Health {
 	return h
 }
 
+// ConditionType is the type of the condition h becomes: RulesHealthy.
+func (Health) ConditionType() monitoringv1.ConditionType { return ConditionType }
+
 // Condition returns the status, reason and message of the RulesHealthy condition.
 // Messages start with "<ok>/<total>" when the counts are known, followed by the firing
 // alerts ("12/12 rules evaluating, 3 firing"), which is what the Rules column of kubectl
