@@ -39,12 +39,19 @@ func TestRuleHealth(t *testing.T) {
 				Rules: []monitoringv1.Rule{{Alert: alert, Record: record, Expr: intstr.FromString(expr)}}}}},
 		}
 	}
+	// About 3.6 million subquery steps per rule, three rules evaluated one after the other:
+	// several seconds per evaluation of the group on any machine this suite runs on (one
+	// such rule took 0.9 to 6.6 s here), so every evaluation overruns the 1s interval.
+	heavy := rule("heavy", "heavy", "1s", "", "heavy:sum", "sum_over_time(vector(1)[1h:1ms])")
+	for i := 2; i <= 3; i++ {
+		heavy.Spec.Groups[0].Rules = append(heavy.Spec.Groups[0].Rules,
+			monitoringv1.Rule{Record: fmt.Sprintf("heavy:sum%d", i), Expr: intstr.FromString(fmt.Sprintf("sum_over_time(vector(%d)[1h:1ms])", i))})
+	}
 	mustCreate(t,
 		sc.prometheus(sc.ns, "main", func(p *monitoringv1.Prometheus) { p.Labels = map[string]string{operatorLabel: "rulehealth"} }),
 		rule("broken", "g", "1s", "ManyToMany", "", twoSeries+" * on() "+twoSeries),
 		rule("firing", "f", "1s", "AlwaysFiring", "", "vector(1)"),
-		// About 3.6 million subquery steps: over a second on any machine this suite runs on.
-		rule("heavy", "heavy", "1s", "", "heavy:sum", "sum_over_time(vector(1)[1h:1ms])"),
+		heavy,
 	)
 	pd := sc.runPods(sc.ns, statefulSetName("main", 0))[0]
 	if err := createPodObject(ctx, pd); err != nil {
@@ -127,7 +134,7 @@ func TestRuleHealth(t *testing.T) {
 		return fmt.Errorf("no group heavy among %d", len(data.Groups))
 	})
 	sc.step("heavy: SlowEvaluation in its status", 30*time.Second,
-		expect("heavy", "True SlowEvaluation 1/1 rules evaluating; warning: group heavy takes longer to evaluate than its 1s interval (evaluations are skipped)"))
+		expect("heavy", "True SlowEvaluation 3/3 rules evaluating; warning: group heavy takes longer to evaluate than its 1s interval (evaluations are skipped)"))
 
 	// The fix: matched on a, one to one; both series fire.
 	var fixed monitoringv1.PrometheusRule
@@ -140,4 +147,74 @@ func TestRuleHealth(t *testing.T) {
 	}
 	sc.step("broken fixed: the error cleared, two alerts firing", 90*time.Second,
 		expect("broken", "True RulesEvaluating 1/1 rules evaluating, 2 firing"))
+}
+
+// TestThanosRulerRuleHealth: a real `thanos rule` whose query endpoint refuses
+// connections fails every evaluation; the operator reads the ruler's /api/v1/rules (port
+// web, 10902) and writes that error into the PrometheusRule's binding by the ThanosRuler.
+func TestThanosRulerRuleHealth(t *testing.T) {
+	sc := newScenario(t, 3*time.Minute)
+	defer sc.done()
+	ctx := context.Background()
+	sc.startOperator("tr-rulehealth", "--target-health-interval=2s")
+	refused := allocateIPs(1)[0]
+	if err := addHostAddress(refused); err != nil {
+		t.Fatal(err)
+	}
+	mustCreate(t,
+		&monitoringv1.ThanosRuler{
+			ObjectMeta: metav1.ObjectMeta{Namespace: sc.ns, Name: "ruler", Labels: map[string]string{operatorLabel: "tr-rulehealth"}},
+			Spec: monitoringv1.ThanosRulerSpec{
+				Version:            ptrTo("v" + imageVersion(thanosImageRepo)),
+				ServiceAccountName: prometheusSA,
+				QueryEndpoints:     []string{refused + ":9090"},
+				RuleSelector:       &metav1.LabelSelector{MatchLabels: sc.labels()},
+				EvaluationInterval: "1s",
+			},
+		},
+		&monitoringv1.PrometheusRule{
+			ObjectMeta: metav1.ObjectMeta{Namespace: sc.ns, Name: "global", Labels: sc.labels()},
+			Spec: monitoringv1.PrometheusRuleSpec{Groups: []monitoringv1.RuleGroup{{Name: "g",
+				Rules: []monitoringv1.Rule{{Alert: "NeedsQuery", Expr: intstr.FromString(`up == 0`)}}}}},
+		},
+	)
+	ruler := sc.runPods(sc.ns, "thanos-ruler-ruler")[0]
+	if err := createPodObject(ctx, ruler); err != nil {
+		t.Fatal(err)
+	}
+	api := promAPI{base: ruler.url("web")}
+	sc.step("the ruler reports the query error", 60*time.Second, func() error {
+		r, _, err := api.findRule("NeedsQuery")
+		if err != nil {
+			return err
+		}
+		if r.Health != "err" {
+			return fmt.Errorf("health %q: %s", r.Health, r.LastError)
+		}
+		t.Logf("the ruler's lastError: %s", r.LastError)
+		return nil
+	})
+	sc.step("the PrometheusRule's binding by the ThanosRuler: RuleErrors", 30*time.Second, func() error {
+		var r monitoringv1.PrometheusRule
+		if err := s.k8s.Get(ctx, types.NamespacedName{Namespace: sc.ns, Name: "global"}, &r); err != nil {
+			return err
+		}
+		for _, b := range r.Status.Bindings {
+			if b.Resource != monitoringv1.ThanosRulerName || b.Name != "ruler" {
+				continue
+			}
+			for _, c := range b.Conditions {
+				if c.Type != "RulesHealthy" {
+					continue
+				}
+				got := fmt.Sprintf("%s %s %s", c.Status, c.Reason, c.Message)
+				// Thanos's error when no query endpoint answers.
+				if want := "False RuleErrors 0/1: rule NeedsQuery (group g): no query API server reachable"; got != want {
+					return fmt.Errorf("RulesHealthy: %q, want %q", got, want)
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("no RulesHealthy condition by the ThanosRuler in %+v", r.Status.Bindings)
+	})
 }
