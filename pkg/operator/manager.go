@@ -304,6 +304,9 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		if err := setupTargetHealth(mgr, opts, store, pr, agents); err != nil {
 			return err
 		}
+		if err := setupRuleHealth(mgr, opts, store, pr, rulers != nil); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -210,6 +210,9 @@ func (s *Snapshot) Health(k Key) Health {
 	return h
 }
 
+// ConditionType is the type of the condition h becomes: TargetsHealthy.
+func (Health) ConditionType() monitoringv1.ConditionType { return ConditionType }
+
 // Condition returns the status, reason and message of the TargetsHealthy condition.
 // Messages start with "<up>/<total> up" when the counts are known, which is what the
 // Targets column of kubectl get shows.

@@ -41,8 +41,8 @@
     resources: [events]
     verbs: [create, patch]
   {{- if not (has (toString .Values.targetHealthInterval) (list "0" "0s" "0m" "0h")) }}
-  # Target health (targetHealthInterval, on by default): the Prometheus pods whose targets
-  # API is read.
+  # Target and rule health (targetHealthInterval, on by default): the Prometheus and
+  # ThanosRuler pods whose targets and rules APIs are read.
   - apiGroups: [""]
     resources: [pods]
     verbs: [list]

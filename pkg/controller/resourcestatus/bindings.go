@@ -9,7 +9,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lookout-operator/lookout/pkg/selection"
-	"github.com/lookout-operator/lookout/pkg/targethealth"
 )
 
 // OwnerState says how an owner named in a binding relates to this operator.
@@ -47,8 +46,8 @@ func (p plan) changed() bool {
 // responsible for are those of owners with a verdict, managed owners and owners that no
 // longer exist; bindings of foreign owners are left out of both lists. lastTransitionTime
 // is kept while a condition's status does not change. state is asked only about owners
-// without a verdict. An accepted object's binding also gets the TargetsHealthy condition
-// health gives (or keeps the live one, see healthLookup).
+// without a verdict. An accepted object's binding also gets the TargetsHealthy or
+// RulesHealthy condition health gives (or keeps the live one, see healthLookup).
 func planBindings(live []monitoringv1.WorkloadBinding, generation int64, verdicts map[Owner]selection.Verdict,
 	published func(Owner) bool, state func(Owner) OwnerState, health healthLookup, now metav1.Time) plan {
 	var p plan
@@ -101,7 +100,7 @@ func planBindings(live []monitoringv1.WorkloadBinding, generation int64, verdict
 				conds = append(conds, healthCondition(h, cond.ObservedGeneration, old.Conditions, now))
 			case keep && hadOld:
 				for _, c := range old.Conditions {
-					if c.Type == targethealth.ConditionType {
+					if isHealthCondition(c.Type) {
 						conds = append(conds, c)
 					}
 				}

@@ -5,5 +5,6 @@
 // a small controller per kind, fed by the Store through its work queue, applies them with
 // server-side apply, so each operator owns only its own bindings and status writes never
 // slow down configuration generation. Accepted monitors' bindings also carry a
-// TargetsHealthy condition from the target health poller (health.go, ADR 0018).
+// TargetsHealthy condition from the target health poller (health.go, ADR 0018), accepted
+// PrometheusRules' bindings a RulesHealthy condition from the rules API (rulehealth.go).
 package resourcestatus

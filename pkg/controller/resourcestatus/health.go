@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
+	"github.com/lookout-operator/lookout/pkg/rulehealth"
 	"github.com/lookout-operator/lookout/pkg/targethealth"
 )
 
@@ -18,13 +19,26 @@ import (
 // monitor kinds.
 func isHealthKind(kind string) bool { return monitorkind.Named(kind) != nil }
 
-// healthLookup tells what TargetsHealthy condition an owner's binding gets: report, the
-// health to report; keep (when there is none to report yet), keep the live condition as
-// it is, so that a restarted operator rewrites nothing before its first poll.
-type healthLookup func(Owner) (h targethealth.Health, report, keep bool)
+// healthReport is a health a binding shows as a condition beside Accepted:
+// targethealth.Health (TargetsHealthy) or rulehealth.Health (RulesHealthy).
+type healthReport interface {
+	ConditionType() monitoringv1.ConditionType
+	Condition() (status monitoringv1.ConditionStatus, reason, message string)
+}
 
-// noHealth is the lookup of kinds and operators without target health.
-func noHealth(Owner) (targethealth.Health, bool, bool) { return targethealth.Health{}, false, false }
+// isHealthCondition reports whether t is the type of a health condition.
+func isHealthCondition(t monitoringv1.ConditionType) bool {
+	return t == targethealth.ConditionType || t == rulehealth.ConditionType
+}
+
+// healthLookup tells what health condition (TargetsHealthy, RulesHealthy) an owner's
+// binding gets: report, the health to report; keep (when there is none to report yet),
+// keep the live condition as it is, so that a restarted operator rewrites nothing before
+// its first poll.
+type healthLookup func(Owner) (h healthReport, report, keep bool)
+
+// noHealth is the lookup of kinds and operators without target or rule health.
+func noHealth(Owner) (healthReport, bool, bool) { return nil, false, false }
 
 // EnableHealth says that a poller publishes target health: until an owner's first poll,
 // the TargetsHealthy conditions already in its bindings are kept. Without it, bindings
@@ -89,11 +103,14 @@ func (s *Store) HealthOwners() []Owner {
 
 // healthOf returns the health lookup of one object.
 func (s *Store) healthOf(kind string, nn types.NamespacedName) healthLookup {
-	if s == nil || !isHealthKind(kind) {
+	if s == nil || !isHealthKind(kind) && !isRuleHealthKind(kind) {
 		return noHealth
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if isRuleHealthKind(kind) {
+		return s.ruleHealthOfLocked(nn)
+	}
 	if !s.healthOn || s.healthOff[kind] {
 		return noHealth
 	}
@@ -101,22 +118,28 @@ func (s *Store) healthOf(kind string, nn types.NamespacedName) healthLookup {
 	for o, snap := range s.health {
 		snaps[o] = snap.Health(targethealth.Key{Kind: kind, Namespace: nn.Namespace, Name: nn.Name})
 	}
-	return func(o Owner) (targethealth.Health, bool, bool) {
+	return func(o Owner) (healthReport, bool, bool) {
 		h, ok := snaps[o]
 		return h, ok, !ok
 	}
 }
 
-// healthRefused reports whether err is the API server refusing a TargetsHealthy
-// condition (a CRD whose condition type enum is upstream's: Accepted only) and then turns
-// target health off for the kind, so that its bindings are written without it.
+// healthRefused reports whether err is the API server refusing a TargetsHealthy or
+// RulesHealthy condition (a CRD whose condition type enum is upstream's: Accepted only)
+// and then turns target or rule health off for the kind, so that its bindings are written
+// without it.
 func (s *Store) healthRefused(kind string, err error) bool {
-	if s == nil || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), string(targethealth.ConditionType)) {
+	rules := isRuleHealthKind(kind)
+	typ := targethealth.ConditionType
+	if rules {
+		typ = rulehealth.ConditionType
+	}
+	if s == nil || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), string(typ)) {
 		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.healthOn || s.healthOff[kind] {
+	if on := s.healthOn && !rules || s.ruleHealthOn && rules; !on || s.healthOff[kind] {
 		return false
 	}
 	if s.healthOff == nil {
@@ -126,12 +149,12 @@ func (s *Store) healthRefused(kind string, err error) bool {
 	return true
 }
 
-// healthCondition is the TargetsHealthy condition of h, keeping the transition time of
-// the live condition while its status does not change.
-func healthCondition(h targethealth.Health, generation int64, live []monitoringv1.ConfigResourceCondition, now metav1.Time) monitoringv1.ConfigResourceCondition {
+// healthCondition is the health condition of h, keeping the transition time of the live
+// condition while its status does not change.
+func healthCondition(h healthReport, generation int64, live []monitoringv1.ConfigResourceCondition, now metav1.Time) monitoringv1.ConfigResourceCondition {
 	status, reason, message := h.Condition()
 	c := monitoringv1.ConfigResourceCondition{
-		Type:               targethealth.ConditionType,
+		Type:               h.ConditionType(),
 		Status:             status,
 		Reason:             reason,
 		Message:            Truncate(message, MaxMessageBytes),

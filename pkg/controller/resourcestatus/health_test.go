@@ -34,10 +34,10 @@ func withHealth(b monitoringv1.WorkloadBinding, c monitoringv1.ConfigResourceCon
 }
 
 func reportHealth(h targethealth.Health) healthLookup {
-	return func(Owner) (targethealth.Health, bool, bool) { return h, true, false }
+	return func(Owner) (healthReport, bool, bool) { return h, true, false }
 }
 
-func keepHealth(Owner) (targethealth.Health, bool, bool) { return targethealth.Health{}, false, true }
+func keepHealth(Owner) (healthReport, bool, bool) { return nil, false, true }
 
 // TestPlanBindingsHealth: the TargetsHealthy condition beside Accepted, with its exact
 // messages, written only when the counts or the error class change.

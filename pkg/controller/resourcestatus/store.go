@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
+	"github.com/lookout-operator/lookout/pkg/rulehealth"
 	"github.com/lookout-operator/lookout/pkg/selection"
 	"github.com/lookout-operator/lookout/pkg/targethealth"
 )
@@ -43,8 +44,13 @@ type Store struct {
 	// poller publishes it.
 	health   map[Owner]*targethealth.Snapshot
 	healthOn bool
-	// healthOff are the kinds whose CRD refused the TargetsHealthy condition.
+	// healthOff are the kinds whose CRD refused the TargetsHealthy (or RulesHealthy)
+	// condition.
 	healthOff map[string]bool
+	// ruleHealth is the last rule health poll of each owner (rulehealth.go);
+	// ruleHealthOn says a poller publishes it.
+	ruleHealth   map[Owner]*rulehealth.Snapshot
+	ruleHealthOn bool
 }
 
 // NewStore returns an empty store.
@@ -194,6 +200,7 @@ func (s *Store) Forget(owner Owner) {
 	delete(s.published, owner)
 	delete(s.last, owner)
 	delete(s.health, owner)
+	delete(s.ruleHealth, owner)
 }
 
 // Verdicts returns the verdicts of one object, by owner, and whether each owner has

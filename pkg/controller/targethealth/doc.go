@@ -5,4 +5,9 @@
 // condition into the bindings of the ServiceMonitors, PodMonitors, Probes and
 // ScrapeConfigs whose health changed, and nothing else. The number of requests per
 // period is two per shard, whatever the number of monitors (ADR 0018).
+//
+// Its RulePoller (rules.go) does the same for rules on the same period: GET /api/v1/rules
+// of one ready pod per shard of each Prometheus and of each ThanosRuler whose
+// PrometheusRules have bindings, one request per shard whatever the number of rules, and
+// the RulesHealthy condition of the PrometheusRules (ADR 0032).
 package targethealth
