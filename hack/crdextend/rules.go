@@ -1,6 +1,6 @@
 package main
 
-// The RulesHealthy condition of the PrometheusRules' status bindings (ADR 0032):
+// The RulesHealthy condition of the PrometheusRules' status bindings (ADR 0033):
 // upstream's condition type is an enum of "Accepted" only, so the API server would refuse
 // the condition; and kubectl get shows the first binding's rule health and firing alerts.
 

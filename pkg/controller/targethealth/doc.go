@@ -9,5 +9,5 @@
 // Its RulePoller (rules.go) does the same for rules on the same period: GET /api/v1/rules
 // of one ready pod per shard of each Prometheus and of each ThanosRuler whose
 // PrometheusRules have bindings, one request per shard whatever the number of rules, and
-// the RulesHealthy condition of the PrometheusRules (ADR 0032).
+// the RulesHealthy condition of the PrometheusRules (ADR 0033).
 package targethealth
