@@ -3,10 +3,8 @@ package resourcestatus
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -111,7 +109,7 @@ func (s *Store) healthOf(kind string, nn types.NamespacedName) healthLookup {
 // condition (a CRD whose condition type enum is upstream's: Accepted only) and then turns
 // target health off for the kind, so that its bindings are written without it.
 func (s *Store) healthRefused(kind string, err error) bool {
-	if s == nil || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), string(targethealth.ConditionType)) {
+	if s == nil || !refusesConditionType(err, targethealth.ConditionType) {
 		return false
 	}
 	s.mu.Lock()

@@ -45,6 +45,8 @@ type Store struct {
 	healthOn bool
 	// healthOff are the kinds whose CRD refused the TargetsHealthy condition.
 	healthOff map[string]bool
+	// cost is the sample cost of the monitors (cost.go).
+	cost costState
 }
 
 // NewStore returns an empty store.
@@ -194,6 +196,7 @@ func (s *Store) Forget(owner Owner) {
 	delete(s.published, owner)
 	delete(s.last, owner)
 	delete(s.health, owner)
+	s.forgetCostLocked(owner)
 }
 
 // Verdicts returns the verdicts of one object, by owner, and whether each owner has
