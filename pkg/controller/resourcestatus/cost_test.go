@@ -104,7 +104,9 @@ func TestWithCost(t *testing.T) {
 	report := func(l monitorcost.Limits) costLookup {
 		return func(Owner) (monitorcost.Cost, monitorcost.Limits, bool, bool) { return c, l, true, false }
 	}
-	keep := func(Owner) (monitorcost.Cost, monitorcost.Limits, bool, bool) { return monitorcost.Cost{}, monitorcost.Limits{}, false, true }
+	keep := func(Owner) (monitorcost.Cost, monitorcost.Limits, bool, bool) {
+		return monitorcost.Cost{}, monitorcost.Limits{}, false, true
+	}
 	within := costCond("True", "WithinSampleLimit", "1,200 samples, 56 series added per scrape from 2 targets (busiest target at 9% of sampleLimit 10,000)", t0)
 	ten := int64(10000)
 	cases := []struct {
