@@ -83,3 +83,17 @@ func TestCondition(t *testing.T) {
 		}
 	}
 }
+
+func TestLimitsOf(t *testing.T) {
+	spec := &monitoringv1.CommonPrometheusFields{EnforcedSampleLimit: ptr(1000), SampleLimit: ptr(20000)}
+	if got := LimitsOf(spec); got != (Limits{Enforced: 1000, Global: 20000}) {
+		t.Errorf("LimitsOf = %+v", got)
+	}
+	spec.EnforcedSampleLimit = ptr(0)
+	if got := LimitsOf(spec); got != (Limits{Global: 20000}) {
+		t.Errorf("LimitsOf with enforcedSampleLimit 0 = %+v", got)
+	}
+	if got := LimitsOf(nil); got != (Limits{}) {
+		t.Errorf("LimitsOf(nil) = %+v", got)
+	}
+}

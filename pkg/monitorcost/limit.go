@@ -13,10 +13,10 @@ type Limits struct {
 }
 
 // LimitsOf reads the limits of a Prometheus spec.
-func LimitsOf(s *monitoringv1.CommonPrometheusFields, enforced *int64) Limits {
+func LimitsOf(s *monitoringv1.CommonPrometheusFields) Limits {
 	var l Limits
-	if enforced != nil && *enforced > 0 {
-		l.Enforced = *enforced
+	if s != nil && s.EnforcedSampleLimit != nil && *s.EnforcedSampleLimit > 0 {
+		l.Enforced = *s.EnforcedSampleLimit
 	}
 	if s != nil && s.SampleLimit != nil && *s.SampleLimit > 0 {
 		l.Global = *s.SampleLimit

@@ -197,6 +197,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.MaxNamespaceConfigBytes, "max-namespace-config-bytes", o.MaxNamespaceConfigBytes, "bytes of scrape configuration the monitors of one namespace may add to one Prometheus together; the monitors past the bound (in the order they are written) are refused with a condition that says so (0: no bound)")
 	fs.BoolVar(&o.ResourceStatus, "resource-status", o.ResourceStatus, "write status.bindings (an Accepted condition per Prometheus) on ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules")
 	fs.DurationVar(&o.TargetHealthInterval, "target-health-interval", o.TargetHealthInterval, "how often the TargetsHealthy condition of each monitor's status binding is refreshed from the targets API of one pod per shard of its Prometheus (0: off)")
+	fs.BoolVar(&o.MonitorCost, "monitor-cost", o.MonitorCost, "with target health, also query one pod per shard for the samples and series each monitor's scrapes add (the SampleCost condition of its binding, the TopMonitors condition of the Prometheus)")
 	fs.DurationVar(&o.GracefulShutdown, "graceful-shutdown-timeout", o.GracefulShutdown, "how long controllers get to stop on SIGTERM")
 	fs.IntVar(&o.WebhookPort, "webhook-port", 0, "port of a separate TLS listener for the PrometheusRule admission webhooks; 0: none (the web listener serves them too)")
 	fs.StringVar(&o.WebhookCertDir, "webhook-cert-dir", o.WebhookCertDir, "directory holding tls.crt and tls.key for --webhook-port")
