@@ -4,5 +4,7 @@
 // publishes what it found into the resourcestatus Store, which writes a TargetsHealthy
 // condition into the bindings of the ServiceMonitors, PodMonitors, Probes and
 // ScrapeConfigs whose health changed, and nothing else. The number of requests per
-// period is two per shard, whatever the number of monitors (ADR 0018).
+// period is two per shard, whatever the number of monitors (ADR 0018). With Deps.Cost
+// (cost.go) the same poll asks one instant query more per shard and publishes what each
+// monitor costs (SampleCost) and the Prometheus's TopMonitors condition (ADR 0032).
 package targethealth
