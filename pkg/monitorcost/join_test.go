@@ -108,8 +108,10 @@ func TestParseVectorErrors(t *testing.T) {
 		{`{"status":"success","data":{"resultType":"matrix","result":[]}}`, `decoding the query answer: result type "matrix", want vector`},
 		{`{"status":"success","data":{"resultType":"vector","result":{}}}`, `decoding the query answer: result: want an array, got {`},
 		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"a":1},"value":[1,"2"]}]}}`, `decoding the query answer: decoding a label set: want an object of strings`},
-		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"x"]}]}}`, `decoding the query answer: the value of a  series: strconv.ParseFloat: parsing "x": invalid syntax`},
-		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,2]}]}}`, `decoding the query answer: the value of a  series: json: cannot unmarshal number into Go value of type string`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"x"]}]}}`, `decoding the query answer: a sample value: strconv.ParseFloat: parsing "x": invalid syntax`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,2]}]}}`, `decoding the query answer: a sample value: want [<time>, "<value>"], got [1,2]`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":"3"}]}}`, `decoding the query answer: a sample value: want [<time>, "<value>"], got "3"`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":["3"]}]}}`, `decoding the query answer: a sample value: want [<time>, "<value>"], got ["3"]`},
 		{`{"status":"success","data":{"resultType":"vector","result":[`, `decoding the query answer: EOF`},
 		{``, `decoding the query answer: EOF`},
 	} {

@@ -1,6 +1,7 @@
 package monitorcost
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -93,26 +94,11 @@ func parseData(dec *json.Decoder, fn func(Sample)) error {
 				return fmt.Errorf("result: want an array, got %v", tok)
 			}
 			for dec.More() {
-				var s struct {
-					Metric json.RawMessage    `json:"metric"`
-					Value  [2]json.RawMessage `json:"value"`
-				}
-				if err := dec.Decode(&s); err != nil {
+				var e element
+				if err := dec.Decode(&e); err != nil {
 					return err
 				}
-				h, name, err := targethealth.HashLabelObject(s.Metric)
-				if err != nil {
-					return err
-				}
-				var v string
-				if err := json.Unmarshal(s.Value[1], &v); err != nil {
-					return fmt.Errorf("the value of a %s series: %w", name, err)
-				}
-				f, err := strconv.ParseFloat(v, 64)
-				if err != nil {
-					return fmt.Errorf("the value of a %s series: %w", name, err)
-				}
-				fn(Sample{Name: name, Labels: h, Value: f})
+				fn(Sample{Name: e.Metric.name, Labels: e.Metric.hash, Value: float64(e.Value)})
 			}
 			if _, err := dec.Token(); err != nil { // ]
 				return err
@@ -149,4 +135,44 @@ func objectKey(dec *json.Decoder) (string, error) {
 		return "", fmt.Errorf("want a key, got %v", tok)
 	}
 	return k, nil
+}
+
+// element is one series of a vector result; its parts decode in place, without copies
+// of the label set.
+type element struct {
+	Metric metric      `json:"metric"`
+	Value  sampleValue `json:"value"`
+}
+
+// metric is a series' labels: __name__ and the hash of the others.
+type metric struct {
+	name string
+	hash targethealth.LabelSetHash
+}
+
+func (m *metric) UnmarshalJSON(b []byte) error {
+	h, name, err := targethealth.HashLabelObject(b)
+	m.hash, m.name = h, name
+	return err
+}
+
+// sampleValue is the value of [<time>, "<value>"].
+type sampleValue float64
+
+func (v *sampleValue) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	end := bytes.LastIndexByte(b, '"')
+	start := -1
+	if end > 0 {
+		start = bytes.LastIndexByte(b[:end], '"')
+	}
+	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' || start < 0 || bytes.IndexByte(b[:start], ',') < 0 {
+		return fmt.Errorf("a sample value: want [<time>, \"<value>\"], got %.40s", b)
+	}
+	f, err := strconv.ParseFloat(string(b[start+1:end]), 64)
+	if err != nil {
+		return fmt.Errorf("a sample value: %w", err)
+	}
+	*v = sampleValue(f)
+	return nil
 }
