@@ -5,6 +5,7 @@
 //	lookout-operator crds            print the CustomResourceDefinitions
 //	lookout-operator render -f PATH  print the prometheus.yaml the operator would generate
 //	lookout-operator explain KIND NS/NAME  follow a monitor, Service or Pod to its targets
+//	lookout-operator top             the monitors and namespaces that cost each Prometheus most
 //	lookout-operator test TESTFILE...       unit-test rules (promtool's test files) on PrometheusRules
 //	lookout-operator version         print the version
 //
@@ -43,6 +44,8 @@ func dispatch(args []string) int {
 		return renderCmd(args, os.Stdout, os.Stderr)
 	case "explain":
 		return explainCmd(args, os.Stdout, os.Stderr)
+	case "top":
+		return topCmd(args, os.Stdout, os.Stderr)
 	case "test":
 		return testCmd(args, os.Stdout, os.Stderr)
 	case "version":
@@ -68,6 +71,7 @@ commands:
   crds      print the monitoring.coreos.com CustomResourceDefinitions as YAML ("full-crds" is the same)
   render    print the Prometheus configuration the operator would generate, offline ("render -h")
   explain   follow a ServiceMonitor, PodMonitor, Service or Pod to its scrape targets, live or offline ("explain -h")
+  top       the monitors and namespaces whose scrapes cost each Prometheus most, live ("top -h")
   test      unit-test alerting and recording rules of PrometheusRules with promtool's test files ("test -h")
   version   print the version, commit and build date
 

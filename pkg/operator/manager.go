@@ -301,7 +301,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 		if err := resourcestatus.SetupWithManager(mgr, deps, opts.StatusWorkers, kinds); err != nil {
 			return err
 		}
-		if err := setupTargetHealth(mgr, opts, store, pr, agents); err != nil {
+		if err := setupTargetHealth(mgr, opts, store, pr, agents, statusClient); err != nil {
 			return err
 		}
 		if err := setupRuleHealth(mgr, opts, store, pr, rulers != nil); err != nil {

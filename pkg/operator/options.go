@@ -197,6 +197,10 @@ type Options struct {
 	// one pod per shard of every Prometheus (--target-health-interval); 0: never, and the
 	// bindings carry no TargetsHealthy condition (ADR 0018).
 	TargetHealthInterval time.Duration
+	// MonitorCost adds to each target health poll one query per shard for the samples
+	// and series each monitor's scrapes cost (SampleCost binding condition, TopMonitors
+	// Prometheus condition; --monitor-cost, ADR 0034).
+	MonitorCost bool
 
 	// watchServices is set at start when the operator may list and watch Services.
 	watchServices bool
@@ -418,6 +422,7 @@ func DefaultOptions() Options {
 		WebhookDNSNames:         []string{"lookout-operator.lookout.svc", "localhost", "127.0.0.1"},
 		ResourceStatus:          true,
 		TargetHealthInterval:    time.Minute,
+		MonitorCost:             true,
 	}
 }
 

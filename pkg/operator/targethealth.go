@@ -3,6 +3,7 @@ package operator
 import (
 	"context"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
@@ -12,8 +13,10 @@ import (
 )
 
 // setupTargetHealth adds the target health poller (--target-health-interval, 0: none)
-// for the Prometheus and PrometheusAgent controllers (agents nil: not running).
-func setupTargetHealth(mgr manager.Manager, opts Options, store *resourcestatus.Store, pr, agents *promctrl.Reconciler) error {
+// for the Prometheus and PrometheusAgent controllers (agents nil: not running), which
+// also measures the monitors' sample cost unless --monitor-cost=false (statusClient
+// writes the Prometheus's TopMonitors condition).
+func setupTargetHealth(mgr manager.Manager, opts Options, store *resourcestatus.Store, pr, agents *promctrl.Reconciler, statusClient client.Client) error {
 	if opts.TargetHealthInterval <= 0 || store == nil {
 		return nil
 	}
@@ -28,10 +31,16 @@ func setupTargetHealth(mgr manager.Manager, opts Options, store *resourcestatus.
 	if err != nil {
 		return err
 	}
+	var cost *targethealth.Cost
+	if opts.MonitorCost {
+		store.EnableCost()
+		cost = &targethealth.Cost{Status: statusClient}
+	}
 	return mgr.Add(targethealth.New(targethealth.Deps{
 		Store:   store,
 		Lookup:  lookup,
 		Pods:    mgr.GetAPIReader(),
 		Metrics: metrics,
+		Cost:    cost,
 	}, targethealth.Config{Interval: opts.TargetHealthInterval}))
 }

@@ -4,7 +4,8 @@
 // the class of one error of a down target ("connection refused", "server returned HTTP
 // status 401"). The scrape pool (job) name Lookout generates names the monitor
 // ("serviceMonitor/<namespace>/<name>/<endpoint>"), so one answer per shard serves every
-// monitor. The answer is decoded one target at a time and only three fields are kept.
+// monitor. The answer is decoded one target at a time and only three fields
+// and a hash of the target's labels (for pkg/monitorcost's join) are kept.
 //
 // The package is pure: no network, no Kubernetes client. The poller that fetches the
 // answers and the status machinery that writes the TargetsHealthy condition live in

@@ -12,6 +12,9 @@ type Target struct {
 	ScrapePool string `json:"scrapePool"`
 	Health     string `json:"health"` // up, down, unknown (not scraped yet)
 	LastError  string `json:"lastError"`
+	// Labels is the hash of the target's labels after relabeling (pkg/monitorcost joins
+	// it with the series of the target's scrapes).
+	Labels LabelSetHash `json:"labels"`
 }
 
 // ParseTargets reads an answer of /api/v1/targets (state=active or any) and calls fn

@@ -24,8 +24,8 @@ func TestParseTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Target{
-		{ScrapePool: "serviceMonitor/a/app/0", Health: "up"},
-		{ScrapePool: "serviceMonitor/a/app/1", Health: "down", LastError: `Get "http://10.0.0.2:80/metrics": dial tcp 10.0.0.2:80: connect: connection refused`},
+		{ScrapePool: "serviceMonitor/a/app/0", Health: "up", Labels: HashLabels(map[string]string{"job": "app"})},
+		{ScrapePool: "serviceMonitor/a/app/1", Health: "down", LastError: `Get "http://10.0.0.2:80/metrics": dial tcp 10.0.0.2:80: connect: connection refused`, Labels: HashLabels(nil)},
 		{ScrapePool: "podMonitor/b/pods/0", Health: "unknown"},
 		{ScrapePool: "kubelet", Health: "up"},
 	}

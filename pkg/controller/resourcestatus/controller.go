@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/monitorcost"
 	"github.com/lookout-operator/lookout/pkg/priority"
 )
 
@@ -103,7 +104,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	planNow := func() plan {
 		health := r.Store.healthOf(r.kind.Name, req.NamespacedName)
-		return planBindings(obj.Bindings(), obj.GetGeneration(), verdicts, published, state, health, metav1.NewTime(r.Clock.Now()))
+		now := metav1.NewTime(r.Clock.Now())
+		p := planBindings(obj.Bindings(), obj.GetGeneration(), verdicts, published, state, health, now)
+		return withCost(p, obj.Bindings(), verdicts, monitorcost.SampleLimitOf(obj), r.Store.costOf(r.kind.Name, req.NamespacedName), now)
 	}
 	p := planNow()
 	if lookupErr != nil {
@@ -113,9 +116,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, nil
 	}
 	err := r.applyBindings(ctx, obj, p.desired)
-	if err != nil && r.Store.healthRefused(r.kind.Name, err) {
+	if err != nil && r.refused(ctx, err) {
 		// The binding without target health rather than no binding at all.
-		log.FromContext(ctx).Error(err, "the "+r.kind.Name+" CRD does not allow the TargetsHealthy condition (prometheus-operator's CRDs?): target health is off for this kind until the operator restarts; install Lookout's CRDs (lookout-operator crds) to have it")
 		if p = planNow(); !p.changed() {
 			return reconcile.Result{}, nil
 		}
@@ -153,4 +155,19 @@ func (r *Reconciler) applyBindings(ctx context.Context, obj Object, desired []mo
 		r.Applier.CountWrite(r.kind.Name, "apply-status")
 	}
 	return err
+}
+
+// refused reports whether err is the API server refusing Lookout's binding conditions
+// (TargetsHealthy, SampleCost: a CRD whose condition type enum is upstream's), turning
+// each refused one off for the kind and saying so once.
+func (r *Reconciler) refused(ctx context.Context, err error) bool {
+	health := r.Store.healthRefused(r.kind.Name, err)
+	if health {
+		log.FromContext(ctx).Error(err, "the "+r.kind.Name+" CRD does not allow the TargetsHealthy condition (prometheus-operator's CRDs?): target health is off for this kind until the operator restarts; install Lookout's CRDs (lookout-operator crds) to have it")
+	}
+	cost := r.Store.costRefused(r.kind.Name, err)
+	if cost {
+		log.FromContext(ctx).Error(err, "the "+r.kind.Name+" CRD does not allow the SampleCost condition (prometheus-operator's CRDs?): sample cost is off for this kind until the operator restarts; install Lookout's CRDs (lookout-operator crds) to have it")
+	}
+	return health || cost
 }

@@ -3,10 +3,8 @@ package resourcestatus
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -134,7 +132,7 @@ func (s *Store) healthRefused(kind string, err error) bool {
 	if rules {
 		typ = rulehealth.ConditionType
 	}
-	if s == nil || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), string(typ)) {
+	if s == nil || !refusesConditionType(err, typ) {
 		return false
 	}
 	s.mu.Lock()

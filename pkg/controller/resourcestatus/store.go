@@ -51,6 +51,8 @@ type Store struct {
 	// ruleHealthOn says a poller publishes it.
 	ruleHealth   map[Owner]*rulehealth.Snapshot
 	ruleHealthOn bool
+	// cost is the sample cost of the monitors (cost.go).
+	cost costState
 }
 
 // NewStore returns an empty store.
@@ -201,6 +203,7 @@ func (s *Store) Forget(owner Owner) {
 	delete(s.last, owner)
 	delete(s.health, owner)
 	delete(s.ruleHealth, owner)
+	s.forgetCostLocked(owner)
 }
 
 // Verdicts returns the verdicts of one object, by owner, and whether each owner has

@@ -10,4 +10,8 @@
 // of one ready pod per shard of each Prometheus and of each ThanosRuler whose
 // PrometheusRules have bindings, one request per shard whatever the number of rules, and
 // the RulesHealthy condition of the PrometheusRules (ADR 0033).
+//
+// With Deps.Cost (cost.go) the target poll asks one instant query more per shard and
+// publishes what each monitor costs (SampleCost) and the Prometheus's TopMonitors
+// condition (ADR 0034).
 package targethealth

@@ -62,6 +62,8 @@ type Deps struct {
 	HTTP *http.Client
 	// Metrics count the polls (nil: not counted).
 	Metrics *Metrics
+	// Cost, when set, also measures each monitor's sample cost (cost.go).
+	Cost *Cost
 }
 
 // Config tunes the poller.
@@ -173,7 +175,8 @@ func (p *Poller) pollOwner(ctx context.Context, o resourcestatus.Owner) {
 		return
 	}
 	start := time.Now()
-	snap, err := p.poll(ctx, prom)
+	cost := p.startCost(prom)
+	snap, err := p.poll(ctx, prom, cost)
 	if p.Metrics != nil {
 		if err == nil {
 			p.Metrics.Polls.WithLabelValues("ok").Inc()
@@ -199,6 +202,9 @@ func (p *Poller) pollOwner(ctx context.Context, o resourcestatus.Owner) {
 		snap.Unreachable = err.Error()
 	}
 	p.Store.PublishHealth(o, snap)
+	if err == nil {
+		p.finishCost(ctx, o, prom, cost)
+	}
 }
 
 // unreachable is a poll failure whose message is already classified (stable while the
@@ -208,7 +214,7 @@ type unreachable struct{ msg string }
 func (u unreachable) Error() string { return u.msg }
 
 // poll asks one ready pod of every shard of prom.
-func (p *Poller) poll(ctx context.Context, prom *promserver.Server) (*targethealth.Snapshot, error) {
+func (p *Poller) poll(ctx context.Context, prom *promserver.Server, cost *costPoll) (*targethealth.Snapshot, error) {
 	scheme, portName, defaultPort, prefix, localOnly := promplan.WebAPI(prom)
 	if localOnly {
 		return nil, unreachable{"spec.listenLocal: the web port listens on the pod's loopback only"}
@@ -240,8 +246,9 @@ func (p *Poller) poll(ctx context.Context, prom *promserver.Server) (*targetheal
 		fail := func(err error) error {
 			return unreachable{fmt.Sprintf("shard %d (pod %s): %s", shard, pod.Name, targethealth.Classify(err.Error()))}
 		}
+		cost.beginShard()
 		if err := p.get(ctx, base, path.Join("/", prefix, "/api/v1/targets"), "state=active", func(r io.Reader) error {
-			return targethealth.ParseTargets(r, snap.AddTarget)
+			return targethealth.ParseTargets(r, func(t targethealth.Target) { snap.AddTarget(t); cost.addTarget(t) })
 		}); err != nil {
 			return nil, fail(err)
 		}
@@ -260,6 +267,7 @@ func (p *Poller) poll(ctx context.Context, prom *promserver.Server) (*targetheal
 		case err != nil:
 			return nil, fail(err)
 		}
+		p.queryShard(ctx, cost, base, prefix)
 	}
 	return snap, nil
 }

@@ -48,7 +48,7 @@ func (s steps) Apply(ctx context.Context, p *promserver.Server, st *promState) (
 
 func (s steps) Status(ctx context.Context, p *promserver.Server, st *promState, result error) (monitoringv1.PrometheusStatus, monitoringv1.PrometheusStatus, error) {
 	status, err := s.r.status(ctx, p, st, result)
-	return status, *p.Status, err
+	return status, withoutCostCondition(*p.Status), err
 }
 
 func (steps) Forget(types.NamespacedName) {}
