@@ -44,7 +44,8 @@ images:
 ## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
 ## prometheus-operator and prometheus-config-reloader (upstream's, for the take-over,
 ## roll-back and reloader compatibility tests), staticcheck, kustomize and helm (the
-## packaging tests), and thanos (the sidecar end-to-end test) into bin/ (once)
+## packaging tests), and thanos (the sidecar end-to-end test) into bin/ (once), and the
+## community kube-prometheus-stack chart into bin/charts/ (test/chartcompare)
 tools: $(addprefix tool-,$(TOOLS))
 tool-%:
 	@hack/build-tool.sh $*

@@ -3,6 +3,7 @@ package chartcompare
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/lookout-operator/lookout/pkg/operator"
 )
 
 // chartCase is one rendering of the chart: its values files (relative to the chart's
@@ -54,6 +57,7 @@ func TestChartCompare(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			args = unquoteLabels(args)
 			in := inputs(objs)
 			keys, err := applyInputs(ns, in)
 			if err != nil {
@@ -196,4 +200,45 @@ func reasonOf(name string) string {
 		}
 	}
 	return ""
+}
+
+// unquoteLabels removes the double quotes around a --labels value. The chart's CI values
+// write --labels="cluster=talos-cluster"; no shell runs a container's arguments, so both
+// operators get the quotes: prometheus-operator then fails every write (the label key
+// `"cluster` is invalid) and generates nothing to compare, Lookout refuses to start
+// (TestQuotedLabelsRefused). The comparison runs both with the value the CI meant.
+func unquoteLabels(args []string) []string {
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "--labels="); ok && len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+			a = "--labels=" + v[1:len(v)-1]
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// TestQuotedLabelsRefused: the chart's CI operator arguments, quotes and all, are refused
+// by Lookout's flag parsing with a message naming the key, rather than accepted and
+// failing every write later as prometheus-operator does.
+func TestQuotedLabelsRefused(t *testing.T) {
+	objs, err := render("kps-quoted", "ci/03-non-defaults-values.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, err := operatorArgs(objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(args, `--labels="cluster=talos-cluster"`) {
+		t.Fatalf("the CI values no longer quote --labels: %q", args)
+	}
+	var out strings.Builder
+	_, err = operator.ParseArgs(args, &out)
+	if err == nil || !strings.Contains(err.Error(), `invalid key "\"cluster"`) {
+		t.Fatalf("parsing %q: err %v, want the quoted key refused", args, err)
+	}
+	if _, err := operator.ParseArgs(unquoteLabels(args), &out); err != nil {
+		t.Fatalf("without the quotes: %v", err)
+	}
 }

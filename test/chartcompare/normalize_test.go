@@ -41,8 +41,27 @@ func asLoadedPrometheusConfig(_ string, v any) any {
 		if err := yaml.Unmarshal(out, &data); err != nil {
 			return unreadablePrefix + "unreadable: " + err.Error()
 		}
+		dropDefaultRegex(data)
 		return data
 	})
+}
+
+// dropDefaultRegex removes regex "(.*)", the default, from every relabel rule in v:
+// Prometheus marshals it when it was written and leaves it out when it was not.
+func dropDefaultRegex(v any) {
+	switch t := v.(type) {
+	case []any:
+		for _, e := range t {
+			dropDefaultRegex(e)
+		}
+	case map[string]any:
+		if _, isRule := t["action"]; isRule && t["regex"] == "(.*)" {
+			delete(t, "regex")
+		}
+		for _, e := range t {
+			dropDefaultRegex(e)
+		}
+	}
 }
 
 // asParsedRuleFiles replaces each rule file of a rules/ entry with the file read into
