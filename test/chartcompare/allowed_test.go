@@ -35,6 +35,12 @@ var allowed = []allowance{
 		normalize: withoutSingleShardRules,
 	},
 	{
+		name:      "sharding rules' form",
+		key:       regexp.MustCompile(`^Secret/.*/prometheus-[^/]*$`),
+		reason:    "ADR 11 (sharding is among the equivalence cases) and ADR 12 (retained shards scrape nothing): Lookout writes no __tmp_current_shard rules and copies the address into __tmp_hash with its source labels the other way round; getting-started.md lists it",
+		normalize: shardingRulesAsUpstream,
+	},
+	{
 		name:      "pod phase drop position",
 		key:       regexp.MustCompile(`^Secret/.*/prometheus-[^/]*$`),
 		reason:    "ADR 11 (filterRunning is among the equivalence cases); getting-started.md: the rule dropping Failed and Succeeded pods stands earlier in Lookout's relabelings, with the same targets",

@@ -25,6 +25,10 @@ var (
 	hashOne    = map[string]any{"action": "hashmod", "modulus": 1, "source_labels": []any{"__address__"}, "target_label": "__tmp_hash"}
 	keepShard  = map[string]any{"action": "keep", "regex": "$(SHARD)", "source_labels": []any{"__tmp_hash"}}
 	hashTwo    = map[string]any{"action": "hashmod", "modulus": 2, "source_labels": []any{"__address__"}, "target_label": "__tmp_hash"}
+	curShard   = map[string]any{"replacement": "$(SHARD)", "target_label": "__tmp_current_shard"}
+	keepCur    = map[string]any{"action": "keep", "regex": "0|1", "source_labels": []any{"__tmp_current_shard"}}
+	hashAddrUp = map[string]any{"regex": "(.+);", "replacement": "$1", "source_labels": []any{"__address__", "__tmp_hash"}, "target_label": "__tmp_hash"}
+	hashAddrLo = map[string]any{"regex": ";(.+)", "replacement": "$1", "source_labels": []any{"__tmp_hash", "__address__"}, "target_label": "__tmp_hash"}
 	key        = "Secret/ns/prometheus-k8s"
 	ruleSecret = "rules/ns/prometheus-k8s-rulefiles"
 )
@@ -44,6 +48,8 @@ func TestCompareAllowsOnlyWhatIsListed(t *testing.T) {
 		{"pod phase drop missing", snapshot{key: promSecret(job(keepApp, nsLabel, phaseDrop))}, snapshot{key: promSecret(job(keepApp, nsLabel))}, "differs"},
 		{"one shard's rules", snapshot{key: promSecret(job(keepApp, hashOne, keepShard))}, snapshot{key: promSecret(job(keepApp))}, ""},
 		{"two shards' rules missing", snapshot{key: promSecret(job(keepApp, hashTwo, keepShard))}, snapshot{key: promSecret(job(keepApp))}, "differs"},
+		{"two shards in upstream's form", snapshot{key: promSecret(job(keepApp, curShard, keepCur, hashAddrUp, hashTwo, keepShard))}, snapshot{key: promSecret(job(keepApp, hashAddrLo, hashTwo, keepShard))}, ""},
+		{"two shards, a shard left out", snapshot{key: promSecret(job(keepApp, curShard, map[string]any{"action": "keep", "regex": "0", "source_labels": []any{"__tmp_current_shard"}}, hashAddrUp, hashTwo, keepShard))}, snapshot{key: promSecret(job(keepApp, hashAddrLo, hashTwo, keepShard))}, "differs"},
 		{"another keep regex", snapshot{key: promSecret(job(keepApp))}, snapshot{key: promSecret(job(map[string]any{"action": "keep", "regex": "(app.v1);true", "source_labels": []any{"__meta_kubernetes_service_label_app", "__meta_kubernetes_service_labelpresent_app"}}))}, "differs"},
 		{"configuration Prometheus refuses", snapshot{key: promSecret(map[string]any{"nonsense": true})}, snapshot{key: promSecret(map[string]any{"nonsense": false})}, "not compared"},
 		{"zero for", snapshot{ruleSecret: map[string]any{"f.yaml": map[string]any{"groups": []any{map[string]any{"name": "g", "rules": []any{map[string]any{"alert": "A", "expr": "up == 0", "for": "0s"}}}}}}},

@@ -339,3 +339,53 @@ func withoutField(v any, names []string, field string, drop func(string) bool) a
 	}
 	return out
 }
+
+// shardingRulesAsUpstream brings the sharding rules of a job with more than one shard to
+// one form: prometheus-operator first keeps only targets whose $(SHARD) is among the
+// shards 0..n-1 (__tmp_current_shard; always true in a running shard, and ADR 12 makes
+// retained shards scrape nothing in Lookout), which is dropped here; and it copies
+// __address__ into an empty __tmp_hash with source labels [__address__, __tmp_hash] and
+// regex "(.+);", which Lookout writes as [__tmp_hash, __address__] and ";(.+)" (both
+// match only an empty __tmp_hash and copy the address).
+func shardingRulesAsUpstream(_ string, v any) any {
+	return mapRelabelLists(v, func(rl []any) []any {
+		modulus := ""
+		for _, r := range rl {
+			if m := rule(r); m["action"] == "hashmod" {
+				modulus = fmt.Sprint(m["modulus"])
+			}
+		}
+		if modulus == "" || modulus == "1" {
+			return rl
+		}
+		var n int
+		if _, err := fmt.Sscan(modulus, &n); err != nil {
+			return rl
+		}
+		var all []string
+		for i := 0; i < n; i++ {
+			all = append(all, fmt.Sprint(i))
+		}
+		var out []any
+		for _, r := range rl {
+			m := rule(r)
+			switch {
+			case m["target_label"] == "__tmp_current_shard" && m["replacement"] == "$(SHARD)":
+				continue
+			case m["action"] == "keep" && slices.Equal(strs(m["source_labels"]), []string{"__tmp_current_shard"}) && m["regex"] == strings.Join(all, "|"):
+				continue
+			case m["target_label"] == "__tmp_hash" && slices.Equal(strs(m["source_labels"]), []string{"__tmp_hash", "__address__"}) && m["regex"] == ";(.+)":
+				nm := map[string]any{}
+				for k, val := range m {
+					nm[k] = val
+				}
+				nm["source_labels"] = []any{"__address__", "__tmp_hash"}
+				nm["regex"] = "(.+);"
+				out = append(out, nm)
+				continue
+			}
+			out = append(out, r)
+		}
+		return out
+	})
+}
