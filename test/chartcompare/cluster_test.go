@@ -99,7 +99,6 @@ func list(s scope) (*generated, error) {
 		cms := &corev1.ConfigMapList{}
 		roles := &rbacv1.RoleList{}
 		rbs := &rbacv1.RoleBindingList{}
-		//lint:ignore SA1019 as above
 		eps := &corev1.EndpointsList{}
 		epSlices := &discoveryv1.EndpointSliceList{}
 		for _, l := range []client.ObjectList{sts, svcs, secs, cms, roles, rbs, eps, epSlices} {

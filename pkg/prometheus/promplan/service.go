@@ -26,7 +26,7 @@ func GoverningService(p *promserver.Server) *corev1.Service {
 		},
 		// app.kubernetes.io/name alone, as prometheus-operator selects.
 		Selector: map[string]string{layout.NameLabel: NameValue(p)},
-		Ports: []corev1.ServicePort{workload.ServicePort(port, layout.PrometheusWebPort, port, corev1.ProtocolTCP)},
+		Ports:    []corev1.ServicePort{workload.ServicePort(port, layout.PrometheusWebPort, port, corev1.ProtocolTCP)},
 	}.Service()
 	if p.PrometheusOnly().Thanos != nil {
 		AddThanosGRPCPort(svc)
