@@ -13,7 +13,7 @@ COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2
 DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 VERSION_PKG := github.com/lookout-operator/lookout/pkg/buildinfo
 LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$(COMMIT) -X $(VERSION_PKG).Date=$(DATE)
-TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm thanos
+TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm thanos kube-prometheus-stack
 export KUBEBUILDER_ASSETS := $(BIN)
 
 .PHONY: all build images tools run test test-unit test-integration test-e2e bench bench-upstream bench-alertmanager bench-agent generate crds chart-crds stack fmt vet check clean
@@ -44,7 +44,8 @@ images:
 ## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
 ## prometheus-operator and prometheus-config-reloader (upstream's, for the take-over,
 ## roll-back and reloader compatibility tests), staticcheck, kustomize and helm (the
-## packaging tests), and thanos (the sidecar end-to-end test) into bin/ (once)
+## packaging tests), and thanos (the sidecar end-to-end test) into bin/ (once), and the
+## community kube-prometheus-stack chart into bin/charts/ (test/chartcompare)
 tools: $(addprefix tool-,$(TOOLS))
 tool-%:
 	@hack/build-tool.sh $*

@@ -56,8 +56,39 @@ case "$name" in
   thanos)         dir=test/tools/thanos; pkg=github.com/thanos-io/thanos/cmd/thanos; tags=netgo,slicelabels
                   v=$(awk '$1=="require" && $2=="github.com/thanos-io/thanos" {print $3}' "$dir/go.mod")
                   ldflags+=" -X github.com/prometheus/common/version.Version=${v#v}" ;;
+  # Not a binary: the community kube-prometheus-stack chart, for the chart compatibility
+  # test (test/chartcompare), copied from its Go module into bin/charts/ below.
+  kube-prometheus-stack) dir=test/tools/kube-prometheus-stack; pkg=charts ;;
   *) echo "build-tool.sh: unknown tool $name" >&2; exit 2 ;;
 esac
+
+if [[ "$name" == kube-prometheus-stack ]]; then
+  # The prometheus-community/helm-charts module holds the chart and the two subcharts it
+  # takes from the same repository (kube-state-metrics, prometheus-node-exporter); grafana
+  # and prometheus-windows-exporter are dropped from the copy's dependencies (the test
+  # disables them), so helm template needs nothing from a chart repository.
+  stamp="bin/.$name.stamp"
+  want=$( (cat "$dir/go.mod" "$dir/go.sum"; echo "$pkg v1") | sha256sum | cut -d' ' -f1)
+  out=bin/charts/kube-prometheus-stack
+  if [[ -f "$out/Chart.yaml" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+    exit 0
+  fi
+  version=$(awk '$1=="require" && $2=="github.com/prometheus-community/helm-charts" {print $3}' "$dir/go.mod")
+  src=$(cd "$dir" && go mod download -json "github.com/prometheus-community/helm-charts@$version" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  [[ -d "$src/charts/kube-prometheus-stack" ]] || { echo "build-tool.sh: no kube-prometheus-stack chart in $src" >&2; exit 1; }
+  rm -rf "$out"; mkdir -p bin/charts
+  cp -r "$src/charts/kube-prometheus-stack" "$out"
+  cp -r "$src/charts/kube-state-metrics" "$src/charts/prometheus-node-exporter" "$out/charts/"
+  chmod -R u+w "$out"
+  # Drop the dependency entries (from "  - name: X" to the next entry or key) of the two
+  # charts from other repositories.
+  awk '/^  - name: / { skip = ($3 == "grafana" || $3 == "prometheus-windows-exporter") }
+       /^[^ ]/ { skip = 0 }
+       !skip' "$src/charts/kube-prometheus-stack/Chart.yaml" > "$out/Chart.yaml"
+  echo "$want" > "$stamp"
+  echo ">> copied the kube-prometheus-stack chart ($version) into $out" >&2
+  exit 0
+fi
 
 stamp="bin/.$name.stamp"
 want=$( (cat "$dir/go.mod" "$dir/go.sum" 2>/dev/null; echo "$pkg $tags $ldflags"; go env GOVERSION) | sha256sum | cut -d' ' -f1)

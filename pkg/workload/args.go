@@ -45,6 +45,18 @@ func LogArgs(level, format string, add func(name, value string)) error {
 	return nil
 }
 
+// LogArgsUnlessDefault is LogArgs without the defaults, level info and format logfmt,
+// which prometheus-operator leaves out of Prometheus's, Alertmanager's and the
+// config-reloader's arguments.
+func LogArgsUnlessDefault(level, format string, add func(name, value string)) error {
+	return LogArgs(level, format, func(n, v string) {
+		if (n == "level" && v == "info") || (n == "format" && v == "logfmt") {
+			return
+		}
+		add(n, v)
+	})
+}
+
 // argName is a flag name without leading dashes, and without the "no-" of a negated
 // boolean flag.
 func argName(name string) string {

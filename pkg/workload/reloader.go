@@ -138,7 +138,7 @@ func (r ReloaderSpec) args(opts Options, init bool) ([]string, error) {
 		}
 		args = append(args, r.ReportArgs...)
 	}
-	if err := LogArgs(r.LogLevel, r.LogFormat, func(n, v string) { args = append(args, "--log-"+n+"="+v) }); err != nil {
+	if err := LogArgsUnlessDefault(r.LogLevel, r.LogFormat, func(n, v string) { args = append(args, "--log-"+n+"="+v) }); err != nil {
 		return nil, err
 	}
 	return args, nil

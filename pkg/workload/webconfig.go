@@ -83,6 +83,10 @@ func WebConfigFor(w *monitoringv1.WebConfigFileFields, dir, what string) ([]byte
 			}
 		}
 	}
+	if f.TLSServerConfig == nil && f.HTTPServerConfig == nil {
+		// Nothing to configure: an empty file, as prometheus-operator writes it.
+		return []byte{}, nil
+	}
 	out, err := yaml.Marshal(f)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the web config: %w", err)

@@ -103,7 +103,7 @@ func prometheusArgs(p *promserver.Server, v versions.Version) ([]workload.Arg, e
 	if err := webArgs(p, add); err != nil {
 		return nil, err
 	}
-	if err := workload.LogArgs(s.LogLevel, s.LogFormat, func(n, v string) { add("log."+n, v) }); err != nil {
+	if err := workload.LogArgsUnlessDefault(s.LogLevel, s.LogFormat, func(n, v string) { add("log."+n, v) }); err != nil {
 		return nil, err
 	}
 	more, err := receiverArgs(p, v, add)

@@ -10,8 +10,8 @@ import (
 
 // GoverningService is the headless Service prometheus-operated shared by the Prometheus
 // StatefulSets of p's namespace (prometheus-agent-operated for agents); it gives pods
-// stable DNS names. It selects the pods of every Prometheus (or agent) Lookout manages in
-// the namespace. The controller creates it only when
+// stable DNS names. It selects the pods of every Prometheus (or agent) in the namespace,
+// by app.kubernetes.io/name alone as prometheus-operator does. The controller creates it only when
 // ManagesGoverningService(p). With spec.thanos it also has the sidecars' grpc port 10901,
 // as prometheus-operator adds it, so that Thanos Query finds them by DNS SRV records.
 func GoverningService(p *promserver.Server) *corev1.Service {
@@ -24,11 +24,9 @@ func GoverningService(p *promserver.Server) *corev1.Service {
 			layout.LegacyManagedByLabel: layout.ManagedByValue,
 			operatedLabel:               "true",
 		},
-		Selector: map[string]string{
-			layout.NameLabel:      NameValue(p),
-			layout.ManagedByLabel: layout.ManagedByValue,
-		},
-		Ports: []corev1.ServicePort{workload.ServicePort(port, layout.PrometheusWebPort, port, corev1.ProtocolTCP)},
+		// app.kubernetes.io/name alone, as prometheus-operator selects.
+		Selector: map[string]string{layout.NameLabel: NameValue(p)},
+		Ports:    []corev1.ServicePort{workload.ServicePort(port, layout.PrometheusWebPort, port, corev1.ProtocolTCP)},
 	}.Service()
 	if p.PrometheusOnly().Thanos != nil {
 		AddThanosGRPCPort(svc)
