@@ -6,6 +6,7 @@
 //	lookout-operator render -f PATH  print the prometheus.yaml the operator would generate
 //	lookout-operator explain KIND NS/NAME  follow a monitor, Service or Pod to its targets
 //	lookout-operator test TESTFILE...       unit-test rules (promtool's test files) on PrometheusRules
+//	lookout-operator lint PATH...    check manifests of rules and monitors (a CI gate)
 //	lookout-operator version         print the version
 //
 // The run flags include every flag of prometheus-operator's operator binary, so its
@@ -45,6 +46,8 @@ func dispatch(args []string) int {
 		return explainCmd(args, os.Stdout, os.Stderr)
 	case "test":
 		return testCmd(args, os.Stdout, os.Stderr)
+	case "lint":
+		return lintCmd(args, os.Stdout, os.Stderr)
 	case "version":
 		fmt.Println(buildinfo.String())
 		return 0
@@ -69,6 +72,7 @@ commands:
   render    print the Prometheus configuration the operator would generate, offline ("render -h")
   explain   follow a ServiceMonitor, PodMonitor, Service or Pod to its scrape targets, live or offline ("explain -h")
   test      unit-test alerting and recording rules of PrometheusRules with promtool's test files ("test -h")
+  lint      check manifests of rules, monitors and Prometheuses: a gate for CI ("lint -h")
   version   print the version, commit and build date
 
 flags of run (every flag of prometheus-operator's operator is accepted; see
