@@ -28,6 +28,10 @@ type Inputs struct {
 	Services     []corev1.Service
 	Pods         []Pod
 
+	// operatorServices are the Services the operator keeps (the kubelet's): selectable,
+	// but they say nothing of what else the files describe.
+	operatorServices []corev1.Service
+
 	selected       map[string][]*promserver.Server
 	verdicts       map[string][]selection.Verdict
 	thanosSelected map[string]bool
@@ -38,7 +42,7 @@ type Inputs struct {
 type Pod struct {
 	Namespace string
 	// Owner names the object ("Deployment/web").
-	Owner string
+	Owner      string
 	Labels     map[string]string
 	Containers []corev1.Container
 }
@@ -50,7 +54,7 @@ var templatePaths = map[string][]string{
 }
 
 // NewInputs renders objs (render.Render, render.RenderThanosRulers) and collects their
-// Services and pods.
+// Services and pods, and the kubelet Service the operator of the files keeps.
 func NewInputs(objs *render.Objects) (*Inputs, error) {
 	in := &Inputs{Objects: objs}
 	var err error
@@ -83,6 +87,7 @@ func NewInputs(objs *render.Objects) (*Inputs, error) {
 			in.Pods = append(in.Pods, p)
 		}
 	}
+	in.operatorServices = kubeletServices(in.Pods)
 	in.index()
 	return in, nil
 }

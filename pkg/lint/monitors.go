@@ -40,11 +40,11 @@ func (in *Inputs) servicesOf(sm *monitoringv1.ServiceMonitor) (r reach[corev1.Se
 	if err != nil {
 		return r, false
 	}
-	for _, s := range in.Services {
+	for i, s := range append(append([]corev1.Service(nil), in.Services...), in.operatorServices...) {
 		if !inNamespaces(sm.Namespace, sm.Spec.NamespaceSelector, s.Namespace) {
 			continue
 		}
-		r.described = true
+		r.described = r.described || i < len(in.Services)
 		if sel.Matches(k8slabels.Set(s.Labels)) {
 			r.selected = append(r.selected, s)
 		}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/prometheus/prometheus/promql/parser"
@@ -43,10 +44,12 @@ var rateFuncs = map[string]bool{"rate": true, "irate": true, "increase": true, "
 // noisy says why e is noisy, or "" when it is not. Noisy is a threshold comparison
 // (>, >=, <, <=) of a number with an expression that reads a rate (rate, irate,
 // increase, delta, idelta, deriv) or a raw series (a selector outside any function:
-// a gauge as scraped). An expression that already smooths over time (*_over_time,
-// predict_linear, holt_winters/double_exponential_smoothing) or tests presence (absent)
-// is not noisy, nor are equality tests (up == 0): they test a state. In `a and b`,
-// `a or b` and `a unless b` each side is judged.
+// a gauge as scraped). Not noisy: an expression that already smooths over time
+// (*_over_time, predict_linear, holt_winters/double_exponential_smoothing, changes,
+// resets), tests presence (absent) or computes an age (time(), timestamp()); a raw
+// series holding a time (timeLike: a TTL, a timestamp); "> 0", which asks whether
+// anything happened at all; equality tests (up == 0), which test a state. In `a and b`
+// and `a unless b` the left side is judged, in `a or b` each side.
 func noisy(e parser.Expr) string {
 	switch n := e.(type) {
 	case *parser.ParenExpr:
@@ -69,11 +72,29 @@ func noisy(e parser.Expr) string {
 				}
 				side = n.RHS
 			}
+			if n.Op == parser.GTR && isZero(n.RHS) || n.Op == parser.LSS && isZero(n.LHS) {
+				return "" // "anything at all": an event or a state, not a threshold
+			}
 			return moving(side)
 		}
 	}
 	return ""
 }
+
+// isZero reports whether e is the number literal 0.
+func isZero(e parser.Expr) bool {
+	switch n := e.(type) {
+	case *parser.NumberLiteral:
+		return n.Val == 0
+	case *parser.ParenExpr:
+		return isZero(n.Expr)
+	}
+	return false
+}
+
+// timeLike are names of series holding a time, a deadline or a time to live: they move
+// with the clock, not with noise.
+var timeLike = regexp.MustCompile(`(_timestamp|_timestamp_seconds|_time|_time_seconds|_ttl_seconds|_expiry_seconds|_expiration_seconds|_not_after|_not_before)$`)
 
 // isNumber reports whether e is a number literal (possibly negated or parenthesised).
 func isNumber(e parser.Expr) bool {
@@ -99,7 +120,8 @@ func moving(e parser.Expr) string {
 			name := x.Func.Name
 			switch {
 			case strings.HasSuffix(name, "_over_time"), strings.HasPrefix(name, "absent"), name == "predict_linear",
-				name == "holt_winters", name == "double_exponential_smoothing", name == "changes", name == "resets":
+				name == "holt_winters", name == "double_exponential_smoothing", name == "changes", name == "resets",
+				name == "time", name == "timestamp":
 				smooth = name
 				return
 			case rateFuncs[name]:
@@ -110,7 +132,7 @@ func moving(e parser.Expr) string {
 			}
 			return
 		case *parser.VectorSelector:
-			if !inCall && raw == "" {
+			if !inCall && raw == "" && !timeLike.MatchString(x.Name) {
 				raw = x.String()
 			}
 			return

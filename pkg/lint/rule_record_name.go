@@ -5,7 +5,7 @@ import "regexp"
 func init() {
 	register(&Check{
 		Name:     "rule-record-name",
-		Severity: Warning,
+		Severity: Info,
 		Summary:  "a recording rule's name is not in the `level:metric:operations` form",
 		Run:      ruleRecordName,
 	})

@@ -50,4 +50,3 @@ func ruleShortRange(in *Inputs) []Finding {
 	})
 	return out
 }
-

@@ -26,12 +26,12 @@ type ruleRef struct {
 // Alert reports whether the rule is an alerting rule.
 func (r ruleRef) Alert() bool { return r.Rule.Alert != "" }
 
-// where names the rule for messages: `alert "X" (group g)` or `record "x" (group g)`.
+// where names the rule for messages: `alert "X" (group "g", rule 2)`.
 func (r ruleRef) where() string {
 	if r.Alert() {
-		return fmt.Sprintf("alert %q (group %q)", r.Rule.Alert, r.Group)
+		return fmt.Sprintf("alert %q (group %q, rule %d)", r.Rule.Alert, r.Group, r.Index)
 	}
-	return fmt.Sprintf("record %q (group %q)", r.Rule.Record, r.Group)
+	return fmt.Sprintf("record %q (group %q, rule %d)", r.Rule.Record, r.Group, r.Index)
 }
 
 // finding is a finding about the PrometheusRule holding r.

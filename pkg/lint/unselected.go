@@ -1,10 +1,13 @@
 package lint
 
 import (
+	"strings"
+
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
+	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 	"github.com/lookout-operator/lookout/pkg/selection"
 )
 
@@ -23,7 +26,12 @@ func init() {
 		Name:     "invalid",
 		Severity: Error,
 		Summary:  "a Prometheus or ThanosRuler selects the monitor or PrometheusRule but the operator rejects it (InvalidConfiguration)",
-		Run:      invalid,
+		Run:      func(in *Inputs) []Finding { return invalid(in, false) },
+	}, &Check{
+		Name:     "missing-reference",
+		Severity: Warning,
+		Summary:  "a selected monitor names a Secret or ConfigMap (key) the files do not hold: the operator rejects it unless the cluster has it",
+		Run:      func(in *Inputs) []Finding { return invalid(in, true) },
 	})
 }
 
@@ -73,12 +81,17 @@ func why(vs []selection.Verdict) string {
 	return msg
 }
 
-func invalid(in *Inputs) []Finding {
+// invalid reports the objects a Prometheus or ThanosRuler rejects: for a missing
+// reference (missing) only those rejected because a Secret or ConfigMap is not in the
+// files (created at install time by a Job or another controller, it may well exist in
+// the cluster), otherwise the others.
+func invalid(in *Inputs, missing bool) []Finding {
 	var out []Finding
 	seen := map[string]bool{}
+	notFound := ": " + promcfg.ErrNotFound.Error()
 	add := func(p string, vs []selection.Verdict) {
 		for _, v := range vs {
-			if v.Reason != selection.InvalidConfiguration || seen[v.Key()+v.Message] {
+			if v.Reason != selection.InvalidConfiguration || seen[v.Key()+v.Message] || strings.Contains(v.Message, notFound) != missing {
 				continue
 			}
 			seen[v.Key()+v.Message] = true
