@@ -32,6 +32,10 @@ type Inputs struct {
 	// but they say nothing of what else the files describe.
 	operatorServices []corev1.Service
 
+	servicesByNS  map[string][]service
+	podsByNS      map[string][]*Pod
+	allNamespaces []string
+
 	selected       map[string][]*promserver.Server
 	verdicts       map[string][]selection.Verdict
 	thanosSelected map[string]bool
@@ -89,6 +93,7 @@ func NewInputs(objs *render.Objects) (*Inputs, error) {
 	}
 	in.operatorServices = kubeletServices(in.Pods)
 	in.index()
+	in.indexWorkloads()
 	return in, nil
 }
 

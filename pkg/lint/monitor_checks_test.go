@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// service is a Service app/NAME labelled app=NAME with one port named port.
-func service(name, port string) string {
+// serviceYAML is a Service app/NAME labelled app=NAME with one port named port.
+func serviceYAML(name, port string) string {
 	return fmt.Sprintf(`apiVersion: v1
 kind: Service
 metadata: {name: %[1]s, namespace: app, labels: {app: %[1]s}}
@@ -69,8 +69,8 @@ spec:
 
 func TestMonitorSelectorNoMatch(t *testing.T) {
 	runCases(t, "monitor-selector-no-match", []checkCase{
-		{"no Service matches", docs(service("web", "http"), serviceMonitor("api", "http", "")), 1, "matches no Service in namespace app"},
-		{"a Service matches", docs(service("web", "http"), serviceMonitor("web", "http", "")), 0, ""},
+		{"no Service matches", docs(serviceYAML("web", "http"), serviceMonitor("api", "http", "")), 1, "matches no Service in namespace app"},
+		{"a Service matches", docs(serviceYAML("web", "http"), serviceMonitor("web", "http", "")), 0, ""},
 		{"the files describe no Service there", serviceMonitor("api", "http", ""), 0, ""},
 		{"no pod template matches", docs(deployment, podMonitor("api", "metrics")), 1, "matches no Pod or pod template"},
 		{"a pod template matches", docs(deployment, podMonitor("web", "metrics")), 0, ""},
@@ -86,17 +86,17 @@ spec:
       - name: operator
         image: operator
         args: [--kubelet-service=app/kubelet]
-`, service("web", "http"), strings.Replace(serviceMonitor("kubelet", "https-metrics", ""), "app: kubelet", "k8s-app: kubelet", 1)), 0, ""},
+`, serviceYAML("web", "http"), strings.Replace(serviceMonitor("kubelet", "https-metrics", ""), "app: kubelet", "k8s-app: kubelet", 1)), 0, ""},
 	})
 }
 
 func TestMonitorPortNotFound(t *testing.T) {
 	runCases(t, "monitor-port-not-found", []checkCase{
-		{"Service port named otherwise", docs(service("web", "http"), serviceMonitor("web", "metrics", "")), 1, `port "metrics" is not a port of the 1 selected Services (their ports: http)`},
-		{"Service port", docs(service("web", "http"), serviceMonitor("web", "http", "")), 0, ""},
+		{"Service port named otherwise", docs(serviceYAML("web", "http"), serviceMonitor("web", "metrics", "")), 1, `port "metrics" is not a port of the 1 selected Services (their ports: http)`},
+		{"Service port", docs(serviceYAML("web", "http"), serviceMonitor("web", "http", "")), 0, ""},
 		{"container port named otherwise", docs(deployment, podMonitor("web", "http")), 1, "their ports: metrics"},
 		{"container port", docs(deployment, podMonitor("web", "metrics")), 0, ""},
-		{"nothing selected is another check's", docs(service("web", "http"), serviceMonitor("api", "metrics", "")), 0, ""},
+		{"nothing selected is another check's", docs(serviceYAML("web", "http"), serviceMonitor("api", "metrics", "")), 0, ""},
 	})
 }
 
@@ -145,9 +145,9 @@ func TestMonitorRelabelDropsAll(t *testing.T) {
 		return fmt.Sprintf("    relabelings:\n    - {action: drop, sourceLabels: [__meta_kubernetes_service_name], regex: %s}\n", regex)
 	}
 	runCases(t, "monitor-relabel-drops-all", []checkCase{
-		{"drops its only target", docs(prometheus(""), service("web", "http"), endpoints("web", "http"), serviceMonitor("web", "http", drop("web"))), 1, "the relabelings drop all 1 targets"},
-		{"drops another Service", docs(prometheus(""), service("web", "http"), endpoints("web", "http"), serviceMonitor("web", "http", drop("api"))), 0, ""},
-		{"no relabelings", docs(prometheus(""), service("web", "http"), endpoints("web", "http"), serviceMonitor("web", "http", "")), 0, ""},
-		{"no Prometheus selects it", docs(service("web", "http"), endpoints("web", "http"), serviceMonitor("web", "http", drop("web"))), 0, ""},
+		{"drops its only target", docs(prometheus(""), serviceYAML("web", "http"), endpoints("web", "http"), serviceMonitor("web", "http", drop("web"))), 1, "the relabelings drop all 1 targets"},
+		{"drops another Service", docs(prometheus(""), serviceYAML("web", "http"), endpoints("web", "http"), serviceMonitor("web", "http", drop("api"))), 0, ""},
+		{"no relabelings", docs(prometheus(""), serviceYAML("web", "http"), endpoints("web", "http"), serviceMonitor("web", "http", "")), 0, ""},
+		{"no Prometheus selects it", docs(serviceYAML("web", "http"), endpoints("web", "http"), serviceMonitor("web", "http", drop("web"))), 0, ""},
 	})
 }
