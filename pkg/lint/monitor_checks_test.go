@@ -121,6 +121,7 @@ spec:
 		{"not selected", docs(picky, serviceMonitor("web", "http", "")), 1, "NotSelectedByLabels"},
 		{"selected", docs(prometheus(""), serviceMonitor("web", "http", "")), 0, ""},
 		{"no Prometheus in the files", serviceMonitor("web", "http", ""), 0, ""},
+		{"a PrometheusAgent in the files", docs(picky, "apiVersion: monitoring.coreos.com/v1alpha1\nkind: PrometheusAgent\nmetadata: {name: a, namespace: mon}\nspec: {}\n", serviceMonitor("web", "http", "")), 0, ""},
 	})
 }
 

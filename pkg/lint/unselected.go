@@ -20,7 +20,7 @@ func init() {
 	}, &Check{
 		Name:     "monitor-unselected",
 		Severity: Warning,
-		Summary:  "no Prometheus in the files selects the monitor (checked only when the files hold a Prometheus)",
+		Summary:  "no Prometheus in the files selects the monitor (checked only when the files hold a Prometheus and no PrometheusAgent)",
 		Run:      monitorUnselected,
 	}, &Check{
 		Name:     "invalid",
@@ -48,8 +48,10 @@ func ruleUnselected(in *Inputs) []Finding {
 	return out
 }
 
+// monitorUnselected does not run when the files hold a PrometheusAgent: render judges
+// Prometheus objects only, and a monitor only an agent selects is not unselected.
 func monitorUnselected(in *Inputs) []Finding {
-	if len(in.Prometheuses) == 0 {
+	if len(in.Prometheuses) == 0 || in.hasAgent() {
 		return nil
 	}
 	var out []Finding
@@ -61,6 +63,15 @@ func monitorUnselected(in *Inputs) []Finding {
 		})
 	}
 	return out
+}
+
+func (in *Inputs) hasAgent() bool {
+	for _, d := range in.Objects.Others {
+		if gk := d.GroupVersionKind().GroupKind(); gk.Kind == "PrometheusAgent" && gk.Group == monitoringv1.SchemeGroupVersion.Group {
+			return true
+		}
+	}
+	return false
 }
 
 // why joins the verdicts' messages ("Prometheus monitoring/k8s: ..." each).
