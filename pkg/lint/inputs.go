@@ -37,7 +37,7 @@ type Inputs struct {
 	allNamespaces []string
 
 	selected       map[string][]*promserver.Server
-	verdicts       map[string][]selection.Verdict
+	verdicts       map[string][]Verdict
 	thanosSelected map[string]bool
 }
 
@@ -128,8 +128,15 @@ func (in *Inputs) SelectedBy(kind, namespace, name string) []*promserver.Server 
 }
 
 // Verdicts returns the verdicts of every Prometheus and ThanosRuler on the object.
-func (in *Inputs) Verdicts(kind, namespace, name string) []selection.Verdict {
+func (in *Inputs) Verdicts(kind, namespace, name string) []Verdict {
 	return in.verdicts[key(kind, namespace, name)]
+}
+
+// Verdict is the verdict of one Prometheus or ThanosRuler on an object.
+type Verdict struct {
+	selection.Verdict
+	// By names the judge: "Prometheus mon/k8s".
+	By string
 }
 
 // ruleSelectedByThanos reports whether a ThanosRuler selects the PrometheusRule.
@@ -141,20 +148,22 @@ func key(kind, namespace, name string) string { return kind + " " + namespace + 
 
 // index builds the lookups of SelectedBy, Verdicts and ruleSelectedByThanos.
 func (in *Inputs) index() {
-	in.selected, in.verdicts, in.thanosSelected = map[string][]*promserver.Server{}, map[string][]selection.Verdict{}, map[string]bool{}
+	in.selected, in.verdicts, in.thanosSelected = map[string][]*promserver.Server{}, map[string][]Verdict{}, map[string]bool{}
 	for _, o := range in.Prometheuses {
+		by := o.Prometheus.Kind() + " " + o.Prometheus.Namespace + "/" + o.Prometheus.Name
 		for _, v := range o.Verdicts {
 			k := key(v.Kind, v.Namespace, v.Name)
-			in.verdicts[k] = append(in.verdicts[k], v)
+			in.verdicts[k] = append(in.verdicts[k], Verdict{Verdict: v, By: by})
 			if v.Binds() {
 				in.selected[k] = append(in.selected[k], o.Prometheus)
 			}
 		}
 	}
 	for _, o := range in.ThanosRulers {
+		by := "ThanosRuler " + o.ThanosRuler.Namespace + "/" + o.ThanosRuler.Name
 		for _, v := range o.Verdicts {
 			k := key(v.Kind, v.Namespace, v.Name)
-			in.verdicts[k] = append(in.verdicts[k], v)
+			in.verdicts[k] = append(in.verdicts[k], Verdict{Verdict: v, By: by})
 			if v.Binds() {
 				in.thanosSelected[k] = true
 			}

@@ -42,7 +42,7 @@ func ruleUnselected(in *Inputs) []Finding {
 	var out []Finding
 	for _, pr := range in.Objects.PrometheusRules {
 		if len(in.SelectedBy(monitoringv1.PrometheusRuleKind, pr.Namespace, pr.Name)) == 0 && !in.ruleSelectedByThanos(pr.Namespace, pr.Name) {
-			out = append(out, at(monitoringv1.PrometheusRuleKind, pr.Namespace, pr.Name, "no Prometheus or ThanosRuler selects it: %s", why(in.Verdicts(monitoringv1.PrometheusRuleKind, pr.Namespace, pr.Name))))
+			out = append(out, at(monitoringv1.PrometheusRuleKind, pr.Namespace, pr.Name, "no Prometheus or ThanosRuler selects it; %s", why(in.Verdicts(monitoringv1.PrometheusRuleKind, pr.Namespace, pr.Name))))
 		}
 	}
 	return out
@@ -58,7 +58,7 @@ func monitorUnselected(in *Inputs) []Finding {
 	for _, k := range monitorkind.All {
 		k.Each(&in.Objects.Monitors, func(m client.Object) {
 			if len(in.SelectedBy(k.Name, m.GetNamespace(), m.GetName())) == 0 {
-				out = append(out, at(k.Name, m.GetNamespace(), m.GetName(), "no Prometheus selects it: %s", why(in.Verdicts(k.Name, m.GetNamespace(), m.GetName()))))
+				out = append(out, at(k.Name, m.GetNamespace(), m.GetName(), "no Prometheus selects it; %s", why(in.Verdicts(k.Name, m.GetNamespace(), m.GetName()))))
 			}
 		})
 	}
@@ -74,8 +74,8 @@ func (in *Inputs) hasAgent() bool {
 	return false
 }
 
-// why joins the verdicts' messages ("Prometheus monitoring/k8s: ..." each).
-func why(vs []selection.Verdict) string {
+// why joins the verdicts' messages ("Prometheus mon/k8s: REASON (message)" each).
+func why(vs []Verdict) string {
 	if len(vs) == 0 {
 		return "no Prometheus considered it"
 	}
@@ -84,7 +84,7 @@ func why(vs []selection.Verdict) string {
 		if i > 0 {
 			msg += "; "
 		}
-		msg += string(v.Reason)
+		msg += v.By + ": " + string(v.Reason)
 		if v.Message != "" {
 			msg += " (" + v.Message + ")"
 		}
