@@ -86,3 +86,11 @@ func TestSARIFRules(t *testing.T) {
 		}
 	}
 }
+
+func TestArtifactURI(t *testing.T) {
+	for in, want := range map[string]string{"deploy/rules.yaml": "deploy/rules.yaml", "/src/deploy/a b.yaml": "file:///src/deploy/a%20b.yaml"} {
+		if got := artifactURI(in); got != want {
+			t.Errorf("artifactURI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

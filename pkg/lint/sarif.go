@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"io"
+	"net/url"
 	"path/filepath"
 )
 
@@ -77,7 +78,7 @@ func writeSARIF(w io.Writer, res *Result) error {
 		r := sarifResult{RuleID: f.Check, RuleIndex: index[f.Check], Level: sarifLevels[f.Severity], Message: sarifMessage{Text: f.Object() + ": " + f.Message}}
 		if f.File != "" {
 			var loc sarifLocation
-			loc.PhysicalLocation.ArtifactLocation.URI = filepath.ToSlash(f.File)
+			loc.PhysicalLocation.ArtifactLocation.URI = artifactURI(f.File)
 			if f.Line > 0 {
 				loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Line}
 			}
@@ -88,4 +89,13 @@ func writeSARIF(w io.Writer, res *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// artifactURI is a relative path as it is (SARIF resolves it against the repository), an
+// absolute one as a file URI.
+func artifactURI(file string) string {
+	if filepath.IsAbs(file) {
+		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(file)}).String()
+	}
+	return filepath.ToSlash(file)
 }
