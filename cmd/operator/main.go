@@ -7,6 +7,7 @@
 //	lookout-operator explain KIND NS/NAME  follow a monitor, Service or Pod to its targets
 //	lookout-operator top             the monitors and namespaces that cost each Prometheus most
 //	lookout-operator test TESTFILE...       unit-test rules (promtool's test files) on PrometheusRules
+//	lookout-operator lint PATH...    check manifests of rules and monitors (a CI gate)
 //	lookout-operator version         print the version
 //
 // The run flags include every flag of prometheus-operator's operator binary, so its
@@ -48,6 +49,8 @@ func dispatch(args []string) int {
 		return topCmd(args, os.Stdout, os.Stderr)
 	case "test":
 		return testCmd(args, os.Stdout, os.Stderr)
+	case "lint":
+		return lintCmd(args, os.Stdout, os.Stderr)
 	case "version":
 		fmt.Println(buildinfo.String())
 		return 0
@@ -73,6 +76,7 @@ commands:
   explain   follow a ServiceMonitor, PodMonitor, Service or Pod to its scrape targets, live or offline ("explain -h")
   top       the monitors and namespaces whose scrapes cost each Prometheus most, live ("top -h")
   test      unit-test alerting and recording rules of PrometheusRules with promtool's test files ("test -h")
+  lint      check manifests of rules, monitors and Prometheuses: a gate for CI ("lint -h")
   version   print the version, commit and build date
 
 flags of run (every flag of prometheus-operator's operator is accepted; see

@@ -21,12 +21,17 @@ type Object struct {
 	*unstructured.Unstructured
 	// Source names the file and document index, for error messages ("a.yaml#2").
 	Source string
+	// File is the file the document was read from ("<stdin>" for standard input) and
+	// Line the 1-based line of its first content line there (0 when unknown).
+	File string
+	Line int
 }
 
 // Decode splits multi-document YAML and returns every non-empty document. Lists
 // (kind: List or *List) are flattened into their items.
 func Decode(data []byte, source string) ([]Object, error) {
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	starts := docLines(data)
 	var out []Object
 	for i := 1; ; i++ {
 		doc, err := r.Read()
@@ -57,12 +62,52 @@ func Decode(data []byte, source string) ([]Object, error) {
 				return nil, fmt.Errorf("%s: %w", src, err)
 			}
 			for j := range list.Items {
-				out = append(out, Object{Unstructured: &list.Items[j], Source: fmt.Sprintf("%s[%d]", src, j)})
+				out = append(out, Object{Unstructured: &list.Items[j], Source: fmt.Sprintf("%s[%d]", src, j), File: source, Line: lineOf(starts, i)})
 			}
 			continue
 		}
-		out = append(out, Object{Unstructured: u, Source: src})
+		out = append(out, Object{Unstructured: u, Source: src, File: source, Line: lineOf(starts, i)})
 	}
+}
+
+// docLines returns, for each document of data in the order the YAML reader returns them
+// (a run of lines between separators, empty or comment-only ones included), the 1-based
+// line of its first line that is neither blank nor a comment (0: none). A separator is a
+// line "---" alone or followed by whitespace or a comment, as the reader splits.
+func docLines(data []byte) []int {
+	lines := bytes.Split(data, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1] // the reader's end of input, not a line
+	}
+	var out []int
+	first, count := 0, 0
+	for n, line := range lines {
+		if rest, ok := bytes.CutPrefix(line, []byte("---")); ok {
+			if t := bytes.TrimSpace(rest); len(t) == 0 || t[0] == '#' {
+				if count > 0 {
+					out = append(out, first)
+				}
+				first, count = 0, 0
+				continue
+			}
+		}
+		count++
+		if t := bytes.TrimSpace(line); first == 0 && len(t) > 0 && t[0] != '#' {
+			first = n + 1
+		}
+	}
+	if count > 0 {
+		out = append(out, first)
+	}
+	return out
+}
+
+// lineOf returns the line of document i (1-based) of starts, 0 when unknown.
+func lineOf(starts []int, i int) int {
+	if i-1 < len(starts) {
+		return starts[i-1]
+	}
+	return 0
 }
 
 // ReadPaths reads every .yaml, .yml and .json file named, descending into directories

@@ -44,6 +44,12 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 	if err != nil {
 		return nil, err
 	}
+	return FromDocuments(defaultNamespace, docs)
+}
+
+// FromDocuments sorts documents already read (manifest.ReadPaths) into Objects as Load
+// does; documents without a namespace get defaultNamespace, set on the document too.
+func FromDocuments(defaultNamespace string, docs []manifest.Object) (*Objects, error) {
 	o := &Objects{}
 	for _, d := range docs {
 		if d.GetNamespace() == "" && d.GetKind() != "Namespace" {
