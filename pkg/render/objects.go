@@ -19,6 +19,9 @@ import (
 // Objects are the manifests render works from.
 type Objects struct {
 	Prometheuses []*promserver.Server
+	// Agents are the PrometheusAgents, rendered by RenderAgents only; their documents
+	// are in Others too (render skips them, explain reads them from there).
+	Agents []*promserver.Server
 	// Alertmanagers and ThanosRulers are rendered with --objects only, Alertmanagers
 	// with the AlertmanagerConfigs they select.
 	Alertmanagers       []*monitoringv1.Alertmanager
@@ -44,6 +47,12 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 	if err != nil {
 		return nil, err
 	}
+	return FromDocuments(defaultNamespace, docs)
+}
+
+// FromDocuments sorts decoded documents (read from files, or from the cluster by
+// `diff --live`) into Objects as Load does.
+func FromDocuments(defaultNamespace string, docs []manifest.Object) (*Objects, error) {
 	o := &Objects{}
 	for _, d := range docs {
 		if d.GetNamespace() == "" && d.GetKind() != "Namespace" {
@@ -71,6 +80,9 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 			into, o.Others = add(&o.AlertmanagerConfigs), append(o.Others, d)
 		case "ThanosRuler.monitoring.coreos.com":
 			into, o.Others = add(&o.ThanosRulers), append(o.Others, d)
+		case "PrometheusAgent.monitoring.coreos.com":
+			a := &monitoringv1alpha1.PrometheusAgent{}
+			o.Agents, o.Others, into = append(o.Agents, promserver.Of(a)), append(o.Others, d), a
 		case "Secret":
 			into = add(&o.Secrets)
 		case "ConfigMap":
@@ -95,6 +107,7 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 		}
 	}
 	sortByName(o.Prometheuses)
+	sortByName(o.Agents)
 	sortByName(o.Alertmanagers)
 	sortByName(o.ThanosRulers)
 	return o, nil
