@@ -6,7 +6,11 @@
 //	lookout-operator render -f PATH  print the prometheus.yaml the operator would generate
 //	lookout-operator explain KIND NS/NAME  follow a monitor, Service or Pod to its targets
 //	lookout-operator test TESTFILE...       unit-test rules (promtool's test files) on PrometheusRules
+//	lookout-operator diff OLD NEW    diff what the operator would generate for two trees of manifests
 //	lookout-operator version         print the version
+//
+// Installed as kubectl-lookout, the binary is a kubectl plugin: `kubectl lookout COMMAND`
+// runs every command but run (plugin.go).
 //
 // The run flags include every flag of prometheus-operator's operator binary, so its
 // Deployment arguments work unchanged.
@@ -26,6 +30,9 @@ import (
 var version = buildinfo.Get().Version
 
 func main() {
+	if isPlugin(os.Args[0]) {
+		os.Exit(pluginDispatch(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	os.Exit(dispatch(os.Args[1:]))
 }
 
@@ -45,6 +52,8 @@ func dispatch(args []string) int {
 		return explainCmd(args, os.Stdout, os.Stderr)
 	case "test":
 		return testCmd(args, os.Stdout, os.Stderr)
+	case "diff":
+		return diffCmd(args, os.Stdout, os.Stderr)
 	case "version":
 		fmt.Println(buildinfo.String())
 		return 0
@@ -69,6 +78,7 @@ commands:
   render    print the Prometheus configuration the operator would generate, offline ("render -h")
   explain   follow a ServiceMonitor, PodMonitor, Service or Pod to its scrape targets, live or offline ("explain -h")
   test      unit-test alerting and recording rules of PrometheusRules with promtool's test files ("test -h")
+  diff      diff the configuration and rules the operator would generate for two trees of manifests, or a tree and the cluster ("diff -h")
   version   print the version, commit and build date
 
 flags of run (every flag of prometheus-operator's operator is accepted; see
