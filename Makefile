@@ -16,7 +16,7 @@ LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$
 TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm thanos
 export KUBEBUILDER_ASSETS := $(BIN)
 
-.PHONY: all build images tools run test test-unit test-integration test-e2e bench bench-upstream bench-alertmanager bench-agent generate crds chart-crds stack fmt vet check clean
+.PHONY: all build images image-cli tools run test test-unit test-integration test-e2e bench bench-upstream bench-alertmanager bench-agent generate crds chart-crds stack fmt vet check clean
 
 all: build
 
@@ -40,6 +40,13 @@ images:
 	    --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
 	    -t $(IMAGE_REPO)/$${t#*:}:$(IMAGE_TAG) . ; \
 	done
+
+## image-cli: print the docker buildx command of the command-line tools' image (render,
+## explain, lint, test, diff; the Dockerfile's cli stage), stamped like the others
+image-cli:
+	@echo docker buildx build --platform $(PLATFORMS) --target cli \
+	    --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
+	    -t $(IMAGE_REPO)/lookout-cli:$(IMAGE_TAG) .
 
 ## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
 ## prometheus-operator and prometheus-config-reloader (upstream's, for the take-over,
