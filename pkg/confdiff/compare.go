@@ -1,6 +1,7 @@
 package confdiff
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 )
@@ -163,6 +164,9 @@ func compareFiles(old, new []File) ([]FileDiff, error) {
 	for _, p := range paths {
 		of, inOld := o[p]
 		nf, inNew := n[p]
+		if inOld && inNew && bytes.Equal(of.Data, nf.Data) {
+			continue // the same bytes are the same data
+		}
 		f := nf
 		if !inNew {
 			f = of
