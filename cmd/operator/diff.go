@@ -79,7 +79,12 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		klog.SetLogger(logr.Discard())
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		if oldObjs, err = loadLive(ctx, cfg); err != nil {
+		c, err := liveClient(cfg)
+		if err != nil {
+			fmt.Fprintln(stderr, "error:", err)
+			return 2
+		}
+		if oldObjs, err = loadLive(ctx, c); err != nil {
 			fmt.Fprintln(stderr, "error: reading the cluster:", err)
 			return 2
 		}

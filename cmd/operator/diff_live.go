@@ -33,13 +33,14 @@ var liveKinds = func() []schema.GroupVersionKind {
 	return kinds
 }()
 
-// loadLive reads the objects render works from out of the cluster of cfg, read-only
-// (list only), with cfg's credentials. A kind whose CRD is not installed is empty.
-func loadLive(ctx context.Context, cfg *rest.Config) (*render.Objects, error) {
-	c, err := client.New(cfg, client.Options{})
-	if err != nil {
-		return nil, err
-	}
+// liveClient is a read-only client of the cluster of cfg, with cfg's credentials.
+func liveClient(cfg *rest.Config) (client.Reader, error) {
+	return client.New(cfg, client.Options{})
+}
+
+// loadLive reads the objects render works from out of the cluster c reads, with lists
+// only. A kind whose CRD is not installed is empty.
+func loadLive(ctx context.Context, c client.Reader) (*render.Objects, error) {
 	var docs []manifest.Object
 	list := func(gvk schema.GroupVersionKind, ns string) error {
 		l := &unstructured.UnstructuredList{}
