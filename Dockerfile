@@ -4,7 +4,8 @@
 #     --build-arg VERSION=0.1.0 --build-arg COMMIT=$(git rev-parse HEAD) \
 #     --build-arg DATE=$(date -u +%Y-%m-%dT%H:%M:%SZ) -t ghcr.io/lookout-operator/lookout-operator:v0.1.0 .
 #   (the same with --target config-reloader -t ghcr.io/lookout-operator/config-reloader:v0.1.0;
-#   make images prints both commands with the values filled in)
+#   make images prints both commands with the values filled in; --target cli builds the
+#   command-line tools' image, ghcr.io/lookout-operator/lookout-cli, make image-cli)
 # Static binaries, cross-compiled on the build machine's platform, on a distroless base,
 # running as a non-root user. test/packaging/dockerfile_test.go checks these properties.
 
@@ -67,3 +68,25 @@ COPY --from=build /out/config-reloader /usr/bin/config-reloader
 COPY --from=build /out/config-reloader /bin/prometheus-config-reloader
 USER 65532:65532
 ENTRYPOINT ["/usr/bin/config-reloader"]
+
+# The command-line tools (render, explain, lint, test, diff) for CI jobs and pre-commit:
+# the operator's binary, also as kubectl-lookout, with help as the default command rather
+# than running the operator. Mount the repository at /work:
+#   docker run --rm -v "$PWD:/work" ghcr.io/lookout-operator/lookout-cli:v0.1.0 lint manifests/
+FROM gcr.io/distroless/static-debian12:nonroot@sha256:afa5c872c891853ca7fcf1f12c3edb23f7eeef36189728842dd51042ff57f7ab AS cli
+ARG VERSION=dev
+ARG COMMIT=
+ARG DATE=
+LABEL org.opencontainers.image.title="lookout-cli" \
+      org.opencontainers.image.description="Lookout's offline tools: render, explain, lint, test and diff for monitoring.coreos.com manifests" \
+      org.opencontainers.image.source="https://github.com/lookout-operator/lookout" \
+      org.opencontainers.image.url="https://github.com/lookout-operator/lookout" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${COMMIT}" \
+      org.opencontainers.image.created="${DATE}"
+COPY --from=build /out/lookout-operator /usr/bin/lookout-operator
+COPY --from=build /out/lookout-operator /usr/bin/kubectl-lookout
+WORKDIR /work
+USER 65532:65532
+ENTRYPOINT ["/usr/bin/lookout-operator"]
+CMD ["help"]

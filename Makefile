@@ -16,7 +16,7 @@ LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$
 TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm thanos kube-prometheus-stack
 export KUBEBUILDER_ASSETS := $(BIN)
 
-.PHONY: all build images tools run test test-unit test-integration test-e2e bench bench-upstream bench-alertmanager bench-agent generate crds chart-crds stack fmt vet check clean
+.PHONY: all build images image-cli plugin-archives tools run test test-unit test-integration test-e2e bench bench-upstream bench-alertmanager bench-agent generate crds chart-crds stack fmt vet check clean
 
 all: build
 
@@ -40,6 +40,26 @@ images:
 	    --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
 	    -t $(IMAGE_REPO)/$${t#*:}:$(IMAGE_TAG) . ; \
 	done
+
+## image-cli: print the docker buildx command of the command-line tools' image (render,
+## explain, lint, test, diff; the Dockerfile's cli stage), stamped like the others
+image-cli:
+	@echo docker buildx build --platform $(PLATFORMS) --target cli \
+	    --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
+	    -t $(IMAGE_REPO)/lookout-cli:$(IMAGE_TAG) .
+
+## plugin-archives: the kubectl plugin's release archives (the static binary as
+## kubectl-lookout, one tar.gz per platform of example/krew/lookout.yaml) into
+## dist/plugin/, and their sha256 for the krew manifest
+PLUGIN_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+plugin-archives:
+	@mkdir -p $(CURDIR)/dist/plugin
+	@set -e; for p in $(PLUGIN_PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; exe=kubectl-lookout; [ $$os = windows ] && exe=$$exe.exe; \
+	  dir=$$(mktemp -d); \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$dir/$$exe ./cmd/operator; \
+	  tar -C $$dir -czf $(CURDIR)/dist/plugin/kubectl-lookout_v$(VERSION)_$${os}_$${arch}.tar.gz $$exe; rm -rf $$dir; \
+	done; cd $(CURDIR)/dist/plugin && sha256sum *.tar.gz
 
 ## tools: kube-apiserver, etcd, controller-gen, prometheus, promtool, alertmanager,
 ## prometheus-operator and prometheus-config-reloader (upstream's, for the take-over,

@@ -8,7 +8,11 @@
 //	lookout-operator top             the monitors and namespaces that cost each Prometheus most
 //	lookout-operator test TESTFILE...       unit-test rules (promtool's test files) on PrometheusRules
 //	lookout-operator lint PATH...    check manifests of rules and monitors (a CI gate)
+//	lookout-operator diff OLD NEW    diff what the operator would generate for two trees of manifests
 //	lookout-operator version         print the version
+//
+// Installed as kubectl-lookout, the binary is a kubectl plugin: `kubectl lookout COMMAND`
+// runs every command but run (plugin.go).
 //
 // The run flags include every flag of prometheus-operator's operator binary, so its
 // Deployment arguments work unchanged.
@@ -28,6 +32,9 @@ import (
 var version = buildinfo.Get().Version
 
 func main() {
+	if isPlugin(os.Args[0]) {
+		os.Exit(pluginDispatch(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	os.Exit(dispatch(os.Args[1:]))
 }
 
@@ -51,6 +58,8 @@ func dispatch(args []string) int {
 		return testCmd(args, os.Stdout, os.Stderr)
 	case "lint":
 		return lintCmd(args, os.Stdout, os.Stderr)
+	case "diff":
+		return diffCmd(args, os.Stdout, os.Stderr)
 	case "version":
 		fmt.Println(buildinfo.String())
 		return 0
@@ -77,6 +86,7 @@ commands:
   top       the monitors and namespaces whose scrapes cost each Prometheus most, live ("top -h")
   test      unit-test alerting and recording rules of PrometheusRules with promtool's test files ("test -h")
   lint      check manifests of rules, monitors and Prometheuses: a gate for CI ("lint -h")
+  diff      diff the configuration and rules the operator would generate for two trees of manifests, or a tree and the cluster ("diff -h")
   version   print the version, commit and build date
 
 flags of run (every flag of prometheus-operator's operator is accepted; see

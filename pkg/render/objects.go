@@ -19,6 +19,9 @@ import (
 // Objects are the manifests render works from.
 type Objects struct {
 	Prometheuses []*promserver.Server
+	// Agents are the PrometheusAgents, rendered by RenderAgents only; their documents
+	// are in Others too (render skips them, explain reads them from there).
+	Agents []*promserver.Server
 	// Alertmanagers and ThanosRulers are rendered with --objects only, Alertmanagers
 	// with the AlertmanagerConfigs they select.
 	Alertmanagers       []*monitoringv1.Alertmanager
@@ -47,8 +50,9 @@ func Load(defaultNamespace string, paths ...string) (*Objects, error) {
 	return FromDocuments(defaultNamespace, docs)
 }
 
-// FromDocuments sorts documents already read (manifest.ReadPaths) into Objects as Load
-// does; documents without a namespace get defaultNamespace, set on the document too.
+// FromDocuments sorts documents already read (manifest.ReadPaths, or from the cluster by
+// `diff --live`) into Objects as Load does; documents without a namespace get
+// defaultNamespace, set on the document too.
 func FromDocuments(defaultNamespace string, docs []manifest.Object) (*Objects, error) {
 	o := &Objects{}
 	for _, d := range docs {
@@ -77,6 +81,9 @@ func FromDocuments(defaultNamespace string, docs []manifest.Object) (*Objects, e
 			into, o.Others = add(&o.AlertmanagerConfigs), append(o.Others, d)
 		case "ThanosRuler.monitoring.coreos.com":
 			into, o.Others = add(&o.ThanosRulers), append(o.Others, d)
+		case "PrometheusAgent.monitoring.coreos.com":
+			a := &monitoringv1alpha1.PrometheusAgent{}
+			o.Agents, o.Others, into = append(o.Agents, promserver.Of(a)), append(o.Others, d), a
 		case "Secret":
 			into = add(&o.Secrets)
 		case "ConfigMap":
@@ -101,6 +108,7 @@ func FromDocuments(defaultNamespace string, docs []manifest.Object) (*Objects, e
 		}
 	}
 	sortByName(o.Prometheuses)
+	sortByName(o.Agents)
 	sortByName(o.Alertmanagers)
 	sortByName(o.ThanosRulers)
 	return o, nil

@@ -49,7 +49,18 @@ type Options struct {
 
 // Render generates the configuration of each Prometheus in objs.
 func Render(objs *Objects, opts Options) ([]Output, error) {
-	return renderPicked(objs, "Prometheus", opts.Prometheus, objs.Prometheuses, func(p *promserver.Server, store promcfg.Assets, nsLabels selection.NamespaceLabels) Output {
+	return renderPicked(objs, "Prometheus", opts.Prometheus, objs.Prometheuses, renderServer(objs, opts))
+}
+
+// RenderAgents generates the configuration of each PrometheusAgent in objs (opts.Prometheus
+// picks one), as the PrometheusAgent controller does: an agent selects no rules.
+func RenderAgents(objs *Objects, opts Options) ([]Output, error) {
+	return renderPicked(objs, "PrometheusAgent", opts.Prometheus, objs.Agents, renderServer(objs, opts))
+}
+
+// renderServer renders one Prometheus or PrometheusAgent.
+func renderServer(objs *Objects, opts Options) func(*promserver.Server, promcfg.Assets, selection.NamespaceLabels) Output {
+	return func(p *promserver.Server, store promcfg.Assets, nsLabels selection.NamespaceLabels) Output {
 		p = opts.Versions.OfPrometheus(p)
 		if opts.NoTopologySharding {
 			p = p.WithoutTopologySharding()
@@ -80,7 +91,7 @@ func Render(objs *Objects, opts Options) ([]Output, error) {
 		}
 		o.Verdicts = append(o.Verdicts, ruleVerdicts...)
 		return o
-	})
+	}
 }
 
 // renderRules selects p's PrometheusRules and validates, enforces and renders each as the

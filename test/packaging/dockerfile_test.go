@@ -138,7 +138,7 @@ func TestDockerfile(t *testing.T) {
 		}
 	}
 
-	for name, binary := range map[string]string{"operator": "/usr/bin/lookout-operator", "config-reloader": "/usr/bin/config-reloader"} {
+	for name, binary := range map[string]string{"operator": "/usr/bin/lookout-operator", "config-reloader": "/usr/bin/config-reloader", "cli": "/usr/bin/lookout-operator"} {
 		s, ok := byName[name]
 		if !ok {
 			t.Errorf("no %s stage", name)
@@ -173,6 +173,9 @@ func TestDockerfile(t *testing.T) {
 		entry := s.all("ENTRYPOINT")
 		if len(entry) != 1 || !strings.Contains(entry[0].args, `"`+binary+`"`) {
 			t.Errorf("%s: ENTRYPOINT %v, want %s", name, entry, binary)
+		}
+		if name == "cli" {
+			checkCLIStage(t, s)
 		}
 		if name == "config-reloader" {
 			found := false
