@@ -65,7 +65,8 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		usage()
 		return 2
 	}
-	opts := render.Options{Versions: versions.For(parsed.Options.DefaultVersions)}
+	opts := render.Options{Versions: versions.For(parsed.Options.DefaultVersions),
+		NoTopologySharding: !parsed.Options.FeatureGates.Enabled(operator.GatePrometheusTopologySharding)}
 
 	var oldObjs *render.Objects
 	oldName := "OLD"
