@@ -25,3 +25,11 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	}
 	return promreg.Registered(m, reg, "target health metrics", m.Polls, m.Duration)
 }
+
+// poll are m's poll counters (none when m is nil).
+func (m *Metrics) poll() pollMetrics {
+	if m == nil {
+		return pollMetrics{}
+	}
+	return pollMetrics{polls: m.Polls, duration: m.Duration}
+}

@@ -10,10 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"slices"
 	"sort"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/lookout-operator/lookout/pkg/periodic"
@@ -26,7 +24,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/layout"
@@ -83,10 +80,8 @@ type Config struct {
 // Poller is a manager.Runnable that polls on every period while this replica leads.
 type Poller struct {
 	Deps
-	cfg Config
-
-	mu       sync.Mutex
-	failures map[resourcestatus.Owner]int
+	cfg    Config
+	owners *ownerPolls
 }
 
 // New returns a poller.
@@ -103,7 +98,7 @@ func New(d Deps, cfg Config) *Poller {
 	if d.HTTP == nil {
 		d.HTTP = NewHTTPClient(cfg.Timeout)
 	}
-	return &Poller{Deps: d, cfg: cfg, failures: map[resourcestatus.Owner]int{}}
+	return &Poller{Deps: d, cfg: cfg, owners: newOwnerPolls("target health", cfg)}
 }
 
 // NewHTTPClient is the client the poller asks pods with. An HTTPS Prometheus
@@ -140,25 +135,7 @@ func (p *Poller) Start(ctx context.Context) error {
 
 // PollOnce polls every owner once and publishes what it found.
 func (p *Poller) PollOnce(ctx context.Context) {
-	owners := p.Store.HealthOwners() // sorted
-	p.mu.Lock()
-	for o := range p.failures {
-		if !slices.Contains(owners, o) {
-			delete(p.failures, o) // gone since
-		}
-	}
-	p.mu.Unlock()
-	sem := make(chan struct{}, p.cfg.Parallel)
-	var wg sync.WaitGroup
-	for _, o := range owners {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			p.pollOwner(ctx, o)
-		}()
-	}
-	wg.Wait()
+	p.owners.each(ctx, p.Store.HealthOwners(), p.pollOwner)
 }
 
 // pollOwner polls one Prometheus and publishes its snapshot, or, after too many failures
@@ -167,7 +144,7 @@ func (p *Poller) pollOwner(ctx context.Context, o resourcestatus.Owner) {
 	prom, err := p.Lookup(ctx, o)
 	if err != nil {
 		if !apierrors.IsNotFound(err) {
-			log.FromContext(ctx).Error(err, "target health: reading the owner", "owner", o)
+			p.owners.lookupFailed(ctx, o, err)
 		}
 		return
 	}
@@ -177,27 +154,10 @@ func (p *Poller) pollOwner(ctx context.Context, o resourcestatus.Owner) {
 	start := time.Now()
 	cost := p.startCost(prom)
 	snap, err := p.poll(ctx, prom, cost)
-	if p.Metrics != nil {
-		if err == nil {
-			p.Metrics.Polls.WithLabelValues("ok").Inc()
-			p.Metrics.Duration.Observe(time.Since(start).Seconds())
-		} else {
-			p.Metrics.Polls.WithLabelValues("error").Inc()
-		}
+	if !p.owners.done(ctx, o, start, err, p.Metrics.poll()) {
+		return // the last health stands for now
 	}
-	p.mu.Lock()
-	if err == nil {
-		delete(p.failures, o)
-	} else {
-		p.failures[o]++
-	}
-	failures := p.failures[o]
-	p.mu.Unlock()
 	if err != nil {
-		log.FromContext(ctx).V(1).Info("target health: polling failed", "owner", o, "failures", failures, "error", err.Error())
-		if failures < p.cfg.UnreachableAfter {
-			return // the last health stands for now
-		}
 		snap = targethealth.NewSnapshot()
 		snap.Unreachable = err.Error()
 	}

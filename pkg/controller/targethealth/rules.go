@@ -8,9 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -20,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/periodic"
@@ -86,9 +83,7 @@ type RulePoller struct {
 	RuleDeps
 	// requests is a target health poller used for its configuration and request code.
 	requests *Poller
-
-	mu       sync.Mutex
-	failures map[resourcestatus.Owner]int
+	owners   *ownerPolls
 }
 
 // NewRules returns a rule poller; cfg is the target health poller's (same period,
@@ -96,7 +91,7 @@ type RulePoller struct {
 func NewRules(d RuleDeps, cfg Config) *RulePoller {
 	p := New(Deps{Store: d.Store, Pods: d.Pods, HTTP: d.HTTP}, cfg)
 	d.HTTP = p.HTTP
-	return &RulePoller{RuleDeps: d, requests: p, failures: map[resourcestatus.Owner]int{}}
+	return &RulePoller{RuleDeps: d, requests: p, owners: newOwnerPolls("rule health", p.cfg)}
 }
 
 // NeedLeaderElection: only the leader writes status.
@@ -110,25 +105,7 @@ func (p *RulePoller) Start(ctx context.Context) error {
 
 // PollOnce polls every owner of PrometheusRules once and publishes what it found.
 func (p *RulePoller) PollOnce(ctx context.Context) {
-	owners := p.Store.RuleHealthOwners() // sorted
-	p.mu.Lock()
-	for o := range p.failures {
-		if !slices.Contains(owners, o) {
-			delete(p.failures, o)
-		}
-	}
-	p.mu.Unlock()
-	sem := make(chan struct{}, p.requests.cfg.Parallel)
-	var wg sync.WaitGroup
-	for _, o := range owners {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			p.pollOwner(ctx, o)
-		}()
-	}
-	wg.Wait()
+	p.owners.each(ctx, p.Store.RuleHealthOwners(), p.pollOwner)
 }
 
 // pollOwner polls one owner and publishes its snapshot, or, after too many failures in a
@@ -137,7 +114,7 @@ func (p *RulePoller) pollOwner(ctx context.Context, o resourcestatus.Owner) {
 	api, err := p.Lookup(ctx, o)
 	if err != nil {
 		if !apierrors.IsNotFound(err) {
-			log.FromContext(ctx).Error(err, "rule health: reading the owner", "owner", o)
+			p.owners.lookupFailed(ctx, o, err)
 		}
 		return
 	}
@@ -148,26 +125,11 @@ func (p *RulePoller) pollOwner(ctx context.Context, o resourcestatus.Owner) {
 	snap, n, err := p.poll(ctx, api)
 	if p.Metrics != nil {
 		p.Metrics.Bytes.Add(float64(n))
-		if err == nil {
-			p.Metrics.Polls.WithLabelValues("ok").Inc()
-			p.Metrics.Duration.Observe(time.Since(start).Seconds())
-		} else {
-			p.Metrics.Polls.WithLabelValues("error").Inc()
-		}
 	}
-	p.mu.Lock()
-	if err == nil {
-		delete(p.failures, o)
-	} else {
-		p.failures[o]++
+	if !p.owners.done(ctx, o, start, err, p.Metrics.poll()) {
+		return // the last health stands for now
 	}
-	failures := p.failures[o]
-	p.mu.Unlock()
 	if err != nil {
-		log.FromContext(ctx).V(1).Info("rule health: polling failed", "owner", o, "failures", failures, "error", err.Error())
-		if failures < p.requests.cfg.UnreachableAfter {
-			return // the last health stands for now
-		}
 		snap = rulehealth.NewSnapshot()
 		snap.Unreachable = err.Error()
 	}

@@ -30,3 +30,11 @@ func NewRuleMetrics(reg prometheus.Registerer) (*RuleMetrics, error) {
 	}
 	return promreg.Registered(m, reg, "rule health metrics", m.Polls, m.Duration, m.Bytes)
 }
+
+// poll are m's poll counters (none when m is nil).
+func (m *RuleMetrics) poll() pollMetrics {
+	if m == nil {
+		return pollMetrics{}
+	}
+	return pollMetrics{polls: m.Polls, duration: m.Duration}
+}
