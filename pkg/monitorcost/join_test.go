@@ -105,14 +105,14 @@ func TestParseVectorErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`{"status":"error","errorType":"bad_data","error":"parse error"}`, "prometheus answered error: parse error"},
 		{`[]`, `decoding the query answer: want "{", got [`},
-		{`{"status":"success","data":{"resultType":"matrix","result":[]}}`, `decoding the query answer: result type "matrix", want vector`},
-		{`{"status":"success","data":{"resultType":"vector","result":{}}}`, `decoding the query answer: result: want an array, got {`},
-		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"a":1},"value":[1,"2"]}]}}`, `decoding the query answer: decoding a label set: want an object of strings`},
-		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"x"]}]}}`, `decoding the query answer: a sample value: strconv.ParseFloat: parsing "x": invalid syntax`},
-		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,2]}]}}`, `decoding the query answer: a sample value: want [<time>, "<value>"], got [1,2]`},
-		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":"3"}]}}`, `decoding the query answer: a sample value: want [<time>, "<value>"], got "3"`},
-		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":["3"]}]}}`, `decoding the query answer: a sample value: want [<time>, "<value>"], got ["3"]`},
-		{`{"status":"success","data":{"resultType":"vector","result":[`, `decoding the query answer: EOF`},
+		{`{"status":"success","data":{"resultType":"matrix","result":[]}}`, `decoding the query answer: data: resultType: result type "matrix", want vector`},
+		{`{"status":"success","data":{"resultType":"vector","result":{}}}`, `decoding the query answer: data: result: want an array, got {`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"a":1},"value":[1,"2"]}]}}`, `decoding the query answer: data: result: decoding a label set: want an object of strings`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"x"]}]}}`, `decoding the query answer: data: result: a sample value: strconv.ParseFloat: parsing "x": invalid syntax`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,2]}]}}`, `decoding the query answer: data: result: a sample value: want [<time>, "<value>"], got [1,2]`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":"3"}]}}`, `decoding the query answer: data: result: a sample value: want [<time>, "<value>"], got "3"`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":["3"]}]}}`, `decoding the query answer: data: result: a sample value: want [<time>, "<value>"], got ["3"]`},
+		{`{"status":"success","data":{"resultType":"vector","result":[`, `decoding the query answer: data: result: EOF`},
 		{``, `decoding the query answer: EOF`},
 	} {
 		err := ParseVector(strings.NewReader(tc.in), func(Sample) {})

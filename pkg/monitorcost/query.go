@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/lookout-operator/lookout/pkg/promanswer"
 	"github.com/lookout-operator/lookout/pkg/targethealth"
 )
 
@@ -33,47 +34,8 @@ type Sample struct {
 // every series, one at a time. A Prometheus error answer is an error, and so is a result
 // of another type.
 func ParseVector(r io.Reader, fn func(Sample)) error {
-	dec := json.NewDecoder(r)
-	if err := delim(dec, '{'); err != nil {
-		return err
-	}
-	var status, apiErr string
-	for dec.More() {
-		k, err := objectKey(dec)
-		if err != nil {
-			return err
-		}
-		switch k {
-		case "status":
-			err = dec.Decode(&status)
-		case "error":
-			err = dec.Decode(&apiErr)
-		case "data":
-			err = parseData(dec, fn)
-		default:
-			var skip json.RawMessage
-			err = dec.Decode(&skip)
-		}
-		if err != nil {
-			return fmt.Errorf("decoding the query answer: %w", err)
-		}
-	}
-	if status != "" && status != "success" {
-		return fmt.Errorf("prometheus answered %s: %s", status, apiErr)
-	}
-	return nil
-}
-
-func parseData(dec *json.Decoder, fn func(Sample)) error {
-	if err := delim(dec, '{'); err != nil {
-		return err
-	}
-	for dec.More() {
-		k, err := objectKey(dec)
-		if err != nil {
-			return err
-		}
-		switch k {
+	return promanswer.Stream(r, "query", func(key string, dec *json.Decoder) error {
+		switch key {
 		case "resultType":
 			var t string
 			if err := dec.Decode(&t); err != nil {
@@ -82,59 +44,19 @@ func parseData(dec *json.Decoder, fn func(Sample)) error {
 			if t != "vector" {
 				return fmt.Errorf("result type %q, want vector", t)
 			}
+			return nil
 		case "result":
-			tok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			if tok == nil {
-				continue
-			}
-			if d, ok := tok.(json.Delim); !ok || d != '[' {
-				return fmt.Errorf("result: want an array, got %v", tok)
-			}
-			for dec.More() {
+			return promanswer.Elements(dec, func(dec *json.Decoder) error {
 				var e element
 				if err := dec.Decode(&e); err != nil {
 					return err
 				}
 				fn(Sample{Name: e.Metric.name, Labels: e.Metric.hash, Value: float64(e.Value)})
-			}
-			if _, err := dec.Token(); err != nil { // ]
-				return err
-			}
-		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return err
-			}
+				return nil
+			})
 		}
-	}
-	_, err := dec.Token() // }
-	return err
-}
-
-func delim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("decoding the query answer: %w", err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		return fmt.Errorf("decoding the query answer: want %q, got %v", want, tok)
-	}
-	return nil
-}
-
-func objectKey(dec *json.Decoder) (string, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return "", err
-	}
-	k, ok := tok.(string)
-	if !ok {
-		return "", fmt.Errorf("want a key, got %v", tok)
-	}
-	return k, nil
+		return promanswer.Skip(dec)
+	})
 }
 
 // element is one series of a vector result; its parts decode in place, without copies

@@ -2,8 +2,9 @@ package rulehealth
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
+
+	"github.com/lookout-operator/lookout/pkg/promanswer"
 )
 
 // Group is what is kept of one rule group of /api/v1/rules.
@@ -50,124 +51,17 @@ func (r Rule) Firing() int {
 // interval, evaluation time and rules (name, health, last error, alert states) are kept.
 // A Prometheus error answer ("status":"error") is an error.
 func ParseRules(r io.Reader, fn func(Group)) error {
-	dec := json.NewDecoder(r)
-	if err := expectDelim(dec, '{'); err != nil {
-		return err
-	}
-	var status, apiErr string
-	for dec.More() {
-		key, err := objectKey(dec)
-		if err != nil {
-			return err
-		}
-		switch key {
-		case "status":
-			err = decode(dec, &status, "status")
-		case "error":
-			err = decode(dec, &apiErr, "error")
-		case "data":
-			err = parseData(dec, fn)
-		default:
-			err = skip(dec)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil { // }
-		return fmt.Errorf("decoding the rules answer: %w", err)
-	}
-	if status != "success" {
-		return fmt.Errorf("the rules API answered %q: %s", status, apiErr)
-	}
-	return nil
-}
-
-// parseData walks the "data" object and decodes its groups one by one.
-func parseData(dec *json.Decoder, fn func(Group)) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("decoding the rules answer: data: %w", err)
-	}
-	if tok == nil {
-		return nil
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return fmt.Errorf("decoding the rules answer: data: want an object, got %v", tok)
-	}
-	for dec.More() {
-		key, err := objectKey(dec)
-		if err != nil {
-			return err
-		}
+	return promanswer.Stream(r, "rules", func(key string, dec *json.Decoder) error {
 		if key != "groups" {
-			if err := skip(dec); err != nil {
-				return err
-			}
-			continue
+			return promanswer.Skip(dec)
 		}
-		tok, err := dec.Token()
-		if err != nil {
-			return fmt.Errorf("decoding the rules answer: groups: %w", err)
-		}
-		if tok == nil { // null
-			continue
-		}
-		if d, ok := tok.(json.Delim); !ok || d != '[' {
-			return fmt.Errorf("decoding the rules answer: groups: want an array, got %v", tok)
-		}
-		for dec.More() {
+		return promanswer.Elements(dec, func(dec *json.Decoder) error {
 			var g Group
 			if err := dec.Decode(&g); err != nil {
-				return fmt.Errorf("decoding a rule group: %w", err)
+				return err
 			}
 			fn(g)
-		}
-		if _, err := dec.Token(); err != nil { // ]
-			return fmt.Errorf("decoding the rules answer: groups: %w", err)
-		}
-	}
-	if _, err := dec.Token(); err != nil { // }
-		return fmt.Errorf("decoding the rules answer: data: %w", err)
-	}
-	return nil
-}
-
-func decode(dec *json.Decoder, v any, what string) error {
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("decoding the rules answer: %s: %w", what, err)
-	}
-	return nil
-}
-
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("decoding the rules answer: %w", err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		return fmt.Errorf("decoding the rules answer: want %q, got %v", want, tok)
-	}
-	return nil
-}
-
-func objectKey(dec *json.Decoder) (string, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return "", fmt.Errorf("decoding the rules answer: %w", err)
-	}
-	k, ok := tok.(string)
-	if !ok {
-		return "", fmt.Errorf("decoding the rules answer: want a key, got %v", tok)
-	}
-	return k, nil
-}
-
-// skip discards the next value, however deep.
-func skip(dec *json.Decoder) error {
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return fmt.Errorf("decoding the rules answer: %w", err)
-	}
-	return nil
+			return nil
+		})
+	})
 }

@@ -47,13 +47,13 @@ func TestParseRules(t *testing.T) {
 
 func TestParseRulesErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{`{"status":"error","errorType":"internal","error":"boom"}`, `the rules API answered "error": boom`},
-		{`{"data":{"groups":[]}}`, `the rules API answered "": `},
+		{`{"status":"error","errorType":"internal","error":"boom"}`, `prometheus answered error: boom`},
+		{`{"data":{"groups":[]}}`, `the rules answer has no status`},
 		{`[]`, `decoding the rules answer: want "{", got [`},
-		{`{"status":"success","data":{"groups":{}}}`, `decoding the rules answer: groups: want an array, got {`},
+		{`{"status":"success","data":{"groups":{}}}`, `decoding the rules answer: data: groups: want an array, got {`},
 		{`{"status":"success","data":[]}`, `decoding the rules answer: data: want an object, got [`},
-		{`{"status":"success","data":{"groups":[{"name":`, `decoding a rule group: unexpected EOF`},
-		{`{"status":"success","data":{"groups":[{"name":"g","rules":"x"}]}}`, `decoding a rule group: json: cannot unmarshal string into Go struct field Group.rules of type []rulehealth.Rule`},
+		{`{"status":"success","data":{"groups":[{"name":`, `decoding the rules answer: data: groups: unexpected EOF`},
+		{`{"status":"success","data":{"groups":[{"name":"g","rules":"x"}]}}`, `decoding the rules answer: data: groups: json: cannot unmarshal string into Go struct field Group.rules of type []rulehealth.Rule`},
 		{`{"status":"success","data":{"groups":[]}`, `decoding the rules answer: EOF`},
 		{``, `decoding the rules answer: EOF`},
 	} {

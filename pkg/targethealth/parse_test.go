@@ -38,8 +38,8 @@ func TestParseTargetsErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`{"status":"error","errorType":"bad_data","error":"invalid state"}`, "prometheus answered error: invalid state"},
 		{`[]`, `decoding the targets answer: want "{", got [`},
-		{`{"status":"success","data":{"activeTargets":{}}}`, `activeTargets: want an array, got {`},
-		{`{"status":"success","data":{"activeTargets":[{"scrapePool":`, `decoding an active target: unexpected EOF`},
+		{`{"status":"success","data":{"activeTargets":{}}}`, `decoding the targets answer: data: activeTargets: want an array, got {`},
+		{`{"status":"success","data":{"activeTargets":[{"scrapePool":`, `decoding the targets answer: data: activeTargets: unexpected EOF`},
 		{``, `decoding the targets answer: EOF`},
 	} {
 		err := ParseTargets(strings.NewReader(tc.in), func(Target) {})
