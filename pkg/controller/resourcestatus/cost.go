@@ -53,20 +53,10 @@ func (s *Store) PublishCost(owner Owner, snap *monitorcost.Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, hadOld := s.cost.snaps[owner]
-	for _, mk := range monitorkind.All {
-		kind := mk.Name
-		for nn, owners := range s.verdicts[kind] {
-			v, ok := owners.get(owner)
-			if !ok || !v.Used() {
-				continue
-			}
-			k := monitorcost.Key{Kind: kind, Namespace: nn.Namespace, Name: nn.Name}
-			if hadOld && old.Limits == snap.Limits && old.Cost(k) == snap.Cost(k) {
-				continue
-			}
-			s.enqueueLocked(kind, nn)
-		}
-	}
+	s.enqueueChangedLocked(owner, monitorKinds, func(kind string, nn types.NamespacedName) bool {
+		k := monitorcost.Key{Kind: kind, Namespace: nn.Namespace, Name: nn.Name}
+		return !hadOld || old.Limits != snap.Limits || old.Cost(k) != snap.Cost(k)
+	})
 	if s.cost.snaps == nil {
 		s.cost.snaps = map[Owner]*monitorcost.Snapshot{}
 	}

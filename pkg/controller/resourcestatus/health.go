@@ -1,9 +1,6 @@
 package resourcestatus
 
 import (
-	"cmp"
-	"slices"
-
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -59,45 +56,16 @@ func (s *Store) PublishHealth(owner Owner, snap *targethealth.Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, hadOld := s.health[owner]
-	for _, mk := range monitorkind.All {
-		kind := mk.Name
-		for nn, owners := range s.verdicts[kind] {
-			v, ok := owners.get(owner)
-			if !ok || !v.Used() {
-				continue
-			}
-			k := targethealth.Key{Kind: kind, Namespace: nn.Namespace, Name: nn.Name}
-			if hadOld && old.Health(k) == snap.Health(k) {
-				continue
-			}
-			s.enqueueLocked(kind, nn)
-		}
-	}
+	s.enqueueChangedLocked(owner, monitorKinds, func(kind string, nn types.NamespacedName) bool {
+		k := targethealth.Key{Kind: kind, Namespace: nn.Namespace, Name: nn.Name}
+		return !hadOld || old.Health(k) != snap.Health(k)
+	})
 	s.health[owner] = snap
 }
 
 // HealthOwners are the owners that published verdicts of a kind with target health: the
 // Prometheus and PrometheusAgent objects to poll, sorted by resource, namespace and name.
-func (s *Store) HealthOwners() []Owner {
-	if s == nil {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []Owner
-	for o, kinds := range s.published {
-		for _, k := range monitorkind.All {
-			if kinds[k.Name] {
-				out = append(out, o)
-				break
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b Owner) int {
-		return cmp.Or(cmp.Compare(a.Resource, b.Resource), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	return out
-}
+func (s *Store) HealthOwners() []Owner { return s.ownersOf(monitorKinds) }
 
 // healthOf returns the health lookup of one object.
 func (s *Store) healthOf(kind string, nn types.NamespacedName) healthLookup {

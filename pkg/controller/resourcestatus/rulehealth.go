@@ -1,9 +1,6 @@
 package resourcestatus
 
 import (
-	"cmp"
-	"slices"
-
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -44,40 +41,16 @@ func (s *Store) PublishRuleHealth(owner Owner, snap *rulehealth.Snapshot) {
 		s.ruleHealth = map[Owner]*rulehealth.Snapshot{}
 	}
 	old, hadOld := s.ruleHealth[owner]
-	kind := monitoringv1.PrometheusRuleKind
-	for nn, owners := range s.verdicts[kind] {
-		v, ok := owners.get(owner)
-		if !ok || !v.Used() {
-			continue
-		}
-		if hadOld && old.Health(nn.Namespace, nn.Name) == snap.Health(nn.Namespace, nn.Name) {
-			continue
-		}
-		s.enqueueLocked(kind, nn)
-	}
+	s.enqueueChangedLocked(owner, ruleKinds, func(_ string, nn types.NamespacedName) bool {
+		return !hadOld || old.Health(nn.Namespace, nn.Name) != snap.Health(nn.Namespace, nn.Name)
+	})
 	s.ruleHealth[owner] = snap
 }
 
 // RuleHealthOwners are the owners that published PrometheusRule verdicts: the
 // Prometheus and ThanosRuler objects whose rules API to poll, sorted by resource,
 // namespace and name.
-func (s *Store) RuleHealthOwners() []Owner {
-	if s == nil {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []Owner
-	for o, kinds := range s.published {
-		if kinds[monitoringv1.PrometheusRuleKind] {
-			out = append(out, o)
-		}
-	}
-	slices.SortFunc(out, func(a, b Owner) int {
-		return cmp.Or(cmp.Compare(a.Resource, b.Resource), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	return out
-}
+func (s *Store) RuleHealthOwners() []Owner { return s.ownersOf(ruleKinds) }
 
 // ruleHealthOfLocked returns the health lookup of one PrometheusRule; the caller holds
 // s.mu.
