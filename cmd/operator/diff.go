@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -37,29 +36,14 @@ in its Deployment):
 
 // diffCmd runs `lookout-operator diff`.
 func diffCmd(args []string, stdout, stderr io.Writer) int {
-	fs, finish := operator.NewFlagSet("diff", stderr)
+	cmd := newOpCommand("diff", diffUsage, stderr, "stat", "live", "n", "kubeconfig", "default-versions")
+	fs, usage := cmd.fs, cmd.usage
 	stat := fs.Bool("stat", false, "print a summary (instances, jobs, rule groups and receivers added, removed, changed) instead of the diff")
 	live := fs.Bool("live", false, "compare the cluster of --kubeconfig (OLD, read-only) with the tree given")
 	defaultNS := fs.String("n", "default", "namespace of objects in the files that name none")
-	usage := func() {
-		fmt.Fprint(stderr, diffUsage)
-		for _, n := range []string{"stat", "live", "n", "kubeconfig", "default-versions"} {
-			if f := fs.Lookup(n); f != nil {
-				fmt.Fprintf(stderr, "  -%s\t%s\n", n, f.Usage)
-			}
-		}
-	}
-	pos, err := parseInterspersed(fs, args)
-	if err == flag.ErrHelp {
-		usage()
-		return 0
-	} else if err != nil {
-		return 2
-	}
-	parsed, err := finish()
-	if err != nil {
-		fmt.Fprintln(stderr, "error:", err)
-		return 2
+	pos, parsed, exit := cmd.parse(args)
+	if exit >= 0 {
+		return exit
 	}
 	if (*live && len(pos) != 1) || (!*live && len(pos) != 2) {
 		usage()
@@ -89,9 +73,12 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "error: reading the cluster:", err)
 			return 2
 		}
-	} else if oldObjs, err = render.Load(*defaultNS, pos[0]); err != nil {
-		fmt.Fprintln(stderr, "error:", err)
-		return 2
+	} else {
+		var err error
+		if oldObjs, err = render.Load(*defaultNS, pos[0]); err != nil {
+			fmt.Fprintln(stderr, "error:", err)
+			return 2
+		}
 	}
 	newObjs, err := render.Load(*defaultNS, pos[len(pos)-1])
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/lookout-operator/lookout/pkg/explain"
-	"github.com/lookout-operator/lookout/pkg/operator"
 	"github.com/lookout-operator/lookout/pkg/render"
 )
 
@@ -53,7 +51,8 @@ const explainUnknown = 3
 
 // explainCmd runs `lookout-operator explain`.
 func explainCmd(args []string, stdout, stderr io.Writer) int {
-	fs, finish := operator.NewFlagSet("explain", stderr)
+	cmd := newOpCommand("explain", explainUsage, stderr, "f", "n", "o", "prometheus", "kubeconfig", "color", "discovery-timeout")
+	fs, usage := cmd.fs, cmd.usage
 	var files stringList
 	fs.Var(&files, "f", "explain offline from this manifest file or directory (repeatable; - for standard input)")
 	which := fs.String("prometheus", "", "explain only for this Prometheus or PrometheusAgent (NAMESPACE/NAME or NAME)")
@@ -61,25 +60,9 @@ func explainCmd(args []string, stdout, stderr io.Writer) int {
 	defaultNS := fs.String("n", "default", "namespace of a subject given without one (and of objects in -f files that name none)")
 	timeout := fs.Duration("discovery-timeout", explain.DefaultDiscoveryTimeout, "bound on each discovery run")
 	color := fs.String("color", "auto", "colour the text output: auto (when a terminal), always, never")
-	usage := func() {
-		fmt.Fprint(stderr, explainUsage)
-		for _, n := range []string{"f", "n", "o", "prometheus", "kubeconfig", "color", "discovery-timeout"} {
-			if f := fs.Lookup(n); f != nil {
-				fmt.Fprintf(stderr, "  -%s\t%s\n", n, f.Usage)
-			}
-		}
-	}
-	pos, err := parseInterspersed(fs, args)
-	if err == flag.ErrHelp {
-		usage()
-		return 0
-	} else if err != nil {
-		return 2
-	}
-	parsed, err := finish()
-	if err != nil {
-		fmt.Fprintln(stderr, "error:", err)
-		return 2
+	pos, parsed, exit := cmd.parse(args)
+	if exit >= 0 {
+		return exit
 	}
 	if len(pos) != 2 || explainKinds[strings.ToLower(pos[0])] == "" || (*output != "text" && *output != "json") {
 		usage()

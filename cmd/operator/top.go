@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/costtop"
-	"github.com/lookout-operator/lookout/pkg/operator"
 )
 
 const topUsage = `usage: lookout-operator top [flags]
@@ -46,31 +44,16 @@ type topCluster struct {
 // runTop runs top with cluster as the cluster access (nil: the cluster of --kubeconfig;
 // tests give a fake one).
 func runTop(args []string, stdout, stderr io.Writer, cluster *topCluster) int {
-	fs, finish := operator.NewFlagSet("top", stderr)
+	cmd := newOpCommand("top", topUsage, stderr, "n", "prometheus", "top", "o", "timeout", "kubeconfig")
+	fs, usage := cmd.fs, cmd.usage
 	ns := fs.String("n", "", "namespace of the Prometheus objects (default: every namespace)")
 	which := fs.String("prometheus", "", "measure only this Prometheus (NAMESPACE/NAME, or NAME with -n)")
 	n := fs.Int("top", 10, "monitors and namespaces listed per Prometheus (0: all)")
 	output := fs.String("o", "text", "output: text or json")
 	timeout := fs.Duration("timeout", time.Minute, "bound on the whole run")
-	usage := func() {
-		fmt.Fprint(stderr, topUsage)
-		for _, name := range []string{"n", "prometheus", "top", "o", "timeout", "kubeconfig"} {
-			if f := fs.Lookup(name); f != nil {
-				fmt.Fprintf(stderr, "  -%s\t%s\n", name, f.Usage)
-			}
-		}
-	}
-	pos, err := parseInterspersed(fs, args)
-	if err == flag.ErrHelp {
-		usage()
-		return 0
-	} else if err != nil {
-		return 2
-	}
-	parsed, err := finish()
-	if err != nil {
-		fmt.Fprintln(stderr, "error:", err)
-		return 2
+	pos, parsed, exit := cmd.parse(args)
+	if exit >= 0 {
+		return exit
 	}
 	if len(pos) != 0 || (*output != "text" && *output != "json") || *n < 0 || *timeout <= 0 {
 		usage()
