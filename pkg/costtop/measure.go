@@ -7,17 +7,16 @@ import (
 	"net/url"
 	"path"
 	"sort"
-	"strconv"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/monitorcost"
 	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
 	"github.com/lookout-operator/lookout/pkg/promserver"
+	"github.com/lookout-operator/lookout/pkg/shardpods"
 	"github.com/lookout-operator/lookout/pkg/targethealth"
 )
 
@@ -134,14 +133,14 @@ func measureOne(ctx context.Context, c client.Reader, get Getter, p *promserver.
 	if err := c.List(ctx, &pods, client.InNamespace(p.Namespace), client.MatchingLabelsSelector{Selector: sel}); err != nil {
 		return fail("listing pods: %v", err)
 	}
-	chosen := readyPods(pods.Items, shards)
+	chosen := shardpods.Choose(pods.Items, shards, nil)
 	snap := monitorcost.NewSnapshot(monitorcost.LimitsOf(p.Spec))
 	for shard := int32(0); shard < shards; shard++ {
 		pod := chosen[shard]
 		if pod == nil {
 			return fail("shard %d: no ready pod", shard)
 		}
-		port := webPort(pod, portName, defaultPort)
+		port := shardpods.WebPort(pod, portName, defaultPort)
 		sh := snap.Shard()
 		if err := get(ctx, pod, scheme, port, path.Join("/", prefix, "/api/v1/targets"), "state=active", func(r io.Reader) error {
 			return targethealth.ParseTargets(r, sh.AddTarget)
@@ -171,49 +170,4 @@ func measureOne(ctx context.Context, c client.Reader, get Getter, p *promserver.
 
 func figures(c monitorcost.Cost) Figures {
 	return Figures{Samples: c.Samples, SeriesAdded: c.SeriesAdded, MaxTargetSamples: c.MaxTargetSamples, Targets: c.Targets}
-}
-
-// readyPods picks, for each shard, the first ready pod (by name).
-func readyPods(pods []corev1.Pod, shards int32) map[int32]*corev1.Pod {
-	out := map[int32]*corev1.Pod{}
-	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
-	for i := range pods {
-		pod := &pods[i]
-		if pod.DeletionTimestamp != nil || !ready(pod) {
-			continue
-		}
-		shard := int32(0)
-		if s, ok := pod.Labels[layout.ShardLabel]; ok {
-			v, err := strconv.ParseInt(s, 10, 32)
-			if err != nil {
-				continue
-			}
-			shard = int32(v)
-		}
-		if shard >= 0 && shard < shards && out[shard] == nil {
-			out[shard] = pod
-		}
-	}
-	return out
-}
-
-func ready(pod *corev1.Pod) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-// webPort is the number of the pod's container port named name, or def.
-func webPort(pod *corev1.Pod, name string, def int) int {
-	for _, c := range pod.Spec.Containers {
-		for _, cp := range c.Ports {
-			if cp.Name == name && cp.ContainerPort > 0 {
-				return int(cp.ContainerPort)
-			}
-		}
-	}
-	return def
 }

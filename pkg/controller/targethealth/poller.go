@@ -10,12 +10,12 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"sort"
 	"strconv"
 	"time"
 
 	"github.com/lookout-operator/lookout/pkg/periodic"
 	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
+	"github.com/lookout-operator/lookout/pkg/shardpods"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -26,7 +26,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
-	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/targethealth"
 )
@@ -202,7 +201,7 @@ func (p *Poller) poll(ctx context.Context, prom *promserver.Server, cost *costPo
 		if pod == nil {
 			return nil, unreachable{fmt.Sprintf("shard %d: no ready pod", shard)}
 		}
-		base := url.URL{Scheme: scheme, Host: net.JoinHostPort(pod.Status.PodIP, strconv.Itoa(webPort(pod, portName, defaultPort)))}
+		base := url.URL{Scheme: scheme, Host: net.JoinHostPort(pod.Status.PodIP, strconv.Itoa(shardpods.WebPort(pod, portName, defaultPort)))}
 		fail := func(err error) error {
 			return unreachable{fmt.Sprintf("shard %d (pod %s): %s", shard, pod.Name, targethealth.Classify(err.Error()))}
 		}
@@ -263,30 +262,11 @@ func (p *Poller) get(ctx context.Context, base url.URL, urlPath, query string, r
 
 // choosePods picks, for each shard, the first ready pod (by name) with an address.
 func choosePods(pods []corev1.Pod, shards int32, owned map[types.UID]bool) map[int32]*corev1.Pod {
-	out := map[int32]*corev1.Pod{}
-	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
-	for i := range pods {
-		pod := &pods[i]
-		if pod.DeletionTimestamp != nil || pod.Status.PodIP == "" || !ready(pod) {
-			continue
-		}
-		if ref := metav1.GetControllerOf(pod); ref == nil || ref.Kind != "StatefulSet" || !owned[ref.UID] {
-			continue // a look-alike: not a pod of the operator's StatefulSets
-		}
-		shard := int32(0)
-		if s, ok := pod.Labels[layout.ShardLabel]; ok {
-			n, err := strconv.ParseInt(s, 10, 32)
-			if err != nil {
-				continue
-			}
-			shard = int32(n)
-		}
-		if shard < 0 || shard >= shards || out[shard] != nil {
-			continue
-		}
-		out[shard] = pod
-	}
-	return out
+	return shardpods.Choose(pods, shards, func(pod *corev1.Pod) bool {
+		// A look-alike (not a pod of the operator's StatefulSets) or one without an address is never asked.
+		ref := metav1.GetControllerOf(pod)
+		return pod.Status.PodIP != "" && ref != nil && ref.Kind == "StatefulSet" && owned[ref.UID]
+	})
 }
 
 // ownedStatefulSets returns the UIDs of prom's StatefulSets: those of its shards' names
@@ -311,26 +291,4 @@ func (p *Poller) ownedStatefulSets(ctx context.Context, prom *promserver.Server)
 		}
 	}
 	return out, nil
-}
-
-func ready(pod *corev1.Pod) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-// webPort is the number of the pod's container port named name (the prometheus
-// container's web port), or def.
-func webPort(pod *corev1.Pod, name string, def int) int {
-	for _, c := range pod.Spec.Containers {
-		for _, cp := range c.Ports {
-			if cp.Name == name && cp.ContainerPort > 0 {
-				return int(cp.ContainerPort)
-			}
-		}
-	}
-	return def
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/rulehealth"
+	"github.com/lookout-operator/lookout/pkg/shardpods"
 	"github.com/lookout-operator/lookout/pkg/targethealth"
 )
 
@@ -163,7 +164,7 @@ func (p *RulePoller) poll(ctx context.Context, api *RuleAPI) (*rulehealth.Snapsh
 		if pod == nil {
 			return nil, read, unreachable{fmt.Sprintf("shard %d: no ready pod", shard)}
 		}
-		base := url.URL{Scheme: api.Scheme, Host: net.JoinHostPort(pod.Status.PodIP, strconv.Itoa(webPort(pod, api.PortName, api.DefaultPort)))}
+		base := url.URL{Scheme: api.Scheme, Host: net.JoinHostPort(pod.Status.PodIP, strconv.Itoa(shardpods.WebPort(pod, api.PortName, api.DefaultPort)))}
 		snap.Shard()
 		err := p.requests.get(ctx, base, path.Join("/", api.Prefix, "/api/v1/rules"), "", func(r io.Reader) error {
 			cr := &countingReader{r: r}
