@@ -83,7 +83,7 @@ func TestSectionSlug(t *testing.T) {
 func TestStatusPollRows(t *testing.T) {
 	withAPI := &result{n: 5000, objects: 1, fakeAPI: true,
 		conditions: statusConditions{monitors: 5000, targetsHealthy: 5000, sampleCost: 4999, rules: 100, rulesHealthy: 100},
-		idlePoll: pollFigures{counts: apiCounts{pathTargets: {requests: 6, bytes: 6 << 20}, pathRules: {requests: 6, bytes: 3 << 20}}, cpu: 1200 * time.Millisecond}}
+		idlePoll:   pollFigures{counts: apiCounts{pathTargets: {requests: 6, bytes: 6 << 20}, pathRules: {requests: 6, bytes: 3 << 20}}, cpu: 1200 * time.Millisecond}}
 	without := &result{n: 100, objects: 1}
 	rep := report{opts: options{kind: serviceMonitorKind, fakePromAPI: true, rules: 1000, healthInterval: 10 * time.Second, changes: 1, quiet: time.Second, idle: time.Minute, settle: time.Second, sample: time.Second},
 		results: []*result{without, withAPI}}
