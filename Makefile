@@ -16,7 +16,7 @@ LDFLAGS := -s -w -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Commit=$
 TOOLS := kube-apiserver etcd controller-gen prometheus promtool alertmanager prometheus-operator prometheus-config-reloader staticcheck kustomize helm thanos kube-prometheus-stack
 export KUBEBUILDER_ASSETS := $(BIN)
 
-.PHONY: all build images image-cli plugin-archives tools run test test-unit test-integration test-e2e bench bench-upstream bench-alertmanager bench-agent generate crds chart-crds stack fmt vet check clean
+.PHONY: all build images image-cli plugin-archives tools run test test-unit test-integration test-e2e bench bench-upstream bench-alertmanager bench-agent bench-status-poll generate crds chart-crds stack fmt vet check clean
 
 all: build
 
@@ -120,6 +120,14 @@ bench-alertmanager: tools build
 ## bench-agent: the scale harness with one PrometheusAgent selecting the ServiceMonitors
 bench-agent: tools build
 	$(GO) run ./test/bench -kind=agent -n 100,1000,5000 -out Documentation/benchmarks.md \
+		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0 --target-health-interval=0" $(BENCH_ARGS)
+
+## bench-status-poll: the status poll's cost (issue 35): 5,000 ServiceMonitors and 1,000
+## rules behind a fake Prometheus API polled every 10 s; requests, bytes and CPU per poll,
+## the conditions written and the idle writes (its own section of Documentation/benchmarks.md)
+bench-status-poll: tools build
+	$(GO) run ./test/bench -n 5000 -rules 1000 -fake-prometheus-api -health-interval 10s -changes 10 -idle 60s \
+		-restart-wait 0 -ceiling 0 -section "status poll" -made-by "\`make bench-status-poll\` runs it" -out Documentation/benchmarks.md \
 		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0 --target-health-interval=0" $(BENCH_ARGS)
 
 ## stack: regenerate example/stack/ from example/stack.jsonnet (jsonnet/lookout and the mixin)

@@ -17,6 +17,12 @@
 // Secret, and changes one object's webhook URL at a time. What differs between the kinds
 // is in kinds.go; the measurements and the report are shared.
 //
+// With -fake-prometheus-api it serves, on loopback behind a ready Pod object of the
+// Prometheus, what the operator's status poll asks (promapi.go, promanswers.go): the
+// targets and scrape pools of every monitor, the sample cost query and, with -rules, the
+// rules API for the PrometheusRules it created; it counts the requests and bytes it serves
+// and reports, with -health-interval, the cost of one poll (statuspoll.go).
+//
 // The operator is only given a kubeconfig (as --kubeconfig, configurable with -append,
 // and as $KUBECONFIG) for a user of its own, so any operator serving the
 // monitoring.coreos.com API can be measured by the same run. Its writes are counted by

@@ -44,6 +44,12 @@ type options struct {
 	configKey     string
 	sample        time.Duration
 	fakePromAPI   bool
+	// healthInterval, with fakePromAPI, is given to the operator as
+	// --target-health-interval (0: the command's own setting).
+	healthInterval time.Duration
+	// rules are created in PrometheusRules of rulesPerObject rules selected by the
+	// benchmark Prometheus (0: none).
+	rules int
 	// startupChanges are made right after the complete config, while the start-up
 	// writes (status) still run; restartWait is how long the operator is watched after a
 	// restart with nothing changed (0: no restart).
@@ -84,6 +90,9 @@ func main() {
 	flag.IntVar(&o.ceilingWorkers, "ceiling-workers", 8, "status writes the ceiling measurement makes in parallel (8 keep the API server saturated; the operator writes 2 per kind by default)")
 	flag.IntVar(&o.workers, "workers", 32, "concurrent workers creating the objects")
 	flag.BoolVar(&o.fakePromAPI, "fake-prometheus-api", false, "servicemonitors: serve the Prometheus targets API for every monitor (2 targets up each) behind a ready Pod of the Prometheus, for operators polling target health (--target-health-interval)")
+	flag.DurationVar(&o.healthInterval, "health-interval", 0, "with -fake-prometheus-api: append --target-health-interval=<this> to -operator, so the status poll runs and its cost is reported (0: the command's own setting)")
+	flag.IntVar(&o.rules, "rules", 0, "servicemonitors: create this many rules in PrometheusRules of 10 rules each, spread over the namespaces and selected by the Prometheus (ruleSelector); with -fake-prometheus-api, /api/v1/rules reports them healthy")
+	madeBy := flag.String("made-by", "", "with -out, how the section says it is produced (default: the kind's make target)")
 	flag.StringVar(&o.out, "out", "", "Markdown file whose scale-benchmark section receives the results table (empty: print only)")
 	flag.StringVar(&o.workDir, "work-dir", "", "directory for audit logs, kubeconfigs and operator logs (default: a new temporary directory)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory")
@@ -101,6 +110,11 @@ func main() {
 		own := *k
 		own.section = k.section + "-" + sectionSlug(*section)
 		own.title = k.title + ": " + *section
+		k = &own
+	}
+	if *madeBy != "" {
+		own := *k
+		own.makeRuns = *madeBy
 		k = &own
 	}
 	o.kind = k
@@ -122,6 +136,12 @@ func main() {
 	}
 	if o.startupChanges < 0 || o.burst < 0 {
 		fatalf("-startup-changes and -burst must not be negative")
+	}
+	if o.rules < 0 || o.healthInterval < 0 {
+		fatalf("-rules and -health-interval must not be negative")
+	}
+	if o.fakePromAPI && o.healthInterval > 0 {
+		o.operator += " --target-health-interval=" + o.healthInterval.String()
 	}
 	if err := checkCommand(o.operator); err != nil {
 		fatalf("-operator: %v", err)
@@ -229,6 +249,11 @@ type result struct {
 	// ceilingRate is the control plane's status write rate with a bare client (0: not
 	// measured).
 	ceilingRate float64
+	// The status poll (-fake-prometheus-api): the conditions written by the end of the
+	// start-up, and what the fake API served while idle.
+	fakeAPI    bool
+	conditions statusConditions
+	idlePoll   pollFigures
 }
 
 // runOne measures one size on a fresh control plane.
@@ -258,17 +283,32 @@ func runOne(ctx context.Context, o options, n int, dir string) (*result, error) 
 	}
 	r.setup = time.Since(t)
 	logf("N=%d: created %d objects in %s (%.0f/s)", n, r.objects, r.setup.Round(time.Millisecond), float64(r.objects)/r.setup.Seconds())
+	var ruleObjs []ruleObject
+	if o.rules > 0 {
+		if k.flag != serviceMonitorKind.flag {
+			return r, fmt.Errorf("-rules needs -kind=servicemonitors")
+		}
+		if ruleObjs, err = createRules(ctx, cl, sc, o.rules, o.workers); err != nil {
+			return r, err
+		}
+		r.objects += len(ruleObjs)
+		logf("N=%d: created %d rules in %d PrometheusRules", n, o.rules, len(ruleObjs))
+	}
+	var api *fakeAPI
 	if o.fakePromAPI {
 		if k.flag != serviceMonitorKind.flag {
 			return r, fmt.Errorf("-fake-prometheus-api needs -kind=servicemonitors")
 		}
-		stop, size, err := startFakePrometheusAPI(ctx, cl, sc)
-		if err != nil {
+		if api, err = startFakePrometheusAPI(ctx, cl, sc, ruleObjs); err != nil {
 			return r, err
 		}
-		defer stop()
-		logf("N=%d: serving a fake Prometheus targets API (%d targets, %d bytes) behind pod %s/prometheus-%s-0", n, n*targetsPerMonitor, size, promNamespace, promName)
+		defer api.stop()
+		r.fakeAPI = true
+		logf("N=%d: serving a fake Prometheus API (%d targets: %s) behind pod %s/prometheus-%s-0", n, n*targetsPerMonitor, api.describe(), promNamespace, promName)
 	}
+	// polling: the start-up lasts until the status poll ran twice (its first results
+	// are written).
+	polling := api != nil && o.healthInterval > 0
 
 	expected := make(map[string]bool, n)
 	for i := 0; i < n; i++ {
@@ -363,12 +403,16 @@ wait:
 	// 2. Wait for the start-up writes (status, workload objects) to end.
 	lastSeen := time.Now()
 	quietDeadline := time.Now().Add(o.quietTimeout)
-	for time.Since(lastSeen) < o.quiet {
+	for time.Since(lastSeen) < o.quiet || polling && !api.polled(2) {
 		if err := op.alive(); err != nil {
 			return r, err
 		}
 		if time.Now().After(quietDeadline) {
 			r.quietTimedOut = true
+			if polling && !api.polled(2) {
+				logf("N=%d: the fake Prometheus API was not polled twice within %s of the start; going on", n, time.Since(op.started).Round(time.Second))
+				break
+			}
 			logf("N=%d: the operator still writes %s after start; going on", n, time.Since(op.started).Round(time.Second))
 			break
 		}
@@ -390,6 +434,12 @@ wait:
 	r.lastStartupWrite = lastWrite.Sub(op.started)
 	r.startupCPU = smp.now().cpu
 	logf("N=%d: start-up writes ended %s after start: %s", n, r.lastStartupWrite.Round(time.Millisecond), r.startup.String())
+	if api != nil {
+		if r.conditions, err = countStatusConditions(ctx, cl); err != nil {
+			return r, err
+		}
+		logf("N=%d: after the start-up: %s; the fake API served %s", n, r.conditions, pollFigures{counts: api.snapshot()}.byPath())
+	}
 
 	// 3. Single-object changes.
 	cpu0 := smp.now().cpu
@@ -429,6 +479,10 @@ wait:
 	// 4. Idle.
 	logf("N=%d: idle for %s", n, o.idle)
 	idleStart := smp.now()
+	var apiStart apiCounts
+	if api != nil {
+		apiStart = api.snapshot()
+	}
 	select {
 	case <-ctx.Done():
 		return r, ctx.Err()
@@ -444,6 +498,11 @@ wait:
 	r.idleReqs.add(evs)
 	r.idle = idleEnd.at.Sub(idleStart.at)
 	r.idleCPU = idleEnd.cpu - idleStart.cpu
+	if api != nil {
+		r.idlePoll = pollFigures{counts: api.snapshot().sub(apiStart), cpu: r.idleCPU}
+		logf("N=%d: idle status polls: %d; per poll %.1f requests, %s read, CPU %s; %s", n, r.idlePoll.polls(), r.idlePoll.requestsPerPoll(),
+			bytesStr(int(r.idlePoll.bytesPerPoll())), ms(r.idlePoll.cpuPerPoll()), r.idlePoll.byPath())
+	}
 	maxRSS, maxAt := smp.maxRSS()
 	r.peakRSS, r.peakAt = max(idleEnd.hwm, maxRSS), maxAt.Sub(op.started)
 	var rss []uint64

@@ -156,6 +156,23 @@ func (rep *report) rows() []row {
 		}, targets: both("0", func(r *result) bool { return r.idle > 0 && r.idleReqs.writes == 0 })},
 		{name: "API reads while idle", value: func(r *result) string { return fmt.Sprint(r.idleReqs.reads) }},
 		{name: "operator CPU while idle", value: func(r *result) string { return cpu(r.idleCPU) }},
+		{name: "status polls while idle (fake Prometheus API)", value: func(r *result) string {
+			if !r.fakeAPI {
+				return "–"
+			}
+			return fmt.Sprint(r.idlePoll.polls())
+		}},
+		{name: "**requests per status poll**", value: pollValue(func(p pollFigures) string { return fmt.Sprintf("%.1f", p.requestsPerPoll()) })},
+		{name: "**bytes read per status poll**", value: pollValue(func(p pollFigures) string { return bytesStr(int(p.bytesPerPoll())) })},
+		{name: "answers while idle (requests × bytes each)", value: pollValue(pollFigures.byPath)},
+		{name: "**operator CPU per status poll** (idle CPU / polls)", value: pollValue(func(p pollFigures) string { return msStr(p.cpuPerPoll()) })},
+		{name: "status conditions after the start-up (TargetsHealthy / SampleCost of monitors; RulesHealthy of PrometheusRules)", value: func(r *result) string {
+			if !r.fakeAPI {
+				return "–"
+			}
+			c := r.conditions
+			return fmt.Sprintf("%s / %s of %s; %s of %s", thousands(c.targetsHealthy), thousands(c.sampleCost), thousands(c.monitors), thousands(c.rulesHealthy), thousands(c.rules))
+		}},
 		{name: fmt.Sprintf("**API writes after a restart with nothing changed** (%s)", o.restartWait), value: func(r *result) string {
 			if !r.restarted {
 				return "–"
@@ -171,6 +188,33 @@ func (rep *report) rows() []row {
 		{name: "highest RSS sample seen at (after start)", value: func(r *result) string { return secs(r.peakAt) }},
 		{name: "steady RSS (median, 2nd half of idle)", value: func(r *result) string { return mib(r.steadyRSS) }},
 	}
+}
+
+// pollValue shows a figure of the idle period's status polls, "–" without the fake
+// Prometheus API or polls.
+func pollValue(f func(pollFigures) string) func(*result) string {
+	return func(r *result) string {
+		if !r.fakeAPI || r.idlePoll.polls() == 0 {
+			return "–"
+		}
+		return f(r.idlePoll)
+	}
+}
+
+// pollText explains the status poll's figures, when the fake Prometheus API is served.
+func pollText(o options) string {
+	if !o.fakePromAPI {
+		return ""
+	}
+	rules := ""
+	if o.rules > 0 {
+		rules = fmt.Sprintf(" and `/api/v1/rules` (one group per PrometheusRule, named by the rule file Lookout generates for it, every rule healthy, every fourth rule an alert firing) for the %s rules, in PrometheusRules of %d rules each spread over the namespaces and selected by the Prometheus's `ruleSelector`", thousands(o.rules), rulesPerObject)
+	}
+	return fmt.Sprintf("A fake Prometheus API on loopback, behind a ready Pod object of the Prometheus's shard 0 (made a controllee of the operator's StatefulSet once it exists), "+
+		"answers `/api/v1/targets` (%d targets per monitor, all up), `/api/v1/scrape_pools` and the sample cost query `/api/v1/query` (both scrape series of every target, with the target's labels)%s; "+
+		"the operator runs with `--target-health-interval=%s`. It counts the requests and bytes it serves by path. The start-up lasts at least until every path was asked twice. "+
+		"A status poll is one request to `/api/v1/targets` (one shard); per poll, requests are all paths' requests over the polls, bytes the sum of each path's answer size, "+
+		"and CPU the operator's CPU in the idle period over its polls.\n\n", targetsPerMonitor, rules, o.healthInterval)
 }
 
 // ceilingText explains the status write ceiling, when it is measured.
@@ -202,6 +246,7 @@ func (rep *report) markdown() string {
 		"system:masters); its API requests are counted from the kube-apiserver audit log, its memory and CPU read from `/proc/<pid>`.\n\n",
 		k.objects(o), o.operator, o.user)
 
+	fmt.Fprint(&b, pollText(o))
 	rows := rep.rows()
 	// A target column and a met column for every target size that was run.
 	var goals []int

@@ -77,3 +77,28 @@ func TestSectionSlug(t *testing.T) {
 		}
 	}
 }
+
+// The status poll's rows show the idle period's per-poll figures with the fake API, and
+// "–" without it.
+func TestStatusPollRows(t *testing.T) {
+	withAPI := &result{n: 5000, objects: 1, fakeAPI: true,
+		conditions: statusConditions{monitors: 5000, targetsHealthy: 5000, sampleCost: 4999, rules: 100, rulesHealthy: 100},
+		idlePoll:   pollFigures{counts: apiCounts{pathTargets: {requests: 6, bytes: 6 << 20}, pathRules: {requests: 6, bytes: 3 << 20}}, cpu: 1200 * time.Millisecond}}
+	without := &result{n: 100, objects: 1}
+	rep := report{opts: options{kind: serviceMonitorKind, fakePromAPI: true, rules: 1000, healthInterval: 10 * time.Second, changes: 1, quiet: time.Second, idle: time.Minute, settle: time.Second, sample: time.Second},
+		results: []*result{without, withAPI}}
+	md := rep.markdown()
+	for _, want := range []string{
+		"| status polls while idle (fake Prometheus API) | – | 6 |",
+		"| **requests per status poll** | – | 2.0 |",
+		"| **bytes read per status poll** | – | 1.5 MiB |",
+		"| **operator CPU per status poll** (idle CPU / polls) | – | 200 ms |",
+		"| – | 5,000 / 4,999 of 5,000; 100 of 100 |",
+		"`--target-health-interval=10s`",
+		"for the 1,000 rules",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no %q in\n%s", want, md)
+		}
+	}
+}
