@@ -102,6 +102,7 @@ bench: tools build
 		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0 --target-health-interval=0" $(BENCH_ARGS)
 	$(MAKE) bench-upstream
 	$(MAKE) bench-alertmanager
+	$(MAKE) bench-status-poll
 
 ## bench-upstream: prometheus-operator (bin/prometheus-operator, built by make tools)
 ## through the same harness, in a section of its own; its changes take seconds, hence fewer
