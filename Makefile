@@ -95,7 +95,7 @@ test-e2e: tools build
 
 ## bench: benchmarks of the pure packages and the scale harness (ServiceMonitors at 1,000,
 ## 5,000 and 20,000, prometheus-operator through the same harness: make bench-upstream,
-## then AlertmanagerConfigs: make bench-alertmanager)
+## then AlertmanagerConfigs: make bench-alertmanager, then the status poll: make bench-status-poll)
 bench: tools build
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
 	$(GO) run ./test/bench -n 1000,5000,20000 -changes 30 -idle 30s -out Documentation/benchmarks.md \
