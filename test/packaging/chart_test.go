@@ -119,6 +119,7 @@ var flagValues = map[string]flagValue{
 	"status-workers":                             {map[string]any{"statusWorkers": 16}, "16"},
 	"max-namespace-config-bytes":                 {map[string]any{"maxNamespaceConfigBytes": 1048576}, "1048576"},
 	"target-health-interval":                     {map[string]any{"targetHealthInterval": "30s"}, "30s"},
+	"monitor-cost":                               {map[string]any{"monitorCost": false}, "false"},
 	"graceful-shutdown-timeout":                  {map[string]any{"gracefulShutdownTimeout": "45s"}, "45s"},
 	"webhook-port":                               {map[string]any{"admissionWebhooks.enabled": true, "admissionWebhooks.port": 9444}, "9444"},
 	"webhook-cert-dir":                           {map[string]any{"admissionWebhooks.certDir": "/w"}, "/w"},

@@ -177,6 +177,7 @@ list is joined with commas, a map written key=value,... in key order. Call with
 {{- include "lookout.flag" (list "max-namespace-config-bytes" (int64 $v.maxNamespaceConfigBytes)) }}
 {{- end }}
 {{- include "lookout.flag" (list "target-health-interval" $v.targetHealthInterval) }}
+{{- include "lookout.flag" (list "monitor-cost" $v.monitorCost) }}
 {{- include "lookout.flag" (list "graceful-shutdown-timeout" $v.gracefulShutdownTimeout) }}
 {{- include "lookout.flag" (list "default-versions" $v.defaultVersions) }}
 {{- include "lookout.flag" (list "install-crds" (ternary true nil $v.crds.upgrade)) }}
