@@ -85,7 +85,7 @@ commands:
   explain   follow a ServiceMonitor, PodMonitor, Service or Pod to its scrape targets, live or offline ("explain -h")
   top       the monitors and namespaces whose scrapes cost each Prometheus most, live ("top -h")
   test      unit-test alerting and recording rules of PrometheusRules with promtool's test files ("test -h")
-  lint      check manifests of rules, monitors and Prometheuses: a gate for CI ("lint -h")
+  lint      check manifests of rules, monitors and Prometheuses: a gate for CI; --live reads the cluster ("lint -h")
   diff      diff the configuration and rules the operator would generate for two trees of manifests, or a tree and the cluster ("diff -h")
   version   print the version, commit and build date
 

@@ -9,4 +9,9 @@
 // Which Prometheus selects what is decided by pkg/render (the operator's own selection
 // and generation, offline); targets and relabeling by pkg/explain (Prometheus's own
 // discovery and relabel code). It backs `lookout-operator lint`.
+//
+// In live mode (Options.Live, ReadLive) the documents are laid over the objects of a
+// cluster read by pkg/clusterread, and monitor-sample-limit-exceeded compares what each
+// monitor's busiest target exposes, measured by pkg/costtop, with the sample limit in
+// force (pkg/monitorcost).
 package lint

@@ -17,6 +17,15 @@ type Finding struct {
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
+
+	// own is set when the check chose the severity (below its own, see Check.Severity).
+	own bool
+}
+
+// withSeverity returns f with its own severity.
+func (f Finding) withSeverity(s Severity) Finding {
+	f.Severity, f.own = s, true
+	return f
 }
 
 // Object returns "Kind namespace/name".

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/lookout-operator/lookout/pkg/costtop"
 	"github.com/lookout-operator/lookout/pkg/manifest"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/render"
@@ -35,6 +36,12 @@ type Inputs struct {
 	servicesByNS  map[string][]service
 	podsByNS      map[string][]*Pod
 	allNamespaces []string
+
+	// live is live mode; inCluster holds the keys of the cluster's objects and
+	// measured what their targets expose (nil: not measured).
+	live      bool
+	inCluster map[string]bool
+	measured  *costtop.Report
 
 	selected       map[string][]*promserver.Server
 	verdicts       map[string][]Verdict

@@ -45,8 +45,12 @@ func writeText(w io.Writer, res *Result) error {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "%d objects, %d checks: %d errors, %d warnings, %d info (%d suppressed)\n",
-		res.Objects, len(res.Checks), counts[Error], counts[Warning], counts[Info], res.Suppressed)
+	clusterOnly := ""
+	if res.ClusterOnly > 0 {
+		clusterOnly = fmt.Sprintf(", %d on objects only in the cluster not reported", res.ClusterOnly)
+	}
+	_, err := fmt.Fprintf(w, "%d objects, %d checks: %d errors, %d warnings, %d info (%d suppressed%s)\n",
+		res.Objects, len(res.Checks), counts[Error], counts[Warning], counts[Info], res.Suppressed, clusterOnly)
 	return err
 }
 
@@ -57,10 +61,13 @@ type jsonReport struct {
 	Objects    int            `json:"objects"`
 	Suppressed int            `json:"suppressed"`
 	Counts     map[string]int `json:"counts"`
+	// ClusterOnly and Notes are live mode's (Result).
+	ClusterOnly int      `json:"clusterOnly,omitempty"`
+	Notes       []string `json:"notes,omitempty"`
 }
 
 func writeJSON(w io.Writer, res *Result) error {
-	r := jsonReport{Findings: res.Findings, Objects: res.Objects, Suppressed: res.Suppressed, Counts: map[string]int{"error": 0, "warning": 0, "info": 0}}
+	r := jsonReport{Findings: res.Findings, Objects: res.Objects, Suppressed: res.Suppressed, ClusterOnly: res.ClusterOnly, Notes: res.Notes, Counts: map[string]int{"error": 0, "warning": 0, "info": 0}}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}

@@ -10,7 +10,8 @@ import (
 type Check struct {
 	// Name is how runs, files and annotations refer to it ("rule-missing-for").
 	Name string
-	// Severity is that of every finding of the check.
+	// Severity is that of every finding of the check, unless the check gives a finding a
+	// lower one (monitor-sample-limit-exceeded warns near the limit).
 	Severity Severity
 	// Summary is one line for `lint --list`, the SARIF rule metadata and the docs.
 	Summary string

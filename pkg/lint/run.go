@@ -3,6 +3,7 @@ package lint
 import (
 	"os"
 
+	"github.com/lookout-operator/lookout/pkg/clusterread"
 	"github.com/lookout-operator/lookout/pkg/manifest"
 	"github.com/lookout-operator/lookout/pkg/render"
 )
@@ -13,6 +14,8 @@ type Options struct {
 	Enable, Disable []string
 	// DefaultNamespace is the namespace of objects that name none ("default" when empty).
 	DefaultNamespace string
+	// Live, when set, is live mode: the documents are laid over the cluster's objects.
+	Live *Live
 }
 
 // Result is what a run found.
@@ -25,6 +28,11 @@ type Result struct {
 	Suppressed int
 	// Objects counts the documents read.
 	Objects int
+	// ClusterOnly counts, in live mode with files, the findings on objects of the
+	// cluster only, which are not reported.
+	ClusterOnly int
+	// Notes say what live mode could not read or measure.
+	Notes []string
 }
 
 // Worst returns the highest severity among the findings, and false when there are none.
@@ -68,6 +76,10 @@ func Lint(docs []manifest.Object, fileDisabled map[string]Disabled, opts Options
 	if ns == "" {
 		ns = "default"
 	}
+	files := len(docs) > 0
+	if opts.Live != nil {
+		docs = clusterread.Overlay(opts.Live.Cluster, docs, ns)
+	}
 	objs, err := render.FromDocuments(ns, docs)
 	if err != nil {
 		return nil, err
@@ -81,10 +93,24 @@ func Lint(docs []manifest.Object, fileDisabled map[string]Disabled, opts Options
 		where[key(d.GetKind(), d.GetNamespace(), d.GetName())] = d
 	}
 	res := &Result{Checks: checks, Objects: len(docs)}
+	if opts.Live != nil {
+		res.Notes = append(res.Notes, opts.Live.Notes...)
+		if err := in.goLive(opts.Live, checks, res); err != nil {
+			return nil, err
+		}
+	}
 	for _, c := range checks {
 		for _, f := range c.Run(in) {
-			f.Check, f.Severity = c.Name, c.Severity
-			if d, ok := where[key(f.Kind, f.Namespace, f.Name)]; ok {
+			f.Check = c.Name
+			if !f.own {
+				f.Severity = c.Severity
+			}
+			d, ok := where[key(f.Kind, f.Namespace, f.Name)]
+			if opts.Live != nil && files && (!ok || d.Source == clusterread.Source) {
+				res.ClusterOnly++
+				continue
+			}
+			if ok {
 				f.File, f.Line = d.File, d.Line
 				if fileDisabled[d.File].Has(c.Name) || annotationDisabled(d.GetAnnotations()).Has(c.Name) {
 					res.Suppressed++
