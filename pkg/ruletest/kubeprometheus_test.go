@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/lookout-operator/lookout/pkg/render"
 )
 
 // kpsRelease is the Helm release name the chart is rendered with; the PrometheusRules are
@@ -32,9 +34,10 @@ func binTool(t *testing.T, name string) string {
 	return p
 }
 
-// kubePrometheusRules renders the kube-prometheus-stack chart (bin/charts, copied by
-// `make tools`) with its default values and returns its PrometheusRules.
-func kubePrometheusRules(t *testing.T) []*unstructured.Unstructured {
+// kubePrometheusStack renders the kube-prometheus-stack chart (bin/charts, copied by
+// `make tools`) with its default values in namespace monitoring and returns the stream
+// of objects and its PrometheusRules.
+func kubePrometheusStack(t *testing.T) (out []byte, rules []*unstructured.Unstructured) {
 	t.Helper()
 	chart := binTool(t, filepath.Join("charts", "kube-prometheus-stack"))
 	cmd := exec.Command(binTool(t, "helm"), "template", kpsRelease, chart, "--namespace", "monitoring",
@@ -46,7 +49,6 @@ func kubePrometheusRules(t *testing.T) []*unstructured.Unstructured {
 		t.Fatalf("helm template: %v\n%s", err, stderr.String())
 	}
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(out), 4096)
-	var rules []*unstructured.Unstructured
 	for {
 		u := &unstructured.Unstructured{}
 		if err := dec.Decode(&u.Object); err != nil {
@@ -62,7 +64,7 @@ func kubePrometheusRules(t *testing.T) []*unstructured.Unstructured {
 	if len(rules) < 20 {
 		t.Fatalf("the chart renders %d PrometheusRules, want the kube-prometheus set (20 or more)", len(rules))
 	}
-	return rules
+	return out, rules
 }
 
 // writeKubePrometheusDirs writes each PrometheusRule of the chart twice, under the same
@@ -152,7 +154,7 @@ func TestKubePrometheusRules(t *testing.T) {
 			t.Errorf("rules_test.yaml does not test %s", name)
 		}
 	}
-	rules := kubePrometheusRules(t)
+	chartOut, rules := kubePrometheusStack(t)
 
 	t.Run("both pass", func(t *testing.T) {
 		manifests, plain := writeKubePrometheusDirs(t, rules, testFile)
@@ -196,6 +198,39 @@ func TestKubePrometheusRules(t *testing.T) {
 		}
 		if ours != theirs {
 			t.Errorf("lookout:\n%s\npromtool:\n%s", ours, theirs)
+		}
+	})
+
+	// As Documentation/rule-tests.md tells a user to: the whole rendered chart in one
+	// file, named in rule_files and given with -f, tested for the chart's Prometheus.
+	t.Run("one rendered chart file for the chart's Prometheus", func(t *testing.T) {
+		dir := t.TempDir()
+		chartFile := filepath.Join(dir, "kube-prometheus-stack.yaml")
+		if err := os.WriteFile(chartFile, chartOut, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		i, j := bytes.Index(testFile, []byte("rule_files:\n")), bytes.Index(testFile, []byte("evaluation_interval:"))
+		if i < 0 || j < i {
+			t.Fatal("rules_test.yaml: no rule_files before evaluation_interval")
+		}
+		oneFile := append(append(append([]byte{}, testFile[:i]...), "rule_files:\n  - kube-prometheus-stack.yaml\n"...), testFile[j:]...)
+		testPath := filepath.Join(dir, "rules_test.yaml")
+		if err := os.WriteFile(testPath, oneFile, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		objs, err := render.Load("monitoring", chartFile)
+		if err != nil || len(objs.Prometheuses) != 1 {
+			t.Fatalf("the chart's Prometheus: %v", err)
+		}
+		rep, err := Run(Options{Namespace: "monitoring", Prometheus: objs.Prometheuses[0],
+			Rules: objs.PrometheusRules, NamespaceLabels: objs.NamespaceLabels()}, testPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		rep.Write(&b)
+		if rep.ExitCode() != 0 || len(rep.Files[0].Warnings) > 0 || len(rep.Files[0].Groups) != 10 {
+			t.Errorf("exit %d, %d groups:\n%s", rep.ExitCode(), len(rep.Files[0].Groups), b.String())
 		}
 	})
 }
