@@ -97,7 +97,7 @@ test-e2e: tools build
 ## 5,000 and 20,000, prometheus-operator through the same harness: make bench-upstream,
 ## then AlertmanagerConfigs: make bench-alertmanager, then the status poll: make bench-status-poll)
 bench: tools build
-	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
+	$(GO) test -run '^$$' -bench . -benchmem ./pkg/... ./cmd/...
 	$(GO) run ./test/bench -n 1000,5000,20000 -changes 30 -idle 30s -out Documentation/benchmarks.md \
 		-operator "bin/lookout-operator run --leader-elect=false --metrics-bind-address=0 --health-probe-bind-address=0 --target-health-interval=0" $(BENCH_ARGS)
 	$(MAKE) bench-upstream

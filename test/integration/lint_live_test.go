@@ -6,13 +6,18 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -135,6 +140,30 @@ func TestLintLive(t *testing.T) {
 		}
 	}
 
+	// The same as a user holding only example/lint/rbac.yaml's ClusterRole.
+	applyManifests(t, filepath.Join("..", "..", "example", "lint", "rbac.yaml"))
+	user := rest.CopyConfig(env.Config)
+	user.Impersonate = rest.ImpersonationConfig{UserName: "linter", Groups: []string{"lookout-lint"}}
+	uc, err := client.New(user, client.Options{Scheme: costtop.Scheme()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 10*time.Second, "lint --live as a user with example/lint/rbac.yaml", func() error {
+		asked = 0
+		l, err := lint.ReadLive(ctx, uc, get)
+		if err != nil {
+			return err
+		}
+		r, err := lint.Lint(nil, nil, lint.Options{Live: l})
+		if err != nil {
+			return err
+		}
+		if g := ours(r); strings.Join(g, "\n") != strings.Join(got, "\n") || len(r.Notes) > 0 {
+			return fmt.Errorf("findings:\n%s\nnotes: %v\nwant the admin's:\n%s", strings.Join(g, "\n"), r.Notes, strings.Join(got, "\n"))
+		}
+		return nil
+	})
+
 	// A pull request's monitor against the cluster: its port is not the Service's.
 	file := fmt.Sprintf(`apiVersion: monitoring.coreos.com/v1
 kind: ServiceMonitor
@@ -154,5 +183,21 @@ spec:
 	}
 	if len(res.Findings) != 1 || res.Findings[0].Check != "monitor-port-not-found" || res.Findings[0].File != "pr.yaml" || res.ClusterOnly == 0 {
 		t.Errorf("with the file: findings %+v, %d cluster-only", res.Findings, res.ClusterOnly)
+	}
+}
+
+// applyManifests creates the objects of a manifest file as written (cluster-scoped RBAC
+// examples), or leaves them when they exist.
+func applyManifests(t *testing.T, path string) {
+	t.Helper()
+	docs, err := manifest.ReadPaths(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		u := &unstructured.Unstructured{Object: d.Object}
+		if err := k8s.Create(ctx, u); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatalf("%s %s: %v", d.GetKind(), d.GetName(), err)
+		}
 	}
 }
