@@ -25,6 +25,27 @@ type extension struct {
 // extensions are registered by the init functions of this command's files.
 var extensions []extension
 
+// monitorCRDs are the files of the monitor kinds, whose bindings carry the pollers'
+// conditions (TargetsHealthy, SampleCost).
+var monitorCRDs = []string{
+	"monitoring.coreos.com_servicemonitors.yaml",
+	"monitoring.coreos.com_podmonitors.yaml",
+	"monitoring.coreos.com_probes.yaml",
+	"monitoring.coreos.com_scrapeconfigs.yaml",
+}
+
+// conditionExtension lets the bindings of files carry the condition type typ (upstream's
+// enum holds "Accepted" only, so the API server would refuse it) and shows it in col.
+func conditionExtension(name string, files []string, typ string, col column) extension {
+	return extension{name: name, files: files, apply: func(_ string, crd []byte) ([]byte, error) {
+		crd, err := addEnumValue(crd, "Accepted", typ)
+		if err != nil {
+			return nil, err
+		}
+		return addPrinterColumn(crd, col)
+	}}
+}
+
 func main() {
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: crdextend <directory of CRD files>")

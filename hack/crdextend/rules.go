@@ -14,15 +14,5 @@ var rulesColumn = column{
 }
 
 func init() {
-	extensions = append(extensions, extension{
-		name:  "rules",
-		files: []string{"monitoring.coreos.com_prometheusrules.yaml"},
-		apply: func(_ string, crd []byte) ([]byte, error) {
-			crd, err := addEnumValue(crd, "Accepted", "RulesHealthy")
-			if err != nil {
-				return nil, err
-			}
-			return addPrinterColumn(crd, rulesColumn)
-		},
-	})
+	extensions = append(extensions, conditionExtension("rules", []string{"monitoring.coreos.com_prometheusrules.yaml"}, "RulesHealthy", rulesColumn))
 }

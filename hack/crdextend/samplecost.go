@@ -15,20 +15,5 @@ var samplesColumn = column{
 }
 
 func init() {
-	extensions = append(extensions, extension{
-		name: "targets-samplecost",
-		files: []string{
-			"monitoring.coreos.com_servicemonitors.yaml",
-			"monitoring.coreos.com_podmonitors.yaml",
-			"monitoring.coreos.com_probes.yaml",
-			"monitoring.coreos.com_scrapeconfigs.yaml",
-		},
-		apply: func(_ string, crd []byte) ([]byte, error) {
-			crd, err := addEnumValue(crd, "Accepted", "SampleCost")
-			if err != nil {
-				return nil, err
-			}
-			return addPrinterColumn(crd, samplesColumn)
-		},
-	})
+	extensions = append(extensions, conditionExtension("targets-samplecost", monitorCRDs, "SampleCost", samplesColumn))
 }

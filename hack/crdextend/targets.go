@@ -14,20 +14,5 @@ var targetsColumn = column{
 }
 
 func init() {
-	extensions = append(extensions, extension{
-		name: "targets",
-		files: []string{
-			"monitoring.coreos.com_servicemonitors.yaml",
-			"monitoring.coreos.com_podmonitors.yaml",
-			"monitoring.coreos.com_probes.yaml",
-			"monitoring.coreos.com_scrapeconfigs.yaml",
-		},
-		apply: func(_ string, crd []byte) ([]byte, error) {
-			crd, err := addEnumValue(crd, "Accepted", "TargetsHealthy")
-			if err != nil {
-				return nil, err
-			}
-			return addPrinterColumn(crd, targetsColumn)
-		},
-	})
+	extensions = append(extensions, conditionExtension("targets", monitorCRDs, "TargetsHealthy", targetsColumn))
 }
