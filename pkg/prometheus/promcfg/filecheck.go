@@ -166,8 +166,9 @@ func alertmanagerV1ToV2(text []byte) []byte {
 
 // jobs loads the jobs of one or more monitors, each text as written under scrape_configs
 // and the texts one after the other, with the global section, and checks that they are
-// exactly the jobs names (names[i] for texts[i]). With elide, the regex values known to
-// compile are replaced first (elideKnownRegexes): only a nil error is then a verdict.
+// exactly the jobs names (names[i] for texts[i]). With elide, the rules known to load
+// are left out (elideKnownRules) and the regex values known to compile replaced
+// (elideKnownRegexes) first: only a nil error is then a verdict.
 func (c *fileCheck) jobs(texts [][]byte, names [][]string, elide bool) error {
 	size := len(c.global) + 32
 	for _, t := range texts {
@@ -187,8 +188,12 @@ func (c *fileCheck) jobs(texts [][]byte, names [][]string, elide bool) error {
 			want = append(want, string(expandAsReloader([]byte(n), c.env)))
 		}
 	}
+	var learned []ruleKey
 	if elide && c.elide {
-		doc = c.elideKnownRegexes(doc)
+		jobsAt := len(c.global) + len("scrape_configs:\n")
+		var jobs []byte
+		jobs, learned = c.elideKnownRules(doc[jobsAt:])
+		doc = c.elideKnownRegexes(append(doc[:jobsAt:jobsAt], jobs...))
 	}
 	cfg, err := c.loader.config(doc)
 	if err != nil {
@@ -205,6 +210,7 @@ func (c *fileCheck) jobs(texts [][]byte, names [][]string, elide bool) error {
 			return fmt.Errorf("internal error: job %q rendered, %q loaded", want[i], job.JobName)
 		}
 	}
+	c.loader.learnRules(learned)
 	return nil
 }
 

@@ -18,6 +18,8 @@ type loader struct {
 	// regexes holds regex values, as written, that compile as relabel rules' (see
 	// regexCompiles).
 	regexes map[string]struct{}
+	// rules holds relabel rules seen load (see elideKnownRules).
+	rules map[ruleKey]struct{}
 	// loads counts the texts actually handed to Prometheus's loader.
 	loads int
 }
@@ -30,7 +32,7 @@ const maxRememberedVerdicts = 1024
 const maxRememberedRegexes = 1 << 16
 
 func newLoader() *loader {
-	return &loader{verdicts: map[[32]byte]error{}, regexes: map[string]struct{}{}}
+	return &loader{verdicts: map[[32]byte]error{}, regexes: map[string]struct{}{}, rules: map[ruleKey]struct{}{}}
 }
 
 // config loads text.
