@@ -66,7 +66,7 @@ func TestKnownRulesKeepVerdicts(t *testing.T) {
 		{{"source_labels", []string{"job"}}, {"target_label", "__tmp_job"}},
 		{{"source_labels", []string{"a", "b"}}, {"regex", "(x);true"}, {"action", "keep"}},
 		{{"source_labels", []string{"a"}}, {"regex", "(unclosed"}, {"action", "keep"}}, // invalid regex
-		{{"source_labels", []string{"a"}}, {"action", "replace"}},                       // no target
+		{{"source_labels", []string{"a"}}, {"action", "replace"}},                      // no target
 		{{"target_label", "endpoint"}, {"replacement", "web"}},
 		{{"source_labels", []string{"a"}}, {"target_label", "1abc"}},
 		{{"action", "hashmod"}, {"source_labels", []string{"a"}}, {"target_label", "h"}, {"modulus", 0}}, // modulus 0
