@@ -19,7 +19,7 @@ import (
 // (fileCheck.jobs with elision) therefore leaves out every rule this loader has already
 // seen load under the same global section, except the first of each list, and learns the
 // rules of every batch that loads. At 20,000 ServiceMonitors this takes three quarters of
-// the text out of the loads (ADR 36). As with the elided regexes, only an acceptance is
+// the text out of the loads (ADR 37). As with the elided regexes, only an acceptance is
 // taken from such a load: a refusal loads each monitor again as written.
 
 // ruleKey identifies a relabel rule's text as written under one global section.
