@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	yaml "go.yaml.in/yaml/v2"
 )
 
 // TestElideKnownRules: rules seen load are left out of later loads, but the first rule of
@@ -113,5 +115,37 @@ func TestKnownRulesKeepVerdicts(t *testing.T) {
 	}
 	if accepted < 20 || accepted > 280 {
 		t.Errorf("%d of 300 batches accepted: the cases do not exercise both verdicts", accepted)
+	}
+}
+
+// TestPlainValueAsYAML: where plainValue reads a scalar without yaml.v2, it reads what
+// yaml.v2 reads, for random scalars over its alphabet and the resolvable words.
+func TestPlainValueAsYAML(t *testing.T) {
+	const alphabet = "aZ09()|;.*+?^$_=-:# '\"\\[]{},!&%@`<>~\t"
+	rng := rand.New(rand.NewPCG(3, 4))
+	cases := []string{"null", "Null", "NULL", "~", "yes", "off", "0x10", ".inf", ".NaN", "1e3", "-1", "?a", "a:b", "(a|b);true"}
+	for range 20000 {
+		b := make([]byte, 1+rng.IntN(8))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		cases = append(cases, string(b))
+	}
+	fast := 0
+	for _, raw := range cases {
+		got, ok := plainValue([]byte(raw))
+		if !ok {
+			continue
+		}
+		fast++
+		var v struct {
+			Regex string `yaml:"regex"`
+		}
+		if err := yaml.UnmarshalStrict([]byte("regex: "+raw), &v); err != nil || v.Regex != got {
+			t.Errorf("%q: plainValue %q, yaml.v2 %q (%v)", raw, got, v.Regex, err)
+		}
+	}
+	if fast < 1000 {
+		t.Errorf("only %d scalars took the fast path", fast)
 	}
 }

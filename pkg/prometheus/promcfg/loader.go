@@ -2,6 +2,7 @@ package promcfg
 
 import (
 	"crypto/sha256"
+	"strings"
 	"sync"
 
 	"github.com/prometheus/prometheus/config"
@@ -78,13 +79,17 @@ func (l *loader) regexCompiles(raw []byte) bool {
 	if ok {
 		return true
 	}
-	var v struct {
-		Regex string `yaml:"regex"`
+	value, plain := plainValue(raw)
+	if !plain {
+		var v struct {
+			Regex string `yaml:"regex"`
+		}
+		if err := yaml.UnmarshalStrict(append([]byte("regex: "), raw...), &v); err != nil {
+			return false
+		}
+		value = v.Regex
 	}
-	if err := yaml.UnmarshalStrict(append([]byte("regex: "), raw...), &v); err != nil {
-		return false
-	}
-	if compileRelabelRegex(v.Regex) != nil {
+	if compileRelabelRegex(value) != nil {
 		return false
 	}
 	l.mu.Lock()
@@ -94,4 +99,24 @@ func (l *loader) regexCompiles(raw []byte) bool {
 	}
 	l.regexes[string(raw)] = struct{}{}
 	return true
+}
+
+// plainValue returns the string yaml.v2 reads from raw, a scalar written after a key,
+// without running yaml.v2's parser (whose set-up allocates kilobytes) when raw is made
+// only of letters, digits and ( ) | ; . * + ? ^ $ _ = - and does not start with - ? * or |:
+// such a plain scalar reads as itself, whatever type it resolves to, unless it is a null.
+func plainValue(raw []byte) (string, bool) {
+	if len(raw) == 0 || strings.IndexByte("-?*|", raw[0]) >= 0 {
+		return "", false
+	}
+	for _, c := range raw {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("()|;.*+?^$_=-", c) >= 0) {
+			return "", false
+		}
+	}
+	switch string(raw) {
+	case "null", "Null", "NULL":
+		return "", false
+	}
+	return string(raw), true
 }
