@@ -25,6 +25,7 @@ import (
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/resourcestatus"
 	"github.com/lookout-operator/lookout/pkg/crds"
+	"github.com/lookout-operator/lookout/pkg/listdecode"
 	"github.com/lookout-operator/lookout/pkg/opmetrics"
 	"github.com/lookout-operator/lookout/pkg/priority"
 	"github.com/lookout-operator/lookout/pkg/prometheus/promctrl"
@@ -140,6 +141,7 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	}
 	cfg = rest.CopyConfig(cfg)
 	cfg.Wrap(requests.Wrap)
+	cfg.Wrap(listdecode.Wrap)
 	// Build information, feature gates, client and work queue families (the queues'
 	// from controller-runtime's registry, where its controllers report them).
 	if err := opmetrics.RegisterOperator(opts.Registry, opts.FeatureGates, ctrlmetrics.Registry); err != nil {
