@@ -6,12 +6,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 )
@@ -25,42 +25,82 @@ type configEvent struct {
 	err    error
 }
 
-// watchConfig watches one Secret and sends every version of key's content (gunzipped
-// when key ends in .gz). It relists and rewatches when the watch ends.
+// watchConfig watches the config Secret name and the Secrets of the parts the operator
+// spreads a large configuration over (name-config-part-<k>, ADR 20), and sends the
+// configuration (key's content, gunzipped when key ends in .gz, of every part in order)
+// each time one of them changes. It relists and rewatches when the watch ends.
 func watchConfig(ctx context.Context, cs kubernetes.Interface, ns, name, key string) <-chan configEvent {
 	out := make(chan configEvent, 1024)
-	sel := fields.OneTermEqualSelector("metadata.name", name).String()
-	send := func(at time.Time, s *corev1.Secret) {
-		ev := configEvent{at: at}
-		data, ok := s.Data[key]
-		ev.stored = len(data)
-		switch {
-		case !ok:
-			ev.err = fmt.Errorf("secret %s/%s has no key %q", ns, name, key)
-		case strings.HasSuffix(key, ".gz"):
-			ev.config, ev.err = gunzip(data)
-		default:
-			ev.config = data
+	parts := map[int]configEvent{} // by part number; the config Secret is part 0
+	partOf := func(secret string) (int, bool) {
+		if secret == name {
+			return 0, true
 		}
+		k, err := strconv.Atoi(strings.TrimPrefix(secret, name+"-config-part-"))
+		return k, err == nil && k > 0 && strings.HasPrefix(secret, name+"-config-part-")
+	}
+	send := func(at time.Time) {
+		ev := configEvent{at: at}
+		first, ok := parts[0]
+		if !ok {
+			return // parts are waited for, as the reloader does
+		}
+		if first.err != nil {
+			ev.err = first.err
+		}
+		var all [][]byte
+		for k := 0; ; k++ {
+			p, ok := parts[k]
+			if !ok {
+				break
+			}
+			if p.err != nil && ev.err == nil {
+				ev.err = p.err
+			}
+			all = append(all, p.config)
+			ev.stored += p.stored
+		}
+		ev.config = bytes.Join(all, nil)
 		select {
 		case out <- ev:
 		case <-ctx.Done():
 		}
 	}
+	update := func(s *corev1.Secret) bool {
+		k, ok := partOf(s.Name)
+		if !ok {
+			return false
+		}
+		var p configEvent
+		data, ok := s.Data[key]
+		p.stored = len(data)
+		switch {
+		case !ok:
+			p.err = fmt.Errorf("secret %s/%s has no key %q", ns, s.Name, key)
+		case strings.HasSuffix(key, ".gz"):
+			p.config, p.err = gunzip(data)
+		default:
+			p.config = data
+		}
+		parts[k] = p
+		return true
+	}
 	go func() {
 		defer close(out)
 		for ctx.Err() == nil {
-			list, err := cs.CoreV1().Secrets(ns).List(ctx, metav1.ListOptions{FieldSelector: sel})
+			list, err := cs.CoreV1().Secrets(ns).List(ctx, metav1.ListOptions{})
 			if err != nil {
 				time.Sleep(100 * time.Millisecond)
 				continue
 			}
+			clear(parts)
 			for i := range list.Items {
-				send(time.Now(), &list.Items[i])
+				update(&list.Items[i])
 			}
+			send(time.Now())
 			rv := list.ResourceVersion
 			for ctx.Err() == nil {
-				w, err := cs.CoreV1().Secrets(ns).Watch(ctx, metav1.ListOptions{FieldSelector: sel, ResourceVersion: rv, AllowWatchBookmarks: true})
+				w, err := cs.CoreV1().Secrets(ns).Watch(ctx, metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true})
 				if err != nil {
 					break // relist
 				}
@@ -71,9 +111,15 @@ func watchConfig(ctx context.Context, cs kubernetes.Interface, ns, name, key str
 					case watch.Added, watch.Modified:
 						s := ev.Object.(*corev1.Secret)
 						rv = s.ResourceVersion
-						send(at, s)
+						if update(s) {
+							send(at)
+						}
 					case watch.Deleted:
-						rv = ev.Object.(*corev1.Secret).ResourceVersion
+						s := ev.Object.(*corev1.Secret)
+						rv = s.ResourceVersion
+						if k, ok := partOf(s.Name); ok {
+							delete(parts, k)
+						}
 					case watch.Bookmark:
 						if m, err := metaOf(ev.Object); err == nil {
 							rv = m
