@@ -146,6 +146,11 @@ func main() {
 	if err := checkCommand(o.operator); err != nil {
 		fatalf("-operator: %v", err)
 	}
+	if *compareCmd != "" {
+		if err := checkCommand(*compareCmd); err != nil {
+			fatalf("-compare: %v", err)
+		}
+	}
 
 	// envtest logs through controller-runtime; the harness reports on its own.
 	ctrl.SetLogger(logr.Discard())
@@ -183,6 +188,18 @@ func main() {
 		}
 		rep.results = append(rep.results, r)
 		fmt.Fprintln(os.Stderr, r.summary())
+		if *compareCmd != "" && ctx.Err() == nil {
+			c, err := runOne(ctx, compared(o), n, filepath.Join(dir, fmt.Sprintf("n%d-compared", n)))
+			if err != nil {
+				logf("N=%d, %s: %v", n, *compareName, err)
+				if c == nil {
+					c = &result{n: n}
+				}
+				c.failure = err.Error()
+			}
+			rep.compared = append(rep.compared, c)
+			fmt.Fprintln(os.Stderr, *compareName+": "+c.summary())
+		}
 	}
 	rep.loadEnd = loadAvg()
 	rep.finished = time.Now()
