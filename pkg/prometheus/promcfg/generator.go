@@ -308,9 +308,13 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 			e = g.entries[id.key]
 		}
 		ids[i] = id
-		uid, gen := o.GetUID(), o.GetGeneration()
+		gen := o.GetGeneration()
 		gens[i] = gen
-		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.settingsKey != key || e.global != check.globalSum || depsStale(in.Assets, e.deps) {
+		// At its place with the same resourceVersion the object is the one this entry was
+		// checked against or rendered from last time: its UID is not compared again (a
+		// status write replaces every object in the informer, and the UIDs then compared
+		// by content, a cache miss per monitor into another string).
+		if e == nil || !samePlace[i] && e.uid != o.GetUID() || e.generation != gen || e.generation == 0 || e.settingsKey != key || e.global != check.globalSum || depsStale(in.Assets, e.deps) {
 			todo = append(todo, i)
 			continue
 		}
