@@ -23,13 +23,13 @@ func intern(s string) string {
 }
 
 // internMonitor is the cache transform of the monitor kinds and PrometheusRules: after
-// next (which strips managed fields), the namespace, the label values and the status bindings'
-// strings of each object are replaced by canonical copies shared by every object holding
-// the same text. At 20,000 monitors in 50 namespaces every object had its own copy of
+// next (which strips managed fields), kubectl's last-applied annotation is dropped, and
+// the namespace, the label values and the status bindings' strings of each object are
+// replaced by canonical copies shared by every object holding the same text. At 20,000 monitors in 50 namespaces every object had its own copy of
 // its namespace, and each reconcile compared them with one another by content (a cache
 // miss per object into the string's bytes) while selecting, sorting and bounding the
-// bytes per namespace; a shared copy compares by address. Only strings are replaced;
-// the cached object's content is unchanged.
+// bytes per namespace; a shared copy compares by address. Apart from that annotation,
+// only strings are replaced; the cached object's content is unchanged.
 func internMonitor(next toolscache.TransformFunc) toolscache.TransformFunc {
 	return func(obj any) (any, error) {
 		if next != nil {
@@ -48,13 +48,27 @@ func internMonitor(next toolscache.TransformFunc) toolscache.TransformFunc {
 	}
 }
 
+// lastApplied is kubectl's record of a client-side apply: the whole object again, as
+// last applied, which only kubectl reads. Lookout never writes a monitor or rule but its
+// status, so dropping it from the cache changes nothing it writes.
+const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+
 // internMeta interns the namespace and the label values of o, in place (a new map with
-// interned keys as well took more memory than the keys it saved).
+// interned keys as well took more memory than the keys it saved), and drops kubectl's
+// last-applied copy of the object.
 func internMeta(o metav1.Object) {
 	o.SetNamespace(intern(o.GetNamespace()))
 	l := o.GetLabels()
 	for k, v := range l {
 		l[k] = intern(v)
+	}
+	if a := o.GetAnnotations(); a != nil {
+		if _, ok := a[lastApplied]; ok {
+			delete(a, lastApplied)
+			if len(a) == 0 {
+				o.SetAnnotations(nil)
+			}
+		}
 	}
 }
 

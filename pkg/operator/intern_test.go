@@ -92,3 +92,24 @@ func TestMonitorsCachedInterned(t *testing.T) {
 		t.Error("ScrapeConfig's status is not interned")
 	}
 }
+
+// TestInternMonitorDropsLastApplied: kubectl's last-applied copy of a monitor is not
+// cached; the other annotations are.
+func TestInternMonitorDropsLastApplied(t *testing.T) {
+	tr := internMonitor(cache.TransformStripManagedFields())
+	only := boundMonitor("a")
+	only.Annotations = map[string]string{lastApplied: `{"apiVersion":"monitoring.coreos.com/v1"}`}
+	both := boundMonitor("b")
+	both.Annotations = map[string]string{lastApplied: "{}", "team": "a"}
+	for _, o := range []*monitoringv1.ServiceMonitor{only, both} {
+		if _, err := tr(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if only.Annotations != nil {
+		t.Errorf("annotations %v, want none", only.Annotations)
+	}
+	if want := map[string]string{"team": "a"}; !reflect.DeepEqual(both.Annotations, want) {
+		t.Errorf("annotations %v, want %v", both.Annotations, want)
+	}
+}
