@@ -66,3 +66,20 @@ func memoryLimit() (uint64, error) {
 	}
 	return 0, errors.New("no memory limit found (cgroup or /proc/meminfo)")
 }
+
+// defaultGCPercent is the operator's GOGC unless $GOGC sets one (ADR 36): the heap may
+// grow by half its live size between collections rather than by all of it. Most of the
+// operator's live heap stays for its whole life (the cached objects and every monitor's
+// rendered jobs), while a change allocates little, so collecting at 1.5 times the live
+// heap costs little CPU and keeps the resident memory near the live heap.
+const defaultGCPercent = 50
+
+// setGCPercent sets defaultGCPercent when the environment sets no GOGC; it returns the
+// percent set (0: none).
+func setGCPercent() int {
+	if os.Getenv("GOGC") != "" {
+		return 0
+	}
+	debug.SetGCPercent(defaultGCPercent)
+	return defaultGCPercent
+}

@@ -58,3 +58,24 @@ func TestSetGoMemLimit(t *testing.T) {
 		t.Errorf("an explicit GOMEMLIMIT was overridden with %d", got)
 	}
 }
+
+// TestGCPercent: without $GOGC the operator collects at 1.5 times its live heap; an
+// explicit $GOGC wins.
+func TestGCPercent(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+	t.Setenv("GOGC", "")
+	if got := setGCPercent(); got != defaultGCPercent {
+		t.Fatalf("set %d, want %d", got, defaultGCPercent)
+	}
+	if got := debug.SetGCPercent(100); got != defaultGCPercent {
+		t.Fatalf("GC percent %d, want %d", got, defaultGCPercent)
+	}
+	t.Setenv("GOGC", "200")
+	if got := setGCPercent(); got != 0 {
+		t.Fatalf("set %d with $GOGC given", got)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("GC percent %d changed despite $GOGC", got)
+	}
+}

@@ -73,6 +73,9 @@ func start(ctx context.Context, p *operator.Parsed) int {
 	setup := ctrl.Log.WithName("setup")
 	o := p.Options
 	reportNotApplied(setup, p)
+	if pct := setGCPercent(); pct > 0 {
+		setup.V(1).Info("GOGC set", "percent", pct)
+	}
 	if limit, err := setGoMemLimit(o.GoMemLimitRatio); err != nil {
 		setup.Error(err, "cannot set GOMEMLIMIT from --auto-gomemlimit-ratio")
 	} else if limit > 0 {

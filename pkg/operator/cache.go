@@ -65,12 +65,16 @@ func cacheOptions(o Options) cache.Options {
 	if s := o.AlertmanagerConfigScope(); !s.Equal(watch) {
 		byObject[&monitoringv1alpha1.AlertmanagerConfig{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
 	}
+	// Monitors and rules: their namespaces, labels and status words interned
+	// (internMonitor), in MonitorScope.
+	monitors := cache.ByObject{Transform: internMonitor(opts.DefaultTransform)}
 	if s := o.MonitorScope(); !s.Equal(watch) {
-		for _, k := range monitorkind.All {
-			byObject[k.New()] = cache.ByObject{Namespaces: cacheNamespaces(s)}
-		}
-		byObject[&monitoringv1.PrometheusRule{}] = cache.ByObject{Namespaces: cacheNamespaces(s)}
+		monitors.Namespaces = cacheNamespaces(s)
 	}
+	for _, k := range monitorkind.All {
+		byObject[k.New()] = monitors
+	}
+	byObject[&monitoringv1.PrometheusRule{}] = monitors
 	if o.Workload.ReloaderReportConfig {
 		// The pods of every instance kind, for the ConfigLoaded condition: only those
 		// pods, and only their metadata and reported configuration (StripPod).

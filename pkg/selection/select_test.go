@@ -84,6 +84,30 @@ func TestSelectSortsAndReportsAll(t *testing.T) {
 	}
 }
 
+// TestSelectSortsWhateverTheMemo: objects in the order Select last left them are taken
+// as sorted; any other order, of the same number of objects, is sorted again.
+func TestSelectSortsWhateverTheMemo(t *testing.T) {
+	comp, err := selection.Compile(selection.Selector{Kind: "ServiceMonitor", Labels: &metav1.LabelSelector{}, Namespaces: &metav1.LabelSelector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := obj("dev", "a", nil), obj("dev", "b", nil), obj("prod", "a", nil)
+	order := func(objs ...*monitoringv1.ServiceMonitor) string {
+		sel, _ := selection.Select(comp, objs, selection.NewScope(nil), nsLabels)
+		var names []string
+		for _, s := range sel {
+			names = append(names, s.Namespace+"/"+s.Name)
+		}
+		return strings.Join(names, " ")
+	}
+	const want = "dev/a dev/b prod/a"
+	for i, objs := range [][]*monitoringv1.ServiceMonitor{{c, a, b}, {a, b, c}, {b, c, a}, {a, b, c}, {c, b, a}} {
+		if got := order(objs...); got != want {
+			t.Errorf("call %d: %s, want %s", i, got, want)
+		}
+	}
+}
+
 func TestCompileRejectsInvalidSelectors(t *testing.T) {
 	bad := &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "a", Operator: "Sometimes"}}}
 	if _, err := selection.Compile(selection.Selector{Kind: "PodMonitor", Labels: bad}); err == nil {

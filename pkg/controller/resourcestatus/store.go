@@ -96,18 +96,21 @@ func (s *Store) Publish(owner Owner, kind string, verdicts []selection.Verdict) 
 		byObj = map[types.NamespacedName]ownerVerdicts{}
 		s.verdicts[kind] = byObj
 	}
-	defer func() { s.remember(owner, kind, verdicts) }()
 	if last, ok := s.last[owner][kind]; ok && sameObjects(last, verdicts) {
 		// The same objects as last time, in the same order (a one-monitor change): only
-		// the verdicts that differ touch the maps.
+		// the verdicts that differ touch the maps, and are copied over the remembered
+		// ones in place (a copy of all of them was 1.3 MB and 2.5 ms of every change at
+		// 20,000 monitors).
 		for i, v := range verdicts {
 			if v != last[i] {
 				s.setLocked(byObj, owner, kind, v)
+				last[i] = v
 			}
 		}
 		s.markPublishedLocked(owner, kind)
 		return
 	}
+	defer func() { s.remember(owner, kind, verdicts) }()
 	keep := make(map[types.NamespacedName]bool, len(verdicts))
 	for _, v := range verdicts {
 		if v.Binds() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"slices"
 	"testing"
@@ -185,5 +186,20 @@ func BenchmarkCompressOneChange(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestSampleIsFNV1a: the inline sample is hash/fnv's 64-bit FNV-1a of the piece's first
+// bytes and its length, so member ends stay where earlier releases put them.
+func TestSampleIsFNV1a(t *testing.T) {
+	for _, n := range []int{0, 1, sampleLen - 1, sampleLen, sampleLen + 1, 1 << 20} {
+		p := bytes.Repeat([]byte("job_name: serviceMonitor/ns/name/0\n"), n/30+1)[:n]
+		h := fnv.New64a()
+		_, _ = h.Write(p[:min(len(p), sampleLen)])
+		l := uint64(len(p))
+		_, _ = h.Write([]byte{byte(l), byte(l >> 8), byte(l >> 16), byte(l >> 24)})
+		if got, want := sample(p), h.Sum64(); got != want {
+			t.Errorf("sample of %d bytes = %x, want %x", n, got, want)
+		}
 	}
 }

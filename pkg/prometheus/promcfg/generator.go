@@ -291,8 +291,13 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	samePlace := make([]bool, len(mons))
 	todo := make([]int, 0)
 	ents := make([]*entry, len(mons))
+	// gens are the monitors' generations, read once with their keys: the assembly below
+	// takes namespace, name and generation from here rather than from the objects again
+	// (at 20,000 monitors the second read, a cache miss per object, was 6 ms of a change).
+	gens := make([]int64, len(mons))
 	for i, m := range mons {
-		id := monitorID{m.key(), m.obj.GetResourceVersion()}
+		o := m.obj
+		id := monitorID{monitorKey{m.kind, o.GetNamespace(), o.GetName()}, o.GetResourceVersion()}
 		var e *entry
 		if i < len(g.prevIDs) && id.version != "" && g.prevIDs[i] == id {
 			// Found without hashing its key: at 20,000 monitors the two map operations
@@ -303,8 +308,13 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 			e = g.entries[id.key]
 		}
 		ids[i] = id
-		_, _, uid, gen := m.meta()
-		if e == nil || e.uid != uid || e.generation != gen || e.generation == 0 || e.settingsKey != key || e.global != check.globalSum || depsStale(in.Assets, e.deps) {
+		gen := o.GetGeneration()
+		gens[i] = gen
+		// At its place with the same resourceVersion the object is the one this entry was
+		// checked against or rendered from last time: its UID is not compared again (a
+		// status write replaces every object in the informer, and the UIDs then compared
+		// by content, a cache miss per monitor into another string).
+		if e == nil || !samePlace[i] && e.uid != o.GetUID() || e.generation != gen || e.generation == 0 || e.settingsKey != key || e.global != check.globalSum || depsStale(in.Assets, e.deps) {
 			todo = append(todo, i)
 			continue
 		}
@@ -354,22 +364,37 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	// One verdict per monitor: sized once, not grown (at 20,000 monitors the growing was
 	// 8% of a one-monitor change's CPU).
 	res.Verdicts = make([]selection.Verdict, 0, len(mons))
-	var nsBytes map[string]int
+	// Each namespace's bytes so far. The monitors of a kind come sorted by namespace, so
+	// the running count of the current namespace is kept aside and the map is read and
+	// written only where the namespace changes (a map operation per monitor was 5 ms of a
+	// change at 20,000 monitors).
+	var (
+		nsBytes map[string]int
+		curNS   string
+		curUsed int
+		haveCur bool
+	)
 	if g.MaxNamespaceBytes > 0 {
 		nsBytes = map[string]int{}
 	}
 	for i, m := range mons {
 		e := ents[i]
-		ns, name, _, gen := m.meta()
+		ns, name, gen := ids[i].key.namespace, ids[i].key.name, gens[i]
 		verdict := selection.Verdict{Kind: m.kind, Namespace: ns, Name: name, Generation: gen, Reason: selection.Accepted}
 		if err := taken[i]; err != nil && e.err == nil {
 			e = &entry{err: err}
 		}
 		if nsBytes != nil && e.err == nil {
-			if used := nsBytes[ns]; used+len(e.jobs) > g.MaxNamespaceBytes {
-				e = &entry{err: errNamespaceBound(ns, used, len(e.jobs), g.MaxNamespaceBytes)}
+			if !haveCur || ns != curNS {
+				if haveCur {
+					nsBytes[curNS] = curUsed
+				}
+				curNS, curUsed, haveCur = ns, nsBytes[ns], true
+			}
+			if curUsed+len(e.jobs) > g.MaxNamespaceBytes {
+				e = &entry{err: errNamespaceBound(ns, curUsed, len(e.jobs), g.MaxNamespaceBytes)}
 			} else {
-				nsBytes[ns] = used + len(e.jobs)
+				curUsed += len(e.jobs)
 			}
 		}
 		if e.err != nil {
