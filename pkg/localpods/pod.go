@@ -377,10 +377,11 @@ func hasFlag(args []string, flag string) bool {
 	return false
 }
 
-// containerEnv is the container's environment: the host's PATH and HOME, HOSTNAME, and
-// the container's env. vars are what $(VAR) in args may reference.
+// containerEnv is the container's environment: the host's PATH and HOME, HOSTNAME,
+// Options.Env, and the container's env. vars are what $(VAR) in args may reference.
 func (p *pod) containerEnv(c corev1.Container) (env []string, vars map[string]string, err error) {
 	base := []EnvVar{{"PATH", os.Getenv("PATH")}, {"HOME", os.Getenv("HOME")}, {"HOSTNAME", p.name}}
+	base = append(base, p.r.o.Env...)
 	return ContainerEnv(base, c, p.fieldValue)
 }
 
