@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"strings"
@@ -14,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
 )
 
 // configEvent is a version of the config Secret as the harness saw it.
@@ -22,7 +25,10 @@ type configEvent struct {
 	at     time.Time
 	config []byte
 	stored int // bytes of the key's value as stored (compressed when .gz)
-	err    error
+	// hash is the configuration's hash as the Secret's input hash annotation gives it
+	// (Lookout's; what ConfigLoaded names), else the sha256 of config.
+	hash string
+	err  error
 }
 
 // watchConfig watches one Secret and sends every version of key's content (gunzipped
@@ -41,6 +47,11 @@ func watchConfig(ctx context.Context, cs kubernetes.Interface, ns, name, key str
 			ev.config, ev.err = gunzip(data)
 		default:
 			ev.config = data
+		}
+		if h := s.Annotations[layout.InputHashAnnotation]; h != "" {
+			ev.hash = h
+		} else if ev.err == nil {
+			ev.hash = fmt.Sprintf("%x", sha256.Sum256(ev.config))
 		}
 		select {
 		case out <- ev:
