@@ -309,6 +309,9 @@ func prepareE2E(ctx context.Context, o e2eOptions, cl *cluster, dir string) (*e2
 	p.Spec.Shards = ptr.To(int32(o.shards))
 	p.Spec.Version = "v" + o.version
 	p.Spec.ServiceAccountName = benchServiceAccount
+	// The harness creates EndpointSlices only (no endpoints controller runs): discovery
+	// must read those.
+	p.Spec.ServiceDiscoveryRole = ptr.To(monitoringv1.EndpointSliceRole)
 	if err := cl.c.Update(ctx, &p); err != nil {
 		return nil, err
 	}

@@ -79,13 +79,14 @@ func parsePromReload(line string) (promReload, bool) {
 }
 
 // parseMirrored reads Lookout's API-watch reloader's "mirrored object updated" line for
-// the Secret ref ("namespace/name"; its part Secrets match too): when its directory was
-// written with the new content.
+// the Secret ref ("namespace/name"; its part Secrets, ref-config-part-<n>, match too): when its
+// directory was written with the new content.
 func parseMirrored(line, ref string) (time.Time, bool) {
 	if msg, _ := logfmtValue(line, "msg"); msg != "mirrored object updated" {
 		return time.Time{}, false
 	}
-	if target, _ := logfmtValue(line, "target"); !strings.Contains(target, " "+ref) {
+	target, _ := logfmtValue(line, "target")
+	if !strings.Contains(target, " "+ref+"=") && !strings.Contains(target, " "+ref+"-config-part-") {
 		return time.Time{}, false
 	}
 	return logTime(line)

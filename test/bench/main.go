@@ -272,11 +272,11 @@ type result struct {
 	// ceilingRate is the control plane's status write rate with a bare client (0: not
 	// measured).
 	ceilingRate float64
+	// e2e is the end-to-end mode's figures (nil without -e2e).
+	e2e *e2eResult
 	// The status poll (-fake-prometheus-api): the conditions written by the end of the
 	// start-up, and what the fake API served while idle.
-	fakeAPI bool
-	// e2e is the end-to-end mode's figures (nil without -e2e).
-	e2e        *e2eResult
+	fakeAPI    bool
 	conditions statusConditions
 	idlePoll   pollFigures
 }
