@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"os/exec"
@@ -461,6 +462,19 @@ func (e *e2eRun) poll(name string) *podLogs {
 // change makes one edit, like change, and follows it to every replica and ConfigLoaded.
 // It returns the operator's part (update to Secret), which the operator-only table shows.
 func (e *e2eRun) change(ctx context.Context, k *benchKind, sc scenario, i, c int, events <-chan configEvent, limit time.Duration, r *e2eResult) (time.Duration, error) {
+	// The kubelet's volume sync runs on its own clock: in the file modes an edit made right
+	// after the previous one went live would always fall at the same point of the sync
+	// period (just after a sync: nearly the whole period to wait). A random wait within
+	// the period (seeded by the edit's number, so runs repeat) spreads the edits over it,
+	// as in a cluster where edits come at any time.
+	if e.o.reloader != reloaderAPI {
+		wait := time.Duration(rand.New(rand.NewPCG(uint64(c), 37)).Int64N(int64(e.o.kubeletSync)))
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(wait):
+		}
+	}
 	var written, inSecret time.Time
 	var hash string
 	lat, err := change(ctx, e.cl, k, sc, i, c, events, limit, func(w time.Time, ev configEvent) {

@@ -101,7 +101,11 @@ func (rep *report) writeE2E(b *strings.Builder) {
 	if e.upstream() {
 		end = "prometheus-operator has no ConfigLoaded: an edit ends at the last t3"
 	}
-	fmt.Fprintf(b, "How it is measured: each edit is one of the changes above, made when the previous one is live everywhere. "+
+	spread := ""
+	if e.reloader != reloaderAPI {
+		spread = fmt.Sprintf(" and after a random wait within the %s sync period (seeded by the edit's number), so that edits fall anywhere in the volume sync's period", e.kubeletSync)
+	}
+	fmt.Fprintf(b, "How it is measured: each edit is one of the changes above, made when the previous one is live everywhere"+spread+". "+
 		"t0 is the return of the harness's update, t1 the harness's watch delivering the config Secret that holds it; per replica, "+
 		"t2 is when %s, and t3 the time of Prometheus's `Completed loading of configuration file` log line (its `totalDuration` is the reload "+
 		"duration shown); %s. Log times have millisecond precision, and step 2 can be a few milliseconds below zero when the reloader "+
