@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -126,5 +127,40 @@ func TestFirstReloadAndCondition(t *testing.T) {
 	}
 	if d, err := apiServerEnv("https://127.0.0.1:39123"); err != nil || d[0].Value != "127.0.0.1" || d[1].Value != "39123" {
 		t.Fatalf("apiServerEnv = %v %v", d, err)
+	}
+}
+
+// The end-to-end table: the steps' medians and worsts, the 20,000 target, and no table
+// without -e2e.
+func TestE2ETable(t *testing.T) {
+	t0 := time.Date(2026, 12, 6, 2, 0, 0, 0, time.UTC)
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	r := &result{n: 20000, objects: 1, e2e: &e2eResult{firstLive: 30 * time.Second, firstLoads: []time.Duration{time.Second, 2 * time.Second},
+		edits: []e2eEdit{{written: ms(0), inSecret: ms(100), configLoaded: ms(1900), pods: []podEdit{
+			{pod: "a", input: ms(120), loaded: ms(1500), took: time.Second},
+			{pod: "b", input: ms(130), loaded: ms(1700), took: 1200 * time.Millisecond},
+		}}}}}
+	o := options{kind: serviceMonitorKind, changes: 1, quiet: time.Second, idle: time.Minute, settle: time.Second, sample: time.Second,
+		e2e: e2eOptions{on: true, reloader: reloaderAPI, replicas: 2, shards: 1, kubeletSync: time.Minute, version: "3.16.0"}}
+	md := (&report{opts: o, results: []*result{r}}).markdown()
+	for _, want := range []string{
+		"### End to end: api reloader, 2 replicas",
+		"| **edit → ConfigLoaded=True, median / worst** (1 edits) | 1900 ms / 1900 ms | ≤ 2 s / ≤ 5 s | yes |",
+		"| step 2: config Secret → reloader input (t2 − t1, per replica), median / worst | 20 ms / 30 ms |",
+		"| step 4: last replica loaded → ConfigLoaded=True (t4 − max t3), median / worst | 200 ms / 200 ms |",
+		"`spec.version: v3.16.0`",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no %q in\n%s", want, md)
+		}
+	}
+	o.e2e = e2eOptions{on: true, reloader: reloaderUpstream, replicas: 2, shards: 2, kubeletSync: time.Minute}
+	md = (&report{opts: o, results: []*result{r}}).markdown()
+	if !strings.Contains(md, "2 shards × 2 replicas, kubelet sync 1m0s") || strings.Contains(md, "step 4") {
+		t.Errorf("upstream table:\n%s", md)
+	}
+	o.e2e = e2eOptions{}
+	if md = (&report{opts: o, results: []*result{r}}).markdown(); strings.Contains(md, "End to end") {
+		t.Errorf("an end-to-end table without -e2e:\n%s", md)
 	}
 }
