@@ -114,6 +114,11 @@ func main() {
 	flag.StringVar(&o.e2e.upstreamReloader, "upstream-reloader-binary", "bin/prometheus-config-reloader", "with -e2e -reloader upstream: the binary playing prometheus-operator's reloader image ("+upstreamReloaderImage+")")
 	flag.Parse()
 	if o.e2e.on {
+		// The configuration is projected verbatim: rule files would be looked for at
+		// their in-pod paths, which do not exist here; and real pods replace the fake API.
+		if o.rules > 0 || o.fakePromAPI {
+			fatalf("-e2e: -rules and -fake-prometheus-api are not supported in the end-to-end mode")
+		}
 		if err := o.e2e.setup(o.changeLimit); err != nil {
 			fatalf("-e2e: %v", err)
 		}
