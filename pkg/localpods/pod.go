@@ -348,8 +348,10 @@ func (p *pod) startContainer(c corev1.Container, spec *corev1.PodSpec) (*Process
 		args = append(args, img.ListenFlag+"=127.0.0.1:"+strconv.Itoa(p.ports[c.Ports[0].ContainerPort]))
 	}
 	for _, vm := range c.VolumeMounts {
-		if vm.SubPath != "" {
-			if err := os.MkdirAll(filepath.Join(p.volumeDir(vm.Name), vm.SubPath), 0o755); err != nil {
+		// A subPath missing from the volume is created as a directory, as the kubelet does;
+		// one that exists (a file of a Secret volume: web-config.yaml) is used as it is.
+		if sub := filepath.Join(p.volumeDir(vm.Name), vm.SubPath); vm.SubPath != "" && !exists(sub) {
+			if err := os.MkdirAll(sub, 0o755); err != nil {
 				return nil, err
 			}
 		}
@@ -366,6 +368,11 @@ func (p *pod) startContainer(c corev1.Container, spec *corev1.PodSpec) (*Process
 	}
 	p.logf("started %s (pid %d): %s %s", c.Name, pr.Pid(), filepath.Base(img.Binary), strings.Join(args, " "))
 	return pr, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func hasFlag(args []string, flag string) bool {

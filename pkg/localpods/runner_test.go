@@ -158,7 +158,10 @@ func TestRunnerVerbatimConfigsAndEnv(t *testing.T) {
 			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
 				Containers: []corev1.Container{{
 					Name: "main", Image: "local/shell:1", Command: []string{"sh", "-c", `echo "$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT" > "$1/env"; sleep 60`, "sh", "/data"},
-					VolumeMounts: []corev1.VolumeMount{{Name: "config", MountPath: "/etc/prometheus/config"}, {Name: "data", MountPath: "/data"}},
+					// A subPath naming a file of the volume (prometheus-operator mounts its web
+					// config so) is that file.
+					VolumeMounts: []corev1.VolumeMount{{Name: "config", MountPath: "/etc/prometheus/config"}, {Name: "data", MountPath: "/data"},
+						{Name: "config", MountPath: "/etc/one/prometheus.yaml", SubPath: "prometheus.yaml"}},
 				}},
 				Volumes: []corev1.Volume{
 					{Name: "config", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "cfg"}}},
