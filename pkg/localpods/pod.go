@@ -348,8 +348,10 @@ func (p *pod) startContainer(c corev1.Container, spec *corev1.PodSpec) (*Process
 		args = append(args, img.ListenFlag+"=127.0.0.1:"+strconv.Itoa(p.ports[c.Ports[0].ContainerPort]))
 	}
 	for _, vm := range c.VolumeMounts {
-		if vm.SubPath != "" {
-			if err := os.MkdirAll(filepath.Join(p.volumeDir(vm.Name), vm.SubPath), 0o755); err != nil {
+		// A subPath missing from the volume is created as a directory, as the kubelet does;
+		// one that exists (a file of a Secret volume: web-config.yaml) is used as it is.
+		if sub := filepath.Join(p.volumeDir(vm.Name), vm.SubPath); vm.SubPath != "" && !exists(sub) {
+			if err := os.MkdirAll(sub, 0o755); err != nil {
 				return nil, err
 			}
 		}
@@ -368,6 +370,11 @@ func (p *pod) startContainer(c corev1.Container, spec *corev1.PodSpec) (*Process
 	return pr, nil
 }
 
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 func hasFlag(args []string, flag string) bool {
 	for _, a := range args {
 		if a == flag || strings.HasPrefix(a, flag+"=") {
@@ -377,10 +384,11 @@ func hasFlag(args []string, flag string) bool {
 	return false
 }
 
-// containerEnv is the container's environment: the host's PATH and HOME, HOSTNAME, and
-// the container's env. vars are what $(VAR) in args may reference.
+// containerEnv is the container's environment: the host's PATH and HOME, HOSTNAME,
+// Options.Env, and the container's env. vars are what $(VAR) in args may reference.
 func (p *pod) containerEnv(c corev1.Container) (env []string, vars map[string]string, err error) {
 	base := []EnvVar{{"PATH", os.Getenv("PATH")}, {"HOME", os.Getenv("HOME")}, {"HOSTNAME", p.name}}
+	base = append(base, p.r.o.Env...)
 	return ContainerEnv(base, c, p.fieldValue)
 }
 

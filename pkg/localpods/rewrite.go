@@ -32,11 +32,15 @@ func (m paths) rewrite(s string) string {
 	return s
 }
 
-// rewriteArg rewrites the path in an argument: the whole argument, or the value of a
-// --flag=value.
+// rewriteArg rewrites the path in an argument: the whole argument, the value of a
+// --flag=value, or the path after the last "=" of a value mapping something to a
+// directory (the API-watch reloader's --watch-secret=namespace/name=/etc/prometheus/config).
 func (m paths) rewriteArg(a string) string {
 	if strings.HasPrefix(a, "-") {
 		if name, value, ok := strings.Cut(a, "="); ok {
+			if i := strings.LastIndexByte(value, '='); !strings.HasPrefix(value, "/") && i >= 0 {
+				return name + "=" + value[:i+1] + m.rewrite(value[i+1:])
+			}
 			return name + "=" + m.rewrite(value)
 		}
 		return a

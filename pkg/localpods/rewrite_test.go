@@ -41,6 +41,8 @@ func TestRewriteArgs(t *testing.T) {
 		"--listen-address=:7777":                                       "--listen-address=:7777",
 		"--url=http://example.com:9090/":                               "--url=http://example.com:9090/",
 		"--web.listen-address=localhost:9090":                          "--web.listen-address=127.0.0.1:41000",
+		"--watch-secret=ns/prometheus-x=/etc/prometheus/config":        "--watch-secret=ns/prometheus-x=/pod/volumes/other/config",
+		"--label=a=b":                                                  "--label=a=b",
 	} {
 		if got := pt.rewriteArg(m.rewriteArg(in)); got != want {
 			t.Errorf("rewrite(%q) = %q, want %q", in, got, want)

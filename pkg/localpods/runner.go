@@ -51,6 +51,18 @@ type Options struct {
 	// discovery finds <pod address>:<container port>, which the Prometheus configurations
 	// it rewrites map to 127.0.0.1:<host port> like Addresses.
 	PodSubnet string
+	// Env is added to every container's environment after PATH, HOME and HOSTNAME and
+	// before the container's own env: what the kubelet adds for the cluster
+	// (KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT for in-cluster clients).
+	Env []EnvVar
+	// VerbatimConfigs projects Prometheus configurations as they are in the API instead
+	// of rewriting them (mount paths, a kubeconfig for Kubernetes discovery, address
+	// relabelings). It is for a caller that makes the paths and the in-cluster API access
+	// of the configuration true on this host itself (the scale harness's end-to-end mode
+	// mounts a service account at the in-cluster path in a mount namespace of its own, and
+	// its configurations name no files), so that what Prometheus loads is byte for byte
+	// what the operator wrote and a file-mode reload costs what it costs in a cluster.
+	VerbatimConfigs bool
 }
 
 // PodInfo describes a running pod.

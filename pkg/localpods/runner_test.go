@@ -137,3 +137,66 @@ func eventually(t *testing.T, what string, f func() bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestRunnerVerbatimConfigsAndEnv: with VerbatimConfigs a projected Prometheus
+// configuration is the Secret's bytes (its mount paths and Kubernetes discovery are not
+// rewritten), and Options.Env reaches the container's environment.
+func TestRunnerVerbatimConfigsAndEnv(t *testing.T) {
+	sh, err := osexec.LookPath("sh")
+	if err != nil {
+		t.Skip(err)
+	}
+	scheme := runtime.NewScheme()
+	_ = corev1.AddToScheme(scheme)
+	_ = appsv1.AddToScheme(scheme)
+	cfg := "rule_files:\n- /etc/prometheus/config/rules.yaml\nscrape_configs:\n- job_name: a\n  kubernetes_sd_configs:\n  - role: endpointslice\n"
+	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "cfg"}, Data: map[string][]byte{"prometheus.yaml": []byte(cfg)}}
+	sts := &appsv1.StatefulSet{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "app", Generation: 1},
+		Spec: appsv1.StatefulSetSpec{
+			Replicas: ptr.To[int32](1),
+			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				Containers: []corev1.Container{{
+					Name: "main", Image: "local/shell:1", Command: []string{"sh", "-c", `echo "$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT" > "$1/env"; sleep 60`, "sh", "/data"},
+					// A subPath naming a file of the volume (prometheus-operator mounts its web
+					// config so) is that file.
+					VolumeMounts: []corev1.VolumeMount{{Name: "config", MountPath: "/etc/prometheus/config"}, {Name: "data", MountPath: "/data"},
+						{Name: "config", MountPath: "/etc/one/prometheus.yaml", SubPath: "prometheus.yaml"}},
+				}},
+				Volumes: []corev1.Volume{
+					{Name: "config", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "cfg"}}},
+					{Name: "data", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+				},
+			}},
+		},
+	}
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(sec, sts).WithStatusSubresource(&appsv1.StatefulSet{}).Build()
+	dir := t.TempDir()
+	r := New(Options{
+		Client: c, Dir: filepath.Join(dir, "pods"), SyncPeriod: 50 * time.Millisecond, Logf: t.Logf,
+		Kubeconfig: "/some/kubeconfig", VerbatimConfigs: true,
+		Env: []EnvVar{{"KUBERNETES_SERVICE_HOST", "127.0.0.1"}, {"KUBERNETES_SERVICE_PORT", "6443"}},
+		Images: func(image string) (Image, error) {
+			if image == "local/shell:1" {
+				return Image{Binary: sh}, nil
+			}
+			return Image{}, errors.New("no such image")
+		},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	podDir := filepath.Join(dir, "pods", "ns", "app-0", "volumes")
+	read := func(path string) string {
+		b, _ := os.ReadFile(filepath.Join(podDir, path))
+		return string(b)
+	}
+	eventually(t, "the container sees the environment", func() bool { return strings.TrimSpace(read("data/env")) == "127.0.0.1:6443" })
+	if got := read("config/prometheus.yaml"); got != cfg {
+		t.Fatalf("projected configuration was changed:\n%s\nwant:\n%s", got, cfg)
+	}
+}

@@ -59,7 +59,7 @@ func (p *pod) projectVolumes(ctx context.Context, spec *corev1.PodSpec) (missing
 			continue
 		}
 		for name, data := range files {
-			if isPrometheusConfig(filepath.Base(name)) {
+			if isPrometheusConfig(filepath.Base(name)) && !p.r.o.VerbatimConfigs {
 				p.mu.Lock()
 				rw := p.config
 				p.mu.Unlock()

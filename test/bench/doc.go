@@ -23,6 +23,21 @@
 // rules API for the PrometheusRules it created; it counts the requests and bytes it serves
 // and reports, with -health-interval, the cost of one poll (statuspoll.go).
 //
+// With -e2e (servicemonitors, root) it runs the operator's Prometheus StatefulSet pods as
+// local processes with pkg/localpods, bin/prometheus playing the Prometheus image and the
+// reloader of -reloader (api: Lookout's, reading the config Secret through the API; file:
+// Lookout's, reading the volume the kubelet stand-in re-projects every -kubelet-sync;
+// upstream: prometheus-operator's) playing the reloader image, with -replicas and -shards
+// on the Prometheus (e2e.go). It re-executes itself in a mount namespace of its own where a
+// service account token, the control plane's CA and the namespace are at the in-cluster
+// path, so Prometheus's discovery and the reloader reach the harness's API server as in a
+// cluster, and the configuration reaches Prometheus unrewritten. Each change is followed
+// per replica through its steps (e2esteps.go): the config Secret holding it (the watch),
+// the reloader's input holding it (the reloader's log or the volume projection),
+// Prometheus's "Completed loading of configuration file" log line, and, with Lookout, the
+// Prometheus's ConfigLoaded condition naming the new hash; the section gets a table of
+// those figures (e2ereport.go).
+//
 // The operator is only given a kubeconfig (as --kubeconfig, configurable with -append,
 // and as $KUBECONFIG) for a user of its own, so any operator serving the
 // monitoring.coreos.com API can be measured by the same run. Its writes are counted by

@@ -62,6 +62,8 @@ type options struct {
 	ceiling int
 	// ceilingWorkers is how many of those writes are made in parallel.
 	ceilingWorkers int
+	// e2e is the end-to-end mode (e2e.go).
+	e2e e2eOptions
 }
 
 func main() {
@@ -101,7 +103,30 @@ func main() {
 	flag.StringVar(&o.configKey, "config-key", "", "key of the config in that Secret, gunzipped when it ends in .gz (default: "+
 		serviceMonitorKind.configKey+" for "+serviceMonitorKind.flag+", "+alertmanagerConfigKind.configKey+" for "+alertmanagerConfigKind.flag+")")
 	flag.DurationVar(&o.sample, "sample-interval", 50*time.Millisecond, "how often /proc/<pid>/status and stat are read")
+	flag.BoolVar(&o.e2e.on, "e2e", false, "end-to-end mode (servicemonitors; needs root): run the Prometheus StatefulSet pods as local processes (bin/prometheus and the reloader of -reloader, discovering in the harness's API server in-cluster style) and time each change until every replica loaded it and, with Lookout, until ConfigLoaded is True; appends the -reloader mode's flags to -operator and writes a section of its own unless -section")
+	flag.StringVar(&o.e2e.reloader, "reloader", reloaderAPI, "with -e2e: api (Lookout's reloader reads the config Secret through the API: --reloader-watch-api --reloader-report-config), file (Lookout's reloader reads the volume the kubelet stand-in syncs every -kubelet-sync: --reloader-report-config) or upstream (prometheus-operator's reloader, reading the volume; give -operator 'bin/prometheus-operator ...' -append '')")
+	flag.IntVar(&o.e2e.replicas, "replicas", 2, "with -e2e: the Prometheus's spec.replicas")
+	flag.IntVar(&o.e2e.shards, "shards", 1, "with -e2e: the Prometheus's spec.shards")
+	flag.DurationVar(&o.e2e.kubeletSync, "kubelet-sync", time.Minute, "with -e2e and -reloader file or upstream: how often the kubelet stand-in (pkg/localpods) re-projects the pods' volumes and probes them, as the kubelet's --sync-frequency (default 1m); api mode syncs every second")
+	flag.DurationVar(&o.e2e.editTimeout, "e2e-timeout", 0, "with -e2e: a change not loaded by every replica (and ConfigLoaded) after this long counts as failed (0: -change-timeout plus twice -kubelet-sync)")
+	flag.StringVar(&o.e2e.prometheus, "prometheus-binary", "bin/prometheus", "with -e2e: the binary playing the Prometheus image (the Prometheus's spec.version is its version)")
+	flag.StringVar(&o.e2e.lookoutReloader, "reloader-binary", "bin/config-reloader", "with -e2e: the binary playing Lookout's reloader image ("+lookoutReloaderImage+")")
+	flag.StringVar(&o.e2e.upstreamReloader, "upstream-reloader-binary", "bin/prometheus-config-reloader", "with -e2e -reloader upstream: the binary playing prometheus-operator's reloader image ("+upstreamReloaderImage+")")
 	flag.Parse()
+	if o.e2e.on {
+		// The configuration is projected verbatim: rule files would be looked for at
+		// their in-pod paths, which do not exist here; and real pods replace the fake API.
+		if o.rules > 0 || o.fakePromAPI {
+			fatalf("-e2e: -rules and -fake-prometheus-api are not supported in the end-to-end mode")
+		}
+		if err := o.e2e.setup(o.changeLimit); err != nil {
+			fatalf("-e2e: %v", err)
+		}
+		if *section == "" {
+			*section = "end to end, " + o.e2e.describe()
+		}
+		o.operator += o.e2e.operatorFlags()
+	}
 	k, err := kindByFlag(*kindName)
 	if err != nil {
 		fatalf("-kind: %v", err)
@@ -150,6 +175,9 @@ func main() {
 		if err := checkCommand(*compareCmd); err != nil {
 			fatalf("-compare: %v", err)
 		}
+	}
+	if o.e2e.on {
+		enterMountNamespace()
 	}
 
 	// envtest logs through controller-runtime; the harness reports on its own.
@@ -266,6 +294,8 @@ type result struct {
 	// ceilingRate is the control plane's status write rate with a bare client (0: not
 	// measured).
 	ceilingRate float64
+	// e2e is the end-to-end mode's figures (nil without -e2e).
+	e2e *e2eResult
 	// The status poll (-fake-prometheus-api): the conditions written by the end of the
 	// start-up, and what the fake API served while idle.
 	fakeAPI    bool
@@ -322,6 +352,17 @@ func runOne(ctx context.Context, o options, n int, dir string) (*result, error) 
 		defer api.stop()
 		r.fakeAPI = true
 		logf("N=%d: serving a fake Prometheus API (%d targets: %s) behind pod %s/prometheus-%s-0", n, n*targetsPerMonitor, api.describe(), promNamespace, promName)
+	}
+	var e2 *e2eRun
+	if o.e2e.on {
+		if k.flag != serviceMonitorKind.flag {
+			return r, fmt.Errorf("-e2e needs -kind=servicemonitors")
+		}
+		if e2, err = prepareE2E(ctx, o.e2e, cl, dir); err != nil {
+			return r, fmt.Errorf("-e2e: %w", err)
+		}
+		defer e2.stop()
+		r.e2e = &e2eResult{mode: o.e2e.describe()}
 	}
 	// polling: the start-up lasts until the status poll ran twice (its first results
 	// are written).
@@ -398,6 +439,14 @@ wait:
 	r.startup.add(evs)
 	logf("N=%d: complete config (%d %ss, %s) %s after start; CPU %.2fs; RSS %s; %d writes so far",
 		n, n, k.marker, bytesStr(r.configBytes), r.complete.Round(time.Millisecond), r.completeCPU.Seconds(), mib(r.completeRSS), r.startup.writes)
+	if e2 != nil {
+		logf("N=%d: running the Prometheus pods (%s)", n, o.e2e.describe())
+		if err := e2.startPods(ctx, op, o.completeLimit, r.e2e); err != nil {
+			return r, fmt.Errorf("-e2e: %w", err)
+		}
+		logf("N=%d: every replica (%s) loaded the config %s after the operator's start; Prometheus's first load took %s", n,
+			strings.Join(r.e2e.pods, ", "), r.e2e.firstLive.Round(time.Millisecond), medWorst(r.e2e.firstLoads))
+	}
 
 	// 1b. Changes while the start-up writes run: a burst first, then spaced ones.
 	lastWrite := latestWrite(evs, op.started)
@@ -462,7 +511,13 @@ wait:
 	cpu0 := smp.now().cpu
 	for c := 0; c < o.changes; c++ {
 		i := changedObject(c, n, o.changes)
-		lat, err := change(ctx, cl, k, sc, i, c, events, o.changeLimit)
+		var lat time.Duration
+		var err error
+		if e2 != nil {
+			lat, err = e2.change(ctx, k, sc, i, c, events, o.changeLimit, r.e2e)
+		} else {
+			lat, err = change(ctx, cl, k, sc, i, c, events, o.changeLimit, nil)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return r, ctx.Err()
@@ -490,6 +545,12 @@ wait:
 		r.changeWrites = append(r.changeWrites, c.writes)
 	}
 	r.changeCPU = (smp.now().cpu - cpu0) / time.Duration(o.changes)
+	if e2 != nil {
+		e2.finish(r.e2e)
+		st := steps(r.e2e.edits)
+		logf("N=%d: end to end (median / worst): total %s; operator → Secret %s, Secret → reloader input %s, input → Prometheus loaded %s, last load → ConfigLoaded %s; Prometheus reload %s; %d not live",
+			n, medWorst(st.total), medWorst(st.operator), medWorst(st.toInput), medWorst(st.toLoaded), medWorst(st.toStatus), medWorst(st.reloadTimes), r.e2e.failed)
+	}
 	logf("N=%d: changes: median %s, p99 %s, max %s, %d failed; writes: %s", n,
 		ms(percentile(r.latencies, 0.5)), ms(percentile(r.latencies, 0.99)), ms(percentile(r.latencies, 1)), r.failedChanges, r.changeReqs.String())
 
@@ -556,8 +617,9 @@ wait:
 }
 
 // change makes the kind's change c to object i and returns the time from the update's
-// return to the harness seeing a config Secret that holds the change.
-func change(ctx context.Context, cl *cluster, k *benchKind, sc scenario, i, c int, events <-chan configEvent, limit time.Duration) (time.Duration, error) {
+// return to the harness seeing a config Secret that holds the change. seen, when set,
+// receives the update's return and that Secret version.
+func change(ctx context.Context, cl *cluster, k *benchKind, sc scenario, i, c int, events <-chan configEvent, limit time.Duration, seen func(time.Time, configEvent)) (time.Duration, error) {
 	for drained := false; !drained; {
 		select {
 		case <-events:
@@ -592,6 +654,9 @@ func change(ctx context.Context, cl *cluster, k *benchKind, sc scenario, i, c in
 				return 0, ctx.Err()
 			}
 			if ev.err == nil && k.changed(ev.config, sc, i, c) {
+				if seen != nil {
+					seen(updated, ev)
+				}
 				return ev.at.Sub(updated), nil
 			}
 		case <-timeout:

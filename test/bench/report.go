@@ -249,58 +249,7 @@ func (rep *report) markdown() string {
 		k.objects(o), o.operator, o.user)
 
 	fmt.Fprint(&b, pollText(o))
-	rows := rep.rows()
-	// A target column and a met column for every target size that was run.
-	var goals []int
-	for _, ts := range targetSizes {
-		for _, r := range rep.results {
-			if k.targets && r.n == ts {
-				goals = append(goals, ts)
-				break
-			}
-		}
-	}
-	fmt.Fprint(&b, "| measure |")
-	for _, r := range rep.results {
-		fmt.Fprintf(&b, " N = %s |", thousands(r.n))
-	}
-	for _, g := range goals {
-		fmt.Fprintf(&b, " target at N = %s | met |", thousands(g))
-	}
-	fmt.Fprintln(&b)
-	fmt.Fprint(&b, "|---|")
-	for range rep.results {
-		fmt.Fprint(&b, "---:|")
-	}
-	for range goals {
-		fmt.Fprint(&b, "---|---|")
-	}
-	fmt.Fprintln(&b)
-	for _, rw := range rows {
-		fmt.Fprintf(&b, "| %s |", rw.name)
-		for _, r := range rep.results {
-			v := "–"
-			if r.failure == "" || r.objects > 0 {
-				v = rw.value(r)
-			}
-			fmt.Fprintf(&b, " %s |", v)
-		}
-		for _, g := range goals {
-			t, ok := rw.targets[g]
-			if !ok {
-				fmt.Fprint(&b, " – | |")
-				continue
-			}
-			met := "no"
-			for _, r := range rep.results {
-				if r.n == g && r.failure == "" && t.met(r) {
-					met = "yes"
-				}
-			}
-			fmt.Fprintf(&b, " %s | %s |", t.text, met)
-		}
-		fmt.Fprintln(&b)
-	}
+	rep.writeTable(&b, rep.rows())
 	fmt.Fprintln(&b)
 	fmt.Fprint(&b, rep.sideBySide())
 	fmt.Fprintln(&b, "API writes by kind (verb, resource; HTTP status when not 2xx):")
@@ -323,8 +272,69 @@ func (rep *report) markdown() string {
 		"stopped (SIGTERM) and started again with nothing changed, and the new process's writes are counted for %s.%s RSS is "+
 		"sampled every %s; the peak is the kernel's VmHWM. The operator shares the CPUs with kube-apiserver, etcd "+
 		"and the harness.\n", promNamespace, o.configSecret, o.configKey, k.complete, o.quiet, k.changeText, o.settle, o.settle, o.restartWait, ceilingText(o), o.sample)
+	if o.e2e.on {
+		fmt.Fprintln(&b)
+		rep.writeE2E(&b)
+	}
 	fmt.Fprintln(&b, k.endMarker())
 	return b.String()
+}
+
+// writeTable renders rows as the results table: a column per size, and a target and a
+// met column for every target size that was run.
+func (rep *report) writeTable(b *strings.Builder, rows []row) {
+	k := rep.opts.kind
+	// A target column and a met column for every target size that was run.
+	var goals []int
+	for _, ts := range targetSizes {
+		for _, r := range rep.results {
+			if k.targets && r.n == ts {
+				goals = append(goals, ts)
+				break
+			}
+		}
+	}
+	fmt.Fprint(b, "| measure |")
+	for _, r := range rep.results {
+		fmt.Fprintf(b, " N = %s |", thousands(r.n))
+	}
+	for _, g := range goals {
+		fmt.Fprintf(b, " target at N = %s | met |", thousands(g))
+	}
+	fmt.Fprintln(b)
+	fmt.Fprint(b, "|---|")
+	for range rep.results {
+		fmt.Fprint(b, "---:|")
+	}
+	for range goals {
+		fmt.Fprint(b, "---|---|")
+	}
+	fmt.Fprintln(b)
+	for _, rw := range rows {
+		fmt.Fprintf(b, "| %s |", rw.name)
+		for _, r := range rep.results {
+			v := "–"
+			if r.failure == "" || r.objects > 0 {
+				v = rw.value(r)
+			}
+			fmt.Fprintf(b, " %s |", v)
+		}
+		for _, g := range goals {
+			t, ok := rw.targets[g]
+			if !ok {
+				fmt.Fprint(b, " – | |")
+				continue
+			}
+			met := "no"
+			for _, r := range rep.results {
+				if r.n == g && r.failure == "" && t.met(r) {
+					met = "yes"
+				}
+			}
+			fmt.Fprintf(b, " %s | %s |", t.text, met)
+		}
+		fmt.Fprintln(b)
+	}
 }
 
 // writeSection replaces the section of path between begin and end with md (which carries

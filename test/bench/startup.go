@@ -23,7 +23,7 @@ func startupChanges(ctx context.Context, o options, cl *cluster, sc scenario, n 
 			}
 		}
 		i := (changedObject(c, n, o.startupChanges) + n/(2*o.startupChanges)) % n
-		lat, err := change(ctx, cl, k, sc, i, o.changes+c, events, o.changeLimit)
+		lat, err := change(ctx, cl, k, sc, i, o.changes+c, events, o.changeLimit, nil)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"strconv"
@@ -14,6 +15,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/lookout-operator/lookout/pkg/layout"
 )
 
 // configEvent is a version of the config Secret as the harness saw it.
@@ -22,7 +25,10 @@ type configEvent struct {
 	at     time.Time
 	config []byte
 	stored int // bytes of the key's value as stored (compressed when .gz)
-	err    error
+	// hash is the configuration's hash as the Secret's input hash annotation gives it
+	// (Lookout's; what ConfigLoaded names), else the sha256 of config.
+	hash string
+	err  error
 }
 
 // watchConfig watches the config Secret name and the Secrets of the parts the operator
@@ -61,6 +67,11 @@ func watchConfig(ctx context.Context, cs kubernetes.Interface, ns, name, key str
 			ev.stored += p.stored
 		}
 		ev.config = bytes.Join(all, nil)
+		if first.hash != "" {
+			ev.hash = first.hash
+		} else if ev.err == nil {
+			ev.hash = fmt.Sprintf("%x", sha256.Sum256(ev.config))
+		}
 		select {
 		case out <- ev:
 		case <-ctx.Done():
@@ -82,6 +93,7 @@ func watchConfig(ctx context.Context, cs kubernetes.Interface, ns, name, key str
 		default:
 			p.config = data
 		}
+		p.hash = s.Annotations[layout.InputHashAnnotation]
 		parts[k] = p
 		return true
 	}
