@@ -2,9 +2,12 @@ package reloader
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
+	"sync/atomic"
 	"time"
 )
 
@@ -32,8 +35,15 @@ func (t *HTTPTrigger) Reload(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reload request: %w", err)
 	}
+	var wrote atomic.Bool
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(i httptrace.WroteRequestInfo) { wrote.Store(i.Err == nil) },
+	}))
 	resp, err := client.Do(req)
 	if err != nil {
+		if wrote.Load() && errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("reload: %w: %w", errUnanswered, err)
+		}
 		return fmt.Errorf("reload: %w", err)
 	}
 	body, readErr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
@@ -55,4 +65,23 @@ func (t *HTTPTrigger) Reload(ctx context.Context) error {
 		return fmt.Errorf("confirming reload: %w", err)
 	}
 	return nil
+}
+
+// loadedSince implements loadWatcher through the runtimeinfo endpoint; without one it
+// cannot tell and reports the load finished unconfirmed, so the reloader posts again.
+func (t *HTTPTrigger) loadedSince(ctx context.Context, since time.Time) (finished, succeeded bool, err error) {
+	if t.RuntimeInfoURL == "" {
+		return true, false, nil
+	}
+	client := t.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	info, err := FetchRuntimeInfo(ctx, client, t.RuntimeInfoURL)
+	if err != nil {
+		return false, false, fmt.Errorf("asking whether the reload requested at %s finished: %w",
+			since.Format(time.RFC3339), err)
+	}
+	finished, succeeded = info.loadedSince(since)
+	return finished, succeeded, nil
 }

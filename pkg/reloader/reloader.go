@@ -27,6 +27,8 @@ type Reloader struct {
 	waiting bool
 	// retry fires the next retry after a failure.
 	retry *time.Timer
+	// pendingLoad is a reload whose request the reload timeout cut off (pendingreload.go).
+	pendingLoad unansweredReload
 }
 
 // New validates o and returns a Reloader.
@@ -138,6 +140,9 @@ func (r *Reloader) apply(ctx context.Context, res *Result) {
 		r.fail(res, err)
 		return
 	}
+	if r.followUnanswered(ctx, res, snap, outChanged) {
+		return
+	}
 	if !outChanged && snap.hash == r.lastHash && !r.force {
 		res.Action = ActionUnchanged
 		return
@@ -159,9 +164,17 @@ func (r *Reloader) apply(ctx context.Context, res *Result) {
 		return
 	}
 	if err != nil {
+		if unanswered(err) {
+			r.pendingLoad = unansweredReload{at: start, hash: snap.hash}
+		}
 		r.fail(res, err)
 		return
 	}
+	r.reloaded(res, snap, res.ReloadDuration)
+}
+
+// reloaded records that Prometheus loaded snap's content.
+func (r *Reloader) reloaded(res *Result, snap snapshot, took time.Duration) {
 	r.lastHash, r.force, r.failures = snap.hash, false, 0
 	r.retry.Stop()
 	if snap.configHash != "" {
@@ -169,7 +182,7 @@ func (r *Reloader) apply(ctx context.Context, res *Result) {
 	}
 	res.Action = ActionReloaded
 	r.log.Info("prometheus reloaded", "cause", res.Cause, "config_hash", shortHash(snap.configHash),
-		"duration", res.ReloadDuration.String())
+		"duration", took.String())
 }
 
 // snapshot reads the content; ok is false when the check must stop there.

@@ -26,6 +26,9 @@ const (
 	ActionRendered Action = "rendered"
 	// ActionReloaded: Prometheus loaded the new content, confirmed.
 	ActionReloaded Action = "reloaded"
+	// ActionPending: Prometheus is still applying a reload whose request the reload
+	// timeout cut off; the check waits for it rather than requesting another.
+	ActionPending Action = "pending"
 	// ActionFailed: rendering, writing or reloading failed; see Err.
 	ActionFailed Action = "failed"
 )
