@@ -91,6 +91,16 @@ func (r *Runner) syncEndpointSlices(ctx context.Context) error {
 	}
 	r.mu.Unlock()
 	sort.Slice(pods, func(i, j int) bool { return pods[i].name < pods[j].name })
+	if r.slices == nil {
+		var own discoveryv1.EndpointSliceList
+		if err := r.o.Client.List(ctx, &own, client.MatchingLabels{discoveryv1.LabelManagedBy: managedBy}); err != nil {
+			return fmt.Errorf("listing EndpointSlices: %w", err)
+		}
+		r.slices = map[string]bool{}
+		for _, s := range own.Items {
+			r.slices[s.Namespace+"/"+s.Labels[serviceNameKey]] = true
+		}
+	}
 	for i := range services.Items {
 		svc := &services.Items[i]
 		if len(svc.Spec.Selector) == 0 {
@@ -116,8 +126,20 @@ func (r *Runner) syncEndpointSlices(ctx context.Context) error {
 			}
 			slice.Endpoints = append(slice.Endpoints, ep)
 		}
+		// A Service selecting none of the pods, with no slice of the runner's, needs no
+		// API request: with thousands of Services (the scale harness) asking about each
+		// one every sync held the sync loop for minutes.
+		key := svc.Namespace + "/" + svc.Name
+		if slice == nil && !r.slices[key] {
+			continue
+		}
 		if err := r.writeSlice(ctx, svc, slice); err != nil {
 			return err
+		}
+		if slice != nil {
+			r.slices[key] = true
+		} else {
+			delete(r.slices, key)
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 )
 
 // TestRunnerEndpointSlices: with a pod subnet, a pod gets an address, the Service
@@ -59,7 +61,25 @@ func TestRunnerEndpointSlices(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "other"},
 		Spec:       corev1.ServiceSpec{Selector: map[string]string{"app": "other"}, Ports: []corev1.ServicePort{{Port: 80}}},
 	}
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(sts, svc, other).WithStatusSubresource(&appsv1.StatefulSet{}, &corev1.Pod{}).Build()
+	// A slice an earlier runner left for "other", which selects no pod now: removed.
+	stale := &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "other" + sliceSuffix, Labels: map[string]string{
+			discoveryv1.LabelManagedBy: managedBy, discoveryv1.LabelServiceName: "other"}},
+		AddressType: discoveryv1.AddressTypeIPv4,
+	}
+	// A Service selecting no pod, with no slice: never asked about.
+	quiet := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "quiet"},
+		Spec:       corev1.ServiceSpec{Selector: map[string]string{"app": "quiet"}, Ports: []corev1.ServicePort{{Port: 80}}},
+	}
+	var quietGets atomic.Int32
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(sts, svc, other, stale, quiet).WithStatusSubresource(&appsv1.StatefulSet{}, &corev1.Pod{}).
+		WithInterceptorFuncs(interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			if key.Name == "quiet"+sliceSuffix {
+				quietGets.Add(1)
+			}
+			return c.Get(ctx, key, obj, opts...)
+		}}).Build()
 	r := New(Options{
 		Client: c, Dir: filepath.Join(t.TempDir(), "pods"), SyncPeriod: 50 * time.Millisecond, Logf: t.Logf,
 		PodSubnet: "10.244.0.0/24",
@@ -98,7 +118,10 @@ func TestRunnerEndpointSlices(t *testing.T) {
 		t.Errorf("address map: 10.244.0.2:9999 -> %q, want %q", got, want)
 	}
 	if err := c.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "other" + sliceSuffix}, &slice); !apierrors.IsNotFound(err) {
-		t.Errorf("a Service selecting no pod got a slice: %v", err)
+		t.Errorf("a Service selecting no pod kept its slice: %v", err)
+	}
+	if n := quietGets.Load(); n != 0 {
+		t.Errorf("the slice of a Service selecting no pod was asked for %d times", n)
 	}
 
 	// The Pod object, as kubectl shows it; deleting it recreates the pod.

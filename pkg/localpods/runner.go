@@ -87,6 +87,10 @@ type Runner struct {
 	ips  *podIPs // nil without a PodSubnet
 	mu   sync.Mutex
 	pods map[string]*pod // by namespace/name
+	// slices are the Services (namespace/name) whose EndpointSlice the runner wrote, so
+	// that a sync asks the API only about them and the Services selecting its pods (nil
+	// until the first sync lists the slices it manages). Only Run's goroutine uses it.
+	slices map[string]bool
 }
 
 // New returns a Runner; Run starts it.
