@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"sort"
 	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -78,10 +79,6 @@ func (r *Runner) addressMap() map[string]string {
 // runner runs, an EndpointSlice listing them (ready as their readiness probes say), and
 // deletes the slices of Services that no longer match any.
 func (r *Runner) syncEndpointSlices(ctx context.Context) error {
-	var services corev1.ServiceList
-	if err := r.o.Client.List(ctx, &services); err != nil {
-		return fmt.Errorf("listing Services: %w", err)
-	}
 	r.mu.Lock()
 	pods := make([]*pod, 0, len(r.pods))
 	for _, p := range r.pods {
@@ -100,6 +97,24 @@ func (r *Runner) syncEndpointSlices(ctx context.Context) error {
 		for _, s := range own.Items {
 			r.slices[s.Namespace+"/"+s.Labels[serviceNameKey]] = true
 		}
+	}
+	// Only the namespaces of the pods and of the runner's slices can hold a Service
+	// to write a slice for.
+	namespaces := map[string]bool{}
+	for _, p := range pods {
+		namespaces[p.namespace] = true
+	}
+	for key := range r.slices {
+		ns, _, _ := strings.Cut(key, "/")
+		namespaces[ns] = true
+	}
+	var services corev1.ServiceList
+	for ns := range namespaces {
+		var in corev1.ServiceList
+		if err := r.o.Client.List(ctx, &in, client.InNamespace(ns)); err != nil {
+			return fmt.Errorf("listing Services: %w", err)
+		}
+		services.Items = append(services.Items, in.Items...)
 	}
 	for i := range services.Items {
 		svc := &services.Items[i]
