@@ -26,10 +26,7 @@ type HTTPTrigger struct {
 
 // Reload implements Trigger.
 func (t *HTTPTrigger) Reload(ctx context.Context) error {
-	client := t.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
+	client := t.client()
 	start := time.Now()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.ReloadURL, nil)
 	if err != nil {
@@ -73,10 +70,7 @@ func (t *HTTPTrigger) loadedSince(ctx context.Context, since time.Time) (finishe
 	if t.RuntimeInfoURL == "" {
 		return true, false, nil
 	}
-	client := t.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
+	client := t.client()
 	info, err := FetchRuntimeInfo(ctx, client, t.RuntimeInfoURL)
 	if err != nil {
 		return false, false, fmt.Errorf("asking whether the reload requested at %s finished: %w",
@@ -84,4 +78,12 @@ func (t *HTTPTrigger) loadedSince(ctx context.Context, since time.Time) (finishe
 	}
 	finished, succeeded = info.loadedSince(since)
 	return finished, succeeded, nil
+}
+
+// client is Client, or a client without its own timeout when none is set.
+func (t *HTTPTrigger) client() *http.Client {
+	if t.Client != nil {
+		return t.Client
+	}
+	return http.DefaultClient
 }

@@ -79,3 +79,9 @@ func (m *Metrics) SetReloadMethod(method string) {
 	m.info.Reset()
 	m.info.WithLabelValues(method).Set(1)
 }
+
+// reloadSucceeded records a reload Prometheus confirmed.
+func (m *Metrics) reloadSucceeded() {
+	m.lastReloadSuccessful.Set(1)
+	m.lastReloadSuccessTimestamp.SetToCurrentTime()
+}

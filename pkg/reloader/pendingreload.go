@@ -73,8 +73,7 @@ func (r *Reloader) followUnanswered(ctx context.Context, res *Result, snap snaps
 	if !succeeded || outChanged || snap.hash != u.hash {
 		return false // reload again: the load failed, or was of older content
 	}
-	r.m.lastReloadSuccessful.Set(1)
-	r.m.lastReloadSuccessTimestamp.SetToCurrentTime()
+	r.m.reloadSucceeded()
 	r.reloaded(res, snap, time.Since(u.at))
 	return true
 }

@@ -234,8 +234,7 @@ func (r *Reloader) reload(ctx context.Context) error {
 		r.m.lastReloadSuccessful.Set(0)
 		return err
 	}
-	r.m.lastReloadSuccessful.Set(1)
-	r.m.lastReloadSuccessTimestamp.SetToCurrentTime()
+	r.m.reloadSucceeded()
 	return nil
 }
 
