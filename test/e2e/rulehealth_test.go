@@ -40,9 +40,11 @@ func TestRuleHealth(t *testing.T) {
 		}
 	}
 	// About 3.6 million subquery steps per rule, three rules evaluated one after the other:
-	// several seconds per evaluation of the group on any machine this suite runs on (one
-	// such rule took 0.9 to 6.6 s here), so every evaluation overruns the 1s interval.
-	heavy := rule("heavy", "heavy", "1s", "", "heavy:sum", "sum_over_time(vector(1)[1h:1ms])")
+	// the group's evaluation took 0.5 to 3 s on 2-core machines (the first is the
+	// slowest). The interval is 100ms so that every evaluation overruns it: with 1s, a
+	// faster machine's evaluations after the first fit the interval, the condition rightly
+	// stays RulesEvaluating and the step fails.
+	heavy := rule("heavy", "heavy", "100ms", "", "heavy:sum", "sum_over_time(vector(1)[1h:1ms])")
 	for i := 2; i <= 3; i++ {
 		heavy.Spec.Groups[0].Rules = append(heavy.Spec.Groups[0].Rules,
 			monitoringv1.Rule{Record: fmt.Sprintf("heavy:sum%d", i), Expr: intstr.FromString(fmt.Sprintf("sum_over_time(vector(%d)[1h:1ms])", i))})
@@ -134,7 +136,7 @@ func TestRuleHealth(t *testing.T) {
 		return fmt.Errorf("no group heavy among %d", len(data.Groups))
 	})
 	sc.step("heavy: SlowEvaluation in its status", 30*time.Second,
-		expect("heavy", "True SlowEvaluation 3/3 rules evaluating; warning: group heavy takes longer to evaluate than its 1s interval (evaluations are skipped)"))
+		expect("heavy", "True SlowEvaluation 3/3 rules evaluating; warning: group heavy takes longer to evaluate than its 100ms interval (evaluations are skipped)"))
 
 	// The fix: matched on a, one to one; both series fire.
 	var fixed monitoringv1.PrometheusRule
