@@ -81,13 +81,16 @@ func takeSnapshot(configFile string, partFiles, dirs []string) (s snapshot, err 
 	return s, nil
 }
 
-// hashConfig returns the hex sha256 of the decompressed config. A config in several
-// parts must be the complete set part 0 names (package partset): otherwise the error
-// wraps ErrPartsMismatch and nothing is rendered until the set is complete.
+// hashConfig returns the hex sha256 of the decompressed config; of a config in several
+// parts, the sha256 of part 0, whose first line names the sha256 of every other part
+// (ADR 38: the operator names the configuration so without reading the unchanged
+// parts). The parts must be the complete set part 0 names (package partset): otherwise
+// the error wraps ErrPartsMismatch and nothing is rendered until the set is complete.
 func hashConfig(in *configInput) (string, error) {
-	whole := sha256.New()
 	buf := make([]byte, readBufferSize)
 	head := &headWriter{max: partset.MaxLineLen}
+	empty := sha256.Sum256(nil)
+	first := hex.EncodeToString(empty[:])
 	var parts []string
 	left := in.limit
 	for i, p := range in.parts {
@@ -97,15 +100,17 @@ func hashConfig(in *configInput) (string, error) {
 		}
 		lr := &limitedReader{r: r, left: left, limit: in.limit}
 		ph := sha256.New()
-		w := io.MultiWriter(whole, ph)
+		var w io.Writer = ph
 		if i == 0 {
-			w = io.MultiWriter(whole, head)
+			w = io.MultiWriter(ph, head)
 		}
 		if _, err := io.CopyBuffer(w, lr, buf); err != nil {
 			return "", err
 		}
 		left = lr.left
-		if i > 0 {
+		if i == 0 {
+			first = hex.EncodeToString(ph.Sum(nil))
+		} else {
 			parts = append(parts, hex.EncodeToString(ph.Sum(nil)))
 		}
 	}
@@ -115,7 +120,7 @@ func hashConfig(in *configInput) (string, error) {
 		}
 		return "", err
 	}
-	return hex.EncodeToString(whole.Sum(nil)), nil
+	return first, nil
 }
 
 // headWriter keeps the first max bytes written to it.

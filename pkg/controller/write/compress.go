@@ -21,24 +21,18 @@ type Compressor struct {
 // them about 70 times; only when that does not fit a Secret, but might at the best level
 // (within half as much again), does it spend four times as long on BestCompression
 // (10,000 monitors with three endpoints: 640 KiB in about 50 ms). A config far over is
-// spread over several Secrets anyway (ADR 20), each compressed with CompressFast.
+// spread over several Secrets anyway (ADR 20), each part compressed with
+// CompressPartFrom.
 func (c *Compressor) Compress(hash string, config []byte) ([]byte, error) {
-	return c.compress(hash, config, true)
+	return c.compress(hash, config)
 }
 
-// CompressFast is Compress at the fast level only: for the parts of a configuration
-// spread over several Secrets, where a part that does not fit means one Secret more,
-// not a refused configuration, and a change must cost little.
-func (c *Compressor) CompressFast(hash string, config []byte) ([]byte, error) {
-	return c.compress(hash, config, false)
-}
-
-func (c *Compressor) compress(hash string, config []byte, best bool) ([]byte, error) {
+func (c *Compressor) compress(hash string, config []byte) ([]byte, error) {
 	if c.hash == hash && c.out != nil {
 		return c.out, nil
 	}
 	out, err := c.gzip(config, 3)
-	if err == nil && best && len(out) > MaxSecretData && len(out) <= MaxSecretData*3/2 {
+	if err == nil && len(out) > MaxSecretData && len(out) <= MaxSecretData*3/2 {
 		out, err = c.gzip(config, gzip.BestCompression)
 	}
 	if err != nil {

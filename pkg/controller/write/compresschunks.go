@@ -43,6 +43,18 @@ type memberKey struct {
 // 1 MiB of the 29 MB. A result too big for a Secret at the fast level is redone as
 // Compress does.
 func (c *Compressor) CompressFrom(hash string, pieces [][]byte) ([]byte, error) {
+	return c.compressFrom(hash, pieces, true)
+}
+
+// CompressPartFrom is CompressFrom for a part of a configuration spread over several
+// Secrets (ADR 20): never redone at the best level, since a part that does not fit means
+// one Secret more, not a refused configuration, and a change must cost little (redoing a
+// 38 MB part at the best level was 400 ms of a change at 100,000 monitors).
+func (c *Compressor) CompressPartFrom(hash string, pieces [][]byte) ([]byte, error) {
+	return c.compressFrom(hash, pieces, false)
+}
+
+func (c *Compressor) compressFrom(hash string, pieces [][]byte, best bool) ([]byte, error) {
 	if c.hash == hash && c.out != nil {
 		return c.out, nil
 	}
@@ -57,7 +69,7 @@ func (c *Compressor) CompressFrom(hash string, pieces [][]byte) ([]byte, error) 
 		for _, p := range ps {
 			size += len(p)
 		}
-		if m := old[keyOf(ps, size)]; m != nil && samePieces(m.pieces, ps) {
+		if m := old[keyOf(ps, size)]; m != nil && SamePieces(m.pieces, ps) {
 			members = append(members, member{pieces: ps, size: size, gz: m.gz})
 			continue
 		}
@@ -71,10 +83,10 @@ func (c *Compressor) CompressFrom(hash string, pieces [][]byte) ([]byte, error) 
 	for _, m := range members {
 		size += len(m.gz)
 	}
-	if size > MaxSecretData && size <= MaxSecretData*3/2 {
+	if best && size > MaxSecretData && size <= MaxSecretData*3/2 {
 		// Might fit at the best level, as one stream.
 		c.members = nil
-		return c.compress(hash, bytes.Join(pieces, nil), true)
+		return c.compress(hash, bytes.Join(pieces, nil))
 	}
 	out := make([]byte, 0, size)
 	for _, m := range members {
@@ -141,9 +153,9 @@ func keyOf(pieces [][]byte, size int) memberKey {
 	return k
 }
 
-// samePieces reports whether a and b hold the same bytes piece by piece: mostly the very
+// SamePieces reports whether a and b hold the same bytes piece by piece: mostly the very
 // same cached bytes, compared by address.
-func samePieces(a, b [][]byte) bool {
+func SamePieces(a, b [][]byte) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"strings"
+	"unsafe"
 )
 
 // scrapeConfigsLine opens the scrape job list; the generator writes it last in the file.
@@ -116,4 +117,73 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// Parts spreads a configuration given as pieces (Result.Pieces) over n parts as
+// SplitConfig spreads its bytes, without joining or copying them: parts[i] are the pieces
+// of part i in order, and the parts joined are what SplitConfig returns for the pieces
+// joined. Each piece after the job list's key is one monitor's jobs (or one additional
+// job) and goes whole to the part of its first job, which is the part of every job of
+// the monitor. A piece that is the same as the previous call's at its position (the very
+// same cached bytes) keeps its part without reading its job name, so that a change costs
+// a pass over the piece list, not over the configuration. ok is false when the pieces
+// are not in that shape (no job list key, or a piece after it that does not start a list
+// item); split their bytes with SplitConfig then.
+//
+// The zero value is ready to use; a Parts holds the previous call's pieces (their
+// headers, not copies) until the next call.
+type Parts struct {
+	prev []placed
+	n    int // the number of parts prev were placed in
+}
+
+// placed is a piece and the part it went to.
+type placed struct {
+	data *byte
+	len  int
+	part int
+}
+
+// Assign returns the pieces of each of n parts.
+func (p *Parts) Assign(pieces [][]byte, n int) (parts [][][]byte, ok bool) {
+	if n < 2 {
+		return [][][]byte{pieces}, true
+	}
+	key := -1
+	for i, piece := range pieces {
+		if bytes.Equal(piece, scrapeConfigsLine) {
+			key = i
+			break
+		}
+	}
+	if key < 0 {
+		return nil, false
+	}
+	per := len(pieces)/n + 1
+	parts = make([][][]byte, n)
+	parts[0] = make([][]byte, 0, per+key+1)
+	parts[0] = append(parts[0], pieces[:key+1]...)
+	for i := 1; i < n; i++ {
+		parts[i] = make([][]byte, 0, per)
+	}
+	placedNow := make([]placed, len(pieces))
+	for i := key + 1; i < len(pieces); i++ {
+		piece := pieces[i]
+		if len(piece) == 0 {
+			continue
+		}
+		at := placed{data: unsafe.SliceData(piece), len: len(piece), part: -1}
+		if p.n == n && i < len(p.prev) && p.prev[i].data == at.data && p.prev[i].len == at.len {
+			at.part = p.prev[i].part
+		} else {
+			if !bytes.HasPrefix(piece, []byte("- ")) {
+				return nil, false
+			}
+			at.part = partOf(itemJobName(piece), n)
+		}
+		placedNow[i] = at
+		parts[at.part] = append(parts[at.part], piece)
+	}
+	p.prev, p.n = placedNow, n
+	return parts, true
 }

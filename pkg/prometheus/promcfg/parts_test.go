@@ -68,6 +68,47 @@ func TestSplitConfigIsAPermutationOfJobs(t *testing.T) {
 	}
 }
 
+// Parts.Assign spreads a generation's pieces as SplitConfig spreads its bytes, for every
+// golden case and number of parts, also when called again with another number of parts
+// and again with the same pieces (whose parts it then takes from its last call).
+func TestPartsAssignLikeSplitConfig(t *testing.T) {
+	t.Parallel()
+	for _, c := range goldenCases() {
+		g := promcfg.NewGenerator()
+		g.PodZoneLabels, g.Pieces = c.podZoneLabels, true
+		res, err := g.Generate(promcfg.Input{
+			Prometheus: serverOf(c.prom), Monitors: monitorkind.Set{ServiceMonitors: c.sms, PodMonitors: c.pms, Probes: c.probes, ScrapeConfigs: c.scs}, Assets: testAssets(),
+			RuleFiles: []string{"/etc/prometheus/rules/prometheus-k8s-rulefiles-0/*.yaml"},
+		})
+		if err != nil {
+			continue // the rejected cases have no configuration
+		}
+		hasJobs := bytes.Contains(res.Bytes(), []byte("\nscrape_configs:\n"))
+		var assigner promcfg.Parts
+		for _, n := range []int{1, 2, 3, 5, 3, 3} {
+			want, err := promcfg.SplitConfig(res.Bytes(), n, nil)
+			if err != nil {
+				t.Fatalf("%s, %d parts: %v", c.name, n, err)
+			}
+			got, ok := assigner.Assign(res.Pieces, n)
+			if !ok {
+				if hasJobs {
+					t.Fatalf("%s, %d parts: the pieces were not assigned", c.name, n)
+				}
+				continue
+			}
+			if len(got) != len(want) && hasJobs {
+				t.Fatalf("%s: %d parts, want %d", c.name, len(got), len(want))
+			}
+			for i := range want {
+				if joined := bytes.Join(got[i], nil); !bytes.Equal(joined, want[i]) {
+					t.Fatalf("%s, %d parts: part %d is\n%s\nwant\n%s", c.name, n, i, joined, want[i])
+				}
+			}
+		}
+	}
+}
+
 // The parts concatenated load with Prometheus's loader into the same jobs.
 func TestSplitConfigLoads(t *testing.T) {
 	t.Parallel()
@@ -166,7 +207,7 @@ func TestPieces(t *testing.T) {
 	sms[1].Generation++
 	sms[1].Spec.Endpoints[0].Interval = "17s"
 	second, want := generateBeside(t, g, in)
-	if string(second.Bytes()) != string(want.Config) || second.Hash != want.Hash {
+	if string(second.Bytes()) != string(want.Config) || second.ConfigHash() != want.Hash {
 		t.Fatalf("pieces join to\n%s\nwant\n%s", second.Bytes(), want.Config)
 	}
 	if !strings.Contains(string(second.Bytes()), "scrape_interval: 17s") {
@@ -181,7 +222,9 @@ func TestPieces(t *testing.T) {
 
 // TestPiecesHashResumes: with the hash state saved every 97 bytes, a series of
 // changes to monitors at the start, middle and end (and an unchanged generation) always
-// gives the configuration's SHA-256, what a fresh generator gives.
+// gives the configuration's SHA-256, what a fresh generator gives, also when some
+// generations' hashes are never asked for and when an older generation's hash is asked
+// for after a newer one's.
 func TestPiecesHashResumes(t *testing.T) {
 	var sms []*monitoringv1.ServiceMonitor
 	for i := 0; i < 12; i++ {
@@ -191,15 +234,34 @@ func TestPiecesHashResumes(t *testing.T) {
 	g := promcfg.NewGenerator()
 	g.Pieces = true
 	g.SetHashStrideForTest(97)
-	for step, i := range []int{-1, 0, 6, 11, 6, -1, 3, 3} {
-		if i >= 0 {
-			sms[i].Generation++
-			sms[i].Spec.Endpoints[0].Interval = monitoringv1.Duration(fmt.Sprintf("%ds", 10+step))
+	check := func(step int, got *promcfg.Result, want string) {
+		t.Helper()
+		sum := sha256.Sum256(got.Bytes())
+		if h := got.ConfigHash(); h != want || h != hex.EncodeToString(sum[:]) {
+			t.Fatalf("step %d: hash %s, want %s", step, h, want)
+		}
+	}
+	var held *promcfg.Result
+	var heldWant string
+	for step, c := range []struct {
+		monitor int
+		hash    string // "ask", "skip", or "hold" (asked after the next generation's)
+	}{{-1, "ask"}, {0, "ask"}, {6, "skip"}, {11, "ask"}, {6, "hold"}, {-1, "ask"}, {3, "hold"}, {3, "skip"}, {5, "ask"}, {8, "ask"}} {
+		if c.monitor >= 0 {
+			sms[c.monitor].Generation++
+			sms[c.monitor].Spec.Endpoints[0].Interval = monitoringv1.Duration(fmt.Sprintf("%ds", 10+step))
 		}
 		got, want := generateBeside(t, g, in)
-		sum := sha256.Sum256(got.Bytes())
-		if got.Hash != want.Hash || got.Hash != hex.EncodeToString(sum[:]) {
-			t.Fatalf("step %d (monitor %d): hash %s, want %s", step, i, got.Hash, want.Hash)
+		switch c.hash {
+		case "ask":
+			check(step, got, want.Hash)
+		case "hold":
+			held, heldWant = got, want.Hash
+			continue
+		}
+		if held != nil {
+			check(step, held, heldWant)
+			held = nil
 		}
 	}
 }

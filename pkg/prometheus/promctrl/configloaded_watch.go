@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
-	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/promserver"
@@ -33,18 +32,9 @@ func (r *Reconciler) configLoaded(ctx context.Context, p *promserver.Server, st 
 		case err != nil:
 			return monitoringv1.Condition{}, fmt.Errorf("reading the config Secret's metadata: %w", err)
 		case sec != nil && ownedBy(sec, p):
+			// Also of a configuration spread over part Secrets: its hash is part 0's
+			// (ADR 38).
 			in.Hash = sec.GetAnnotations()[layout.InputHashAnnotation]
-		}
-		// A configuration spread over part Secrets (ADR 20) has the hash of the parts
-		// concatenated, which no annotation holds: unknown until the next write.
-		if in.Hash != "" && in.Hash != instance.UnmanagedHash {
-			part, err := write.Metadata(ctx, r.Client, apply.SecretGVK, types.NamespacedName{Namespace: p.Namespace, Name: promplan.Instance(p).ConfigPartSecret(1)})
-			switch {
-			case err != nil:
-				return monitoringv1.Condition{}, fmt.Errorf("reading the config part Secret's metadata: %w", err)
-			case part != nil:
-				in.Hash = ""
-			}
 		}
 	}
 	if p.DaemonSetMode() && in.Reports {

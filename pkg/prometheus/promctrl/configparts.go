@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
@@ -50,28 +52,9 @@ func (s splitConfig) compressedSize() int {
 // doubling when one does not, and shrinks by halves only while the half would be filled
 // to a quarter at most, so a configuration near a boundary does not go back and forth. A
 // configuration that fits one Secret is written as before, in the config Secret alone.
-// limit is what one Secret may hold. The outcome depends on the configuration's hash,
-// current and limit alone, so a reconcile with nothing changed reuses the last one
-// instead of cutting and hashing the configuration again.
+// limit is what one Secret may hold. Only the parts whose pieces changed are hashed and
+// compressed again (ADR 38): a reconcile with nothing changed reuses the last split.
 func (st *promState) split(res *promcfg.Result, current, limit int) (splitConfig, error) {
-	key := splitKey{hash: res.Hash, current: current, limit: limit}
-	if st.lastSplit.gz != nil && st.lastSplitKey == key {
-		return st.lastSplit, nil
-	}
-	s, err := st.splitUncached(res, current, limit)
-	if err == nil {
-		st.lastSplit, st.lastSplitKey = s, key
-	}
-	return s, err
-}
-
-// splitKey is what a split depends on.
-type splitKey struct {
-	hash           string
-	current, limit int
-}
-
-func (st *promState) splitUncached(res *promcfg.Result, current, limit int) (splitConfig, error) {
 	n := max(current, 1)
 	s, fits, err := st.compressParts(res, n, limit)
 	if err != nil {
@@ -92,67 +75,134 @@ func (st *promState) splitUncached(res *promcfg.Result, current, limit int) (spl
 			return s, err
 		}
 	}
+	// Only the state of the number of parts written is kept.
+	for k := range st.splits {
+		if k != len(s.gz) {
+			delete(st.splits, k)
+		}
+	}
 	return s, nil
 }
 
-// compressParts splits the configuration into n parts and compresses each (reusing the
-// last compression of an unchanged part); fits says whether every part fits limit.
+// splitState is what the last split into one number of parts made of each part.
+type splitState struct {
+	assign promcfg.Parts
+	parts  []partState
+	// last is the last split into these parts, reused while no part changes.
+	last splitConfig
+	// epoch names part 0's compressions (write.Compressor reuses an output by name).
+	epoch int
+}
+
+// partState is one part of a split: its pieces, the hash of its plain text (part 0: none,
+// its hash covers the manifest line in front of it) and its compression.
+type partState struct {
+	pieces [][]byte
+	hash   string
+	gz     []byte
+	c      write.Compressor
+}
+
+// compressParts splits the configuration into n parts and compresses each; a part whose
+// pieces are the last split's keeps its hash and compression. fits says whether every
+// part fits limit.
 func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConfig, bool, error) {
 	if n == 1 {
-		gz, err := st.gz.CompressFrom(res.Hash, res.AsPieces())
-		return splitConfig{gz: [][]byte{gz}, hash: res.Hash, plainHashes: []string{res.Hash}}, err == nil && len(gz) <= limit, err
+		hash := res.ConfigHash()
+		gz, err := st.gz.CompressFrom(hash, res.AsPieces())
+		return splitConfig{gz: [][]byte{gz}, hash: hash, plainHashes: []string{hash}}, err == nil && len(gz) <= limit, err
 	}
-	plain, err := promcfg.SplitConfig(res.Bytes(), n, st.partBufs)
-	if err != nil {
-		return splitConfig{}, false, err
+	if st.splits == nil {
+		st.splits = map[int]*splitState{}
 	}
-	if len(plain) == n {
-		st.partBufs = plain // n parts of its own, not the config itself (a config without jobs)
+	ss := st.splits[n]
+	if ss == nil {
+		ss = &splitState{}
+		st.splits[n] = ss
 	}
-	if len(st.partGz) < len(plain) {
-		st.partGz = append(st.partGz, make([]write.Compressor, len(plain)-len(st.partGz))...)
+	parts, ok := ss.assign.Assign(res.AsPieces(), n)
+	if !ok {
+		plain, err := promcfg.SplitConfig(res.Bytes(), n, nil)
+		if err != nil {
+			return splitConfig{}, false, err
+		}
+		parts = make([][][]byte, len(plain))
+		for i, p := range plain {
+			parts[i] = [][]byte{p}
+		}
 	}
-	// Part 0 starts with the manifest line that names the hashes of parts 1 to n-1
-	// (package partset), so that a reloader renders only a complete set of one generation.
-	s := splitConfig{gz: make([][]byte, len(plain)), plainHashes: make([]string, len(plain))}
-	// Each part is hashed and (when it changed) compressed on its own, so the parts are
-	// spread over the cores: at 100,000 ServiceMonitors hashing the 144 MiB of parts was
-	// most of a one-monitor change.
-	errs := make([]error, len(plain))
+	if len(ss.parts) != len(parts) {
+		ss.parts, ss.last = make([]partState, len(parts)), splitConfig{}
+	}
+	var changed []int
+	for i, ps := range parts {
+		if ss.parts[i].gz == nil || !write.SamePieces(ss.parts[i].pieces, ps) {
+			changed = append(changed, i)
+		}
+	}
+	if len(changed) == 0 && ss.last.gz != nil {
+		return ss.last, fitIn(ss.last.gz, limit), nil
+	}
+	if slices.Contains(changed, 0) {
+		ss.epoch++
+	}
+	// The changed parts are hashed and compressed on every core: a new configuration
+	// changes them all.
+	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), len(plain)) {
+	for range min(runtime.GOMAXPROCS(0), len(changed)) {
 		wg.Go(func() {
 			for i := range next {
-				sum := sha256.Sum256(plain[i])
-				h := hex.EncodeToString(sum[:])
-				s.gz[i], errs[i] = st.partGz[i].CompressFast(h, plain[i])
-				s.plainHashes[i] = h
+				p := &ss.parts[i]
+				p.pieces, p.hash = parts[i], ""
+				key := "part-0-" + strconv.Itoa(ss.epoch)
+				if i > 0 {
+					p.hash = hashOf(parts[i]...)
+					key = p.hash
+				}
+				if p.gz, errs[i] = p.c.CompressPartFrom(key, parts[i]); errs[i] != nil {
+					p.gz = nil
+				}
 			}
 		})
 	}
-	for i := range plain {
+	for _, i := range changed {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return s, false, err
+		return splitConfig{}, false, err
 	}
-	// gzip members concatenate: part 0 starts with the manifest, compressed on its own in
-	// front of part 0's compression (reused while part 0 itself does not change).
+	// Part 0 starts with the manifest line that names the hashes of parts 1 to n-1
+	// (package partset), so that a reloader renders only a complete set of one
+	// generation; the manifest is gzipped on its own in front of part 0's compression.
+	// Part 0's hash, of the manifest and its pieces, names the whole configuration: the
+	// manifest names every other part.
+	s := splitConfig{gz: make([][]byte, len(parts)), plainHashes: make([]string, len(parts))}
+	for i := range parts {
+		s.gz[i], s.plainHashes[i] = ss.parts[i].gz, ss.parts[i].hash
+	}
 	manifest := partset.Line(s.plainHashes[1:])
 	gz0, err := prependGzipped(manifest, s.gz[0])
 	if err != nil {
 		return s, false, err
 	}
-	s.gz[0], s.plainHashes[0] = gz0, hashOf(manifest, plain[0])
-	fits := true
-	for _, gz := range s.gz {
-		fits = fits && len(gz) <= limit
+	s.gz[0], s.plainHashes[0] = gz0, hashOf(append([][]byte{manifest}, parts[0]...)...)
+	s.hash = s.plainHashes[0]
+	ss.last = s
+	return s, fitIn(s.gz, limit), nil
+}
+
+// fitIn reports whether every part fits limit.
+func fitIn(gz [][]byte, limit int) bool {
+	for _, b := range gz {
+		if len(b) > limit {
+			return false
+		}
 	}
-	s.hash = hashOf(append([][]byte{manifest}, plain...)...)
-	return s, fits, nil
+	return true
 }
 
 // prependGzipped returns gz with plain gzipped in front of it, as its first member.

@@ -80,3 +80,53 @@ func BenchmarkConfigSplit(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkOneChangeGenerateAndSplit is a one-monitor change at 100,000 ServiceMonitors
+// as the controller makes it: generate (pieces, as the controller's generator) and
+// split over the Secrets, both timed.
+//
+//	go test -run '^$' -bench OneChangeGenerateAndSplit -benchtime 20x ./pkg/prometheus/promctrl
+func BenchmarkOneChangeGenerateAndSplit(b *testing.B) {
+	const n = 100_000
+	rng := rand.New(rand.NewPCG(5, 6))
+	sms := make([]*monitoringv1.ServiceMonitor, n)
+	for i := range sms {
+		sms[i] = &monitoringv1.ServiceMonitor{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("svc-%06d", i), Namespace: fmt.Sprintf("ns-%03d", i%500), UID: types.UID(fmt.Sprint(i)), Generation: 1},
+			Spec: monitoringv1.ServiceMonitorSpec{
+				Selector: metav1.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("svc-%06d", i)}},
+				Endpoints: []monitoringv1.Endpoint{{Port: "web", Interval: "30s", RelabelConfigs: []monitoringv1.RelabelConfig{
+					{Action: "replace", TargetLabel: "build", Replacement: ptrTo(fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64()))},
+				}}},
+			},
+		}
+	}
+	g := promcfg.NewGenerator()
+	g.Pieces = true
+	in := promcfg.Input{Prometheus: promserver.Of(prom("p")), Monitors: monitorkind.Set{ServiceMonitors: sms}}
+	res, err := g.Generate(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := &promState{}
+	s, err := st.split(res, 1, maxSecretData)
+	if err != nil {
+		b.Fatal(err)
+	}
+	parts := len(s.gz)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		sms[i%n].Spec.Endpoints[0].Interval = monitoringv1.Duration(fmt.Sprintf("%ds", 31+i%20))
+		sms[i%n].Generation++
+		r, err := g.Generate(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if s, err = st.split(r, parts, maxSecretData); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(parts), "secrets")
+	b.ReportMetric(float64(res.Size)/(1<<20), "config-MiB")
+}

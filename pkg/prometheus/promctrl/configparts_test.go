@@ -59,14 +59,7 @@ func (f *fixture) configParts(name string) [][]byte {
 		if err != nil {
 			f.t.Fatal(err)
 		}
-		zr, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.ConfigCompressedKey]))
-		if err != nil {
-			f.t.Fatal(err)
-		}
-		b, err := io.ReadAll(zr)
-		if err != nil {
-			f.t.Fatal(err)
-		}
+		b := gunzipAll(f.t, sec.Data[layout.ConfigCompressedKey])
 		out = append(out, b)
 	}
 }
@@ -145,9 +138,11 @@ func TestConfigSpreadOverSecrets(t *testing.T) {
 			t.Errorf("monitor m%02d is in no part", i)
 		}
 	}
-	sum := sha256.Sum256(whole)
+	// The configuration is named by the hash of part 0, whose manifest names the others
+	// (ADR 38); the config Secret's input hash annotation holds it.
+	sum := sha256.Sum256(parts[0])
 	if got := testutil.ToFloat64(f.r.Metrics.ConfigInfo.WithLabelValues("mon", "p", hex.EncodeToString(sum[:]))); got != 1 {
-		t.Errorf("lookout_prometheus_config_info does not report the hash of the parts concatenated")
+		t.Errorf("lookout_prometheus_config_info does not report the hash of part 0")
 	}
 	if got := partArgs(reloaderArgs(t, f)); len(got) != len(parts)-1 ||
 		got[0] != "--config-part-file=/etc/prometheus/config-parts/part-1/prometheus.yaml.gz" {
@@ -264,4 +259,115 @@ func TestSplitHysteresis(t *testing.T) {
 	if _, err = st.split(full, 1, 64); err == nil || !strings.Contains(err.Error(), "more than 64 Secrets") {
 		t.Fatalf("64 tiny Secrets: %v", err)
 	}
+}
+
+// A split of a generation in pieces hashes and compresses only the parts whose pieces
+// changed: after one monitor's change, every other part keeps its very compression
+// (part 0 its own, behind the new manifest). Every split's parts are, decompressed,
+// what SplitConfig makes of the configuration's bytes, and the split's hash is part 0's.
+func TestSplitReusesUnchangedParts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var sms []*monitoringv1.ServiceMonitor
+	for i := range 40 {
+		sms = append(sms, noisyMonitor(fmt.Sprintf("m%02d", i), 1000, rng))
+	}
+	g := promcfg.NewGenerator()
+	g.Pieces = true
+	in := promcfg.Input{Prometheus: promserver.Of(prom("p")), Monitors: monitorkind.Set{ServiceMonitors: sms}}
+	st := &promState{}
+	const n = 4
+	// A Secret holds the whole compressed configuration: four parts fit, and two would
+	// be filled to more than a quarter, so the split stays at four.
+	first, err := g.Generate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := (&promState{}).split(first, 1, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := one.compressedSize()
+	check := func(res *promcfg.Result, s splitConfig) [][]byte {
+		t.Helper()
+		if len(s.gz) != n {
+			t.Fatalf("%d parts, want %d", len(s.gz), n)
+		}
+		want, err := promcfg.SplitConfig(res.Bytes(), n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plain [][]byte
+		for i, gz := range s.gz {
+			p := gunzipAll(t, gz)
+			if !bytes.Equal(stripManifest(p), want[i]) {
+				t.Fatalf("part %d is not SplitConfig's", i)
+			}
+			plain = append(plain, p)
+		}
+		checkManifest(t, plain)
+		if sum := sha256.Sum256(plain[0]); s.hash != hex.EncodeToString(sum[:]) || s.plainHashes[0] != s.hash {
+			t.Fatalf("split hash %s, part 0's %x", s.hash, sum)
+		}
+		return plain
+	}
+	for step := range 6 {
+		if step > 0 {
+			m := sms[(step*7)%len(sms)]
+			m.Spec.Endpoints[0].Interval = monitoringv1.Duration(fmt.Sprintf("%ds", 20+step))
+			m.Generation++
+		}
+		res, err := g.Generate(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before [n][]byte
+		var beforeHashes []string
+		if ss := st.splits[n]; ss != nil {
+			for i := range ss.parts {
+				before[i] = ss.parts[i].gz
+			}
+			beforeHashes = ss.last.plainHashes
+		}
+		s, err := st.split(res, n, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(res, s)
+		if step == 0 {
+			continue
+		}
+		reused := 0
+		for i := range n {
+			now := st.splits[n].parts[i].gz
+			same := len(now) > 0 && len(before[i]) > 0 && &now[0] == &before[i][0]
+			if i > 0 && same != (s.plainHashes[i] == beforeHashes[i]) {
+				t.Errorf("step %d: part %d reused %v, its hash changed %v", step, i, same, s.plainHashes[i] != beforeHashes[i])
+			}
+			if same {
+				reused++
+			}
+		}
+		if reused != n-1 {
+			t.Errorf("step %d: %d of %d parts kept their compression, want all but the changed one", step, reused, n)
+		}
+		// Nothing changed: the same split, nothing compressed.
+		again, err := st.split(res, n, limit)
+		if err != nil || &again.gz[0][0] != &s.gz[0][0] || again.hash != s.hash {
+			t.Fatalf("step %d: a split with nothing changed made a new one (%v)", step, err)
+		}
+	}
+}
+
+// gunzipAll decompresses gz (every gzip member).
+func gunzipAll(t *testing.T, gz []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -87,15 +87,10 @@ func New(d Deps, cfg Config) *Reconciler {
 type promState struct {
 	generator *promcfg.Generator
 	gz        write.Compressor
-	// partGz compress the parts of a configuration spread over several Secrets, and
-	// configParts is how many Secrets it took at the last write (0: not known yet).
-	partGz      []write.Compressor
+	// configParts is how many Secrets the configuration took at the last write (0: not
+	// known yet), and splits are the state of its last split into them (configparts.go).
 	configParts int
-	// partBufs hold the plain parts of the last split, reused by the next.
-	partBufs [][]byte
-	// lastSplit is the last split and lastSplitKey what it was made from.
-	lastSplit    splitConfig
-	lastSplitKey splitKey
+	splits      map[int]*splitState
 	// selectors compiled for the observed generation, guarded by selMu (map functions
 	// read them while a reconcile holds the object's lock).
 	selMu         sync.Mutex
