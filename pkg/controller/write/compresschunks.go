@@ -2,6 +2,10 @@ package write
 
 import (
 	"bytes"
+	"compress/gzip"
+	"errors"
+	"runtime"
+	"sync"
 	"unsafe"
 )
 
@@ -63,21 +67,23 @@ func (c *Compressor) compressFrom(hash string, pieces [][]byte, best bool) ([]by
 		m := &c.members[i]
 		old[keyOf(m.pieces, m.size)] = m
 	}
-	var members []member
-	for _, ps := range memberCuts(pieces) {
+	cuts := memberCuts(pieces)
+	members := make([]member, len(cuts))
+	var todo []int
+	for i, ps := range cuts {
 		size := 0
 		for _, p := range ps {
 			size += len(p)
 		}
+		members[i] = member{pieces: ps, size: size}
 		if m := old[keyOf(ps, size)]; m != nil && SamePieces(m.pieces, ps) {
-			members = append(members, member{pieces: ps, size: size, gz: m.gz})
+			members[i].gz = m.gz
 			continue
 		}
-		gz, err := c.gzipPieces(ps, size, 3)
-		if err != nil {
-			return nil, err
-		}
-		members = append(members, member{pieces: ps, size: size, gz: gz})
+		todo = append(todo, i)
+	}
+	if err := c.gzipMembers(members, todo); err != nil {
+		return nil, err
 	}
 	size := 0
 	for _, m := range members {
@@ -173,6 +179,51 @@ func SamePieces(a, b [][]byte) bool {
 	return true
 }
 
+// gzipMembers compresses the members numbered todo (at level 3): one with the reused
+// writer, several on every core, a writer each (a cold start compresses every member:
+// 150 MB at 100,000 monitors took 2.5 s on one core).
+func (c *Compressor) gzipMembers(members []member, todo []int) error {
+	if len(todo) <= 1 {
+		for _, i := range todo {
+			gz, err := c.gzipPieces(members[i].pieces, members[i].size, 3)
+			if err != nil {
+				return err
+			}
+			members[i].gz = gz
+		}
+		return nil
+	}
+	errs := make([]error, len(todo))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			var w *gzip.Writer
+			for k := range next {
+				m := &members[todo[k]]
+				var buf bytes.Buffer
+				buf.Grow(m.size / 32)
+				if w == nil {
+					if w, errs[k] = gzip.NewWriterLevel(&buf, 3); errs[k] != nil {
+						continue
+					}
+				} else {
+					w.Reset(&buf)
+				}
+				if errs[k] = writePieces(w, m.pieces); errs[k] == nil {
+					m.gz = buf.Bytes()
+				}
+			}
+		})
+	}
+	for k := range todo {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 // gzipPieces gzips pieces (size bytes) as one gzip member at level, into a new slice.
 func (c *Compressor) gzipPieces(pieces [][]byte, size, level int) ([]byte, error) {
 	var buf bytes.Buffer
@@ -180,13 +231,18 @@ func (c *Compressor) gzipPieces(pieces [][]byte, size, level int) ([]byte, error
 	if err := c.resetWriter(&buf, level); err != nil {
 		return nil, err
 	}
-	for _, p := range pieces {
-		if _, err := c.w.Write(p); err != nil {
-			return nil, err
-		}
-	}
-	if err := c.w.Close(); err != nil {
+	if err := writePieces(c.w, pieces); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// writePieces writes pieces to w and closes it.
+func writePieces(w *gzip.Writer, pieces [][]byte) error {
+	for _, p := range pieces {
+		if _, err := w.Write(p); err != nil {
+			return err
+		}
+	}
+	return w.Close()
 }

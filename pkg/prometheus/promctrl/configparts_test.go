@@ -371,3 +371,20 @@ func gunzipAll(t *testing.T, gz []byte) []byte {
 	}
 	return b
 }
+
+// A split that does not fit grows to the power of two that holds its compressed size
+// with a quarter to spare, at least twice as many parts, and stops at the bound.
+func TestGrownParts(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ n, compressed, want int }{
+		{1, mib + 1, 2},                 // just over: doubles
+		{1, 39 * mib / 10, 8},           // 3.9 MiB: 4 would be filled to 98%
+		{1, 3 * mib, 4},                 // 3 MiB: 4 with a quarter to spare
+		{4, 4*mib + 1, 8},               // at least twice
+		{2, 1000 * mib, maxConfigParts}, // far over: the bound, tried once before refusing
+	} {
+		if got := grownParts(c.n, c.compressed, mib); got != c.want {
+			t.Errorf("grownParts(%d, %d) = %d, want %d", c.n, c.compressed, got, c.want)
+		}
+	}
+}
