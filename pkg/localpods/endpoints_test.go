@@ -15,11 +15,9 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 )
 
@@ -32,10 +30,6 @@ func TestRunnerEndpointSlices(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	scheme := runtime.NewScheme()
-	_ = corev1.AddToScheme(scheme)
-	_ = appsv1.AddToScheme(scheme)
-	_ = discoveryv1.AddToScheme(scheme)
 	sts := &appsv1.StatefulSet{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web"},
 		Spec: appsv1.StatefulSetSpec{
@@ -73,7 +67,7 @@ func TestRunnerEndpointSlices(t *testing.T) {
 		Spec:       corev1.ServiceSpec{Selector: map[string]string{"app": "quiet"}, Ports: []corev1.ServicePort{{Port: 80}}},
 	}
 	var quietGets atomic.Int32
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(sts, svc, other, stale, quiet).WithStatusSubresource(&appsv1.StatefulSet{}, &corev1.Pod{}).
+	c := fakeCluster(sts, svc, other, stale, quiet).
 		WithInterceptorFuncs(interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 			if key.Name == "quiet"+sliceSuffix {
 				quietGets.Add(1)

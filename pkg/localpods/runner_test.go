@@ -14,11 +14,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 )
 
 // TestRunnerPodLifecycle runs a StatefulSet whose "image" is the shell: the pod sees its
@@ -30,9 +28,6 @@ func TestRunnerPodLifecycle(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	scheme := runtime.NewScheme()
-	_ = corev1.AddToScheme(scheme)
-	_ = appsv1.AddToScheme(scheme)
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "cfg"}, Data: map[string]string{"greeting": "hello"}}
 	// Paths are rewritten in whole arguments and flag values, not inside a script.
 	script := `while true; do cat "$1" > "$2/seen"; echo "$(POD_NAME)" > "$2/name"; sleep 0.1; done`
@@ -54,7 +49,7 @@ func TestRunnerPodLifecycle(t *testing.T) {
 			}},
 		},
 	}
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(cm, sts).WithStatusSubresource(&appsv1.StatefulSet{}).Build()
+	c := fakeCluster(cm, sts).Build()
 	dir := t.TempDir()
 	r := New(Options{
 		Client: c, Dir: filepath.Join(dir, "pods"), SyncPeriod: 50 * time.Millisecond, Logf: t.Logf,
@@ -146,9 +141,6 @@ func TestRunnerVerbatimConfigsAndEnv(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	scheme := runtime.NewScheme()
-	_ = corev1.AddToScheme(scheme)
-	_ = appsv1.AddToScheme(scheme)
 	cfg := "rule_files:\n- /etc/prometheus/config/rules.yaml\nscrape_configs:\n- job_name: a\n  kubernetes_sd_configs:\n  - role: endpointslice\n"
 	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "cfg"}, Data: map[string][]byte{"prometheus.yaml": []byte(cfg)}}
 	sts := &appsv1.StatefulSet{
@@ -170,7 +162,7 @@ func TestRunnerVerbatimConfigsAndEnv(t *testing.T) {
 			}},
 		},
 	}
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(sec, sts).WithStatusSubresource(&appsv1.StatefulSet{}).Build()
+	c := fakeCluster(sec, sts).Build()
 	dir := t.TempDir()
 	r := New(Options{
 		Client: c, Dir: filepath.Join(dir, "pods"), SyncPeriod: 50 * time.Millisecond, Logf: t.Logf,
