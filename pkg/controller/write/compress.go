@@ -28,7 +28,7 @@ func (c *Compressor) Compress(hash string, config []byte) ([]byte, error) {
 }
 
 func (c *Compressor) compress(hash string, config []byte) ([]byte, error) {
-	if c.hash == hash && c.out != nil {
+	if c.reusable(hash) {
 		return c.out, nil
 	}
 	out, err := c.gzip(config, 3)
@@ -40,6 +40,13 @@ func (c *Compressor) compress(hash string, config []byte) ([]byte, error) {
 	}
 	c.hash, c.out = hash, out
 	return out, nil
+}
+
+// reusable reports whether the last output is that of hash. An empty hash names no
+// content: its input is compressed every time (a caller that compresses only what it
+// knows changed, without hashing it first).
+func (c *Compressor) reusable(hash string) bool {
+	return hash != "" && c.hash == hash && c.out != nil
 }
 
 func (c *Compressor) gzip(data []byte, level int) ([]byte, error) {

@@ -3,10 +3,9 @@ package write
 import (
 	"bytes"
 	"compress/gzip"
-	"errors"
-	"runtime"
-	"sync"
 	"unsafe"
+
+	"github.com/lookout-operator/lookout/pkg/parallel"
 )
 
 // Where CompressFrom ends a gzip member: at the end of a piece (a monitor's jobs), chosen
@@ -59,7 +58,7 @@ func (c *Compressor) CompressPartFrom(hash string, pieces [][]byte) ([]byte, err
 }
 
 func (c *Compressor) compressFrom(hash string, pieces [][]byte, best bool) ([]byte, error) {
-	if c.hash == hash && c.out != nil {
+	if c.reusable(hash) {
 		return c.out, nil
 	}
 	old := make(map[memberKey]*member, len(c.members))
@@ -193,35 +192,27 @@ func (c *Compressor) gzipMembers(members []member, todo []int) error {
 		}
 		return nil
 	}
-	errs := make([]error, len(todo))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(todo)) {
-		wg.Go(func() {
-			var w *gzip.Writer
-			for k := range next {
-				m := &members[todo[k]]
-				var buf bytes.Buffer
-				buf.Grow(m.size / 32)
-				if w == nil {
-					if w, errs[k] = gzip.NewWriterLevel(&buf, 3); errs[k] != nil {
-						continue
-					}
-				} else {
-					w.Reset(&buf)
+	return parallel.Each(len(todo), func() func(int) error {
+		var w *gzip.Writer
+		return func(k int) error {
+			m := &members[todo[k]]
+			var buf bytes.Buffer
+			buf.Grow(m.size / 32)
+			if w == nil {
+				var err error
+				if w, err = gzip.NewWriterLevel(&buf, 3); err != nil {
+					return err
 				}
-				if errs[k] = writePieces(w, m.pieces); errs[k] == nil {
-					m.gz = buf.Bytes()
-				}
+			} else {
+				w.Reset(&buf)
 			}
-		})
-	}
-	for k := range todo {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
-	return errors.Join(errs...)
+			if err := writePieces(w, m.pieces); err != nil {
+				return err
+			}
+			m.gz = buf.Bytes()
+			return nil
+		}
+	})
 }
 
 // gzipPieces gzips pieces (size bytes) as one gzip member at level, into a new slice.

@@ -203,3 +203,24 @@ func TestSampleIsFNV1a(t *testing.T) {
 		}
 	}
 }
+
+// An empty hash names no content: a second input under it is compressed, not answered
+// with the first one's output.
+func TestEmptyHashIsNeverReused(t *testing.T) {
+	var c Compressor
+	for _, s := range []string{"scrape_configs:\n- job_name: a\n", "scrape_configs:\n- job_name: b\n"} {
+		gz, err := c.CompressPartFrom("", [][]byte{[]byte(s)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(gunzip(t, gz)); got != s {
+			t.Fatalf("CompressPartFrom: %q, want %q", got, s)
+		}
+		if gz, err = c.Compress("", []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(gunzip(t, gz)); got != s {
+			t.Fatalf("Compress: %q, want %q", got, s)
+		}
+	}
+}

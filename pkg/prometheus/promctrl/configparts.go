@@ -6,12 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"runtime"
-	"slices"
-	"strconv"
-	"sync"
 
 	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
 
@@ -19,6 +14,7 @@ import (
 
 	"github.com/lookout-operator/lookout/pkg/apply"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
+	"github.com/lookout-operator/lookout/pkg/parallel"
 	"github.com/lookout-operator/lookout/pkg/partset"
 	"github.com/lookout-operator/lookout/pkg/prometheus/promcfg"
 	"github.com/lookout-operator/lookout/pkg/promserver"
@@ -102,8 +98,6 @@ type splitState struct {
 	parts  []partState
 	// last is the last split into these parts, reused while no part changes.
 	last splitConfig
-	// epoch names part 0's compressions (write.Compressor reuses an output by name).
-	epoch int
 }
 
 // partState is one part of a split: its pieces, the hash of its plain text (part 0: none,
@@ -155,36 +149,25 @@ func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConf
 	if len(changed) == 0 && ss.last.gz != nil {
 		return ss.last, fitIn(ss.last.gz, limit), nil
 	}
-	if slices.Contains(changed, 0) {
-		ss.epoch++
-	}
 	// The changed parts are hashed and compressed on every core: a new configuration
-	// changes them all.
-	errs := make([]error, len(parts))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), len(changed)) {
-		wg.Go(func() {
-			for i := range next {
-				p := &ss.parts[i]
-				p.pieces, p.hash = parts[i], ""
-				key := "part-0-" + strconv.Itoa(ss.epoch)
-				if i > 0 {
-					p.hash = hashOf(parts[i]...)
-					key = p.hash
-				}
-				if p.gz, errs[i] = p.c.CompressPartFrom(key, parts[i]); errs[i] != nil {
-					p.gz = nil
-				}
+	// changes them all. Part 0 is compressed without a hash (write.Compressor then reuses
+	// no earlier output; its members still are): its hash covers the manifest, made after.
+	err := parallel.Each(len(changed), func() func(int) error {
+		return func(k int) error {
+			i := changed[k]
+			p := &ss.parts[i]
+			p.pieces, p.hash = parts[i], ""
+			if i > 0 {
+				p.hash = hashOf(parts[i]...)
 			}
-		})
-	}
-	for _, i := range changed {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+			var err error
+			if p.gz, err = p.c.CompressPartFrom(p.hash, parts[i]); err != nil {
+				p.gz = nil
+			}
+			return err
+		}
+	})
+	if err != nil {
 		return splitConfig{}, false, err
 	}
 	// Part 0 starts with the manifest line that names the hashes of parts 1 to n-1
