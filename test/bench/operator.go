@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -60,6 +61,19 @@ func (p *operatorProc) alive() error {
 	case <-p.exited:
 		return fmt.Errorf("the operator exited early (%v); its log: %s", p.err, p.log)
 	default:
+		return nil
+	}
+}
+
+// wait lets d pass while the operator runs; it returns early with ctx's error, or with
+// alive's when the operator exits.
+func (p *operatorProc) wait(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-p.exited:
+		return p.alive()
+	case <-time.After(d):
 		return nil
 	}
 }

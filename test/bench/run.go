@@ -323,12 +323,8 @@ wait:
 	if api != nil {
 		apiStart = api.snapshot()
 	}
-	select {
-	case <-ctx.Done():
-		return r, ctx.Err()
-	case <-op.exited:
-		return r, op.alive()
-	case <-time.After(o.idle):
+	if err := op.wait(ctx, o.idle); err != nil {
+		return r, err
 	}
 	idleEnd := smp.now()
 	evs, err = tail.next()

@@ -77,12 +77,8 @@ func restartUnchanged(ctx context.Context, o options, op *operatorProc, tail *au
 	if err != nil {
 		return nil, err
 	}
-	select {
-	case <-ctx.Done():
-		return next, ctx.Err()
-	case <-next.exited:
-		return next, next.alive()
-	case <-time.After(o.restartWait):
+	if err := next.wait(ctx, o.restartWait); err != nil {
+		return next, err
 	}
 	evs, err := tail.next()
 	if err != nil {

@@ -1,10 +1,7 @@
 package promctrl
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"io"
 	"strings"
 	"testing"
 
@@ -55,15 +52,7 @@ func (f *fixture) agentConfig(name string) string {
 	f.t.Helper()
 	sec := &corev1.Secret{}
 	f.get(sec, "mon", layout.Agent(name).ConfigSecret())
-	zr, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.ConfigCompressedKey]))
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return string(b)
+	return string(gunzipAll(f.t, sec.Data[layout.ConfigCompressedKey]))
 }
 
 // TestAgentGeneratesThenWritesNothing: a PrometheusAgent gets upstream's names (Secret and

@@ -14,15 +14,9 @@ import (
 	"github.com/lookout-operator/lookout/pkg/promserver"
 )
 
-// BenchmarkConfigSplit spreads the configuration of 100,000 ServiceMonitors (one
-// endpoint each, with a relabeling that carries 16 random bytes, so that it compresses
-// like real configurations with many distinct label values rather than 90 times) over
-// Secrets: cold (every part compressed) and after one monitor changed (one part
-// compressed again). It reports the compressed size and the number of parts.
-//
-//	go test -run '^$' -bench ConfigSplit -benchtime 5x ./pkg/prometheus/promctrl
-func BenchmarkConfigSplit(b *testing.B) {
-	const n = 100_000
+// splitBenchMonitors are n ServiceMonitors over 500 namespaces, one endpoint each, with a
+// relabeling that carries 16 random bytes (the same ones on every call).
+func splitBenchMonitors(n int) []*monitoringv1.ServiceMonitor {
 	rng := rand.New(rand.NewPCG(5, 6))
 	sms := make([]*monitoringv1.ServiceMonitor, n)
 	for i := range sms {
@@ -36,6 +30,19 @@ func BenchmarkConfigSplit(b *testing.B) {
 			},
 		}
 	}
+	return sms
+}
+
+// BenchmarkConfigSplit spreads the configuration of 100,000 ServiceMonitors (one
+// endpoint each, with a relabeling that carries 16 random bytes, so that it compresses
+// like real configurations with many distinct label values rather than 90 times) over
+// Secrets: cold (every part compressed) and after one monitor changed (one part
+// compressed again). It reports the compressed size and the number of parts.
+//
+//	go test -run '^$' -bench ConfigSplit -benchtime 5x ./pkg/prometheus/promctrl
+func BenchmarkConfigSplit(b *testing.B) {
+	const n = 100_000
+	sms := splitBenchMonitors(n)
 	g := promcfg.NewGenerator()
 	in := promcfg.Input{Prometheus: promserver.Of(prom("p")), Monitors: monitorkind.Set{ServiceMonitors: sms}}
 	res, err := g.Generate(in)
@@ -88,19 +95,7 @@ func BenchmarkConfigSplit(b *testing.B) {
 //	go test -run '^$' -bench OneChangeGenerateAndSplit -benchtime 20x ./pkg/prometheus/promctrl
 func BenchmarkOneChangeGenerateAndSplit(b *testing.B) {
 	const n = 100_000
-	rng := rand.New(rand.NewPCG(5, 6))
-	sms := make([]*monitoringv1.ServiceMonitor, n)
-	for i := range sms {
-		sms[i] = &monitoringv1.ServiceMonitor{
-			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("svc-%06d", i), Namespace: fmt.Sprintf("ns-%03d", i%500), UID: types.UID(fmt.Sprint(i)), Generation: 1},
-			Spec: monitoringv1.ServiceMonitorSpec{
-				Selector: metav1.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("svc-%06d", i)}},
-				Endpoints: []monitoringv1.Endpoint{{Port: "web", Interval: "30s", RelabelConfigs: []monitoringv1.RelabelConfig{
-					{Action: "replace", TargetLabel: "build", Replacement: ptrTo(fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64()))},
-				}}},
-			},
-		}
-	}
+	sms := splitBenchMonitors(n)
 	g := promcfg.NewGenerator()
 	g.Pieces = true
 	in := promcfg.Input{Prometheus: promserver.Of(prom("p")), Monitors: monitorkind.Set{ServiceMonitors: sms}}

@@ -1,10 +1,7 @@
 package promctrl
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"io"
 	"maps"
 	"strings"
 	"testing"
@@ -95,15 +92,7 @@ func (f *fixture) config(name string) string {
 	f.t.Helper()
 	sec := &corev1.Secret{}
 	f.get(sec, "mon", layout.Prometheus(name).ConfigSecret())
-	zr, err := gzip.NewReader(bytes.NewReader(sec.Data[layout.ConfigCompressedKey]))
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return string(b)
+	return string(gunzipAll(f.t, sec.Data[layout.ConfigCompressedKey]))
 }
 
 func (f *fixture) condition(name string) monitoringv1.Condition {
