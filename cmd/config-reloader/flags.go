@@ -36,9 +36,6 @@ type config struct {
 	reloadTimeout  time.Duration
 	reloadURL      string
 	runtimeInfoURL string
-	// runtimeInfoSet records that --runtimeinfo-url was given: the http method
-	// confirms reloads only then (see confirmURL).
-	runtimeInfoSet bool
 	reloadMethod   string
 	processName    string
 	listenAddress  string
@@ -92,7 +89,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.watchInterval, "watch-interval", reloader.DefaultWatchInterval, "interval of the periodic full check; 0 renders the config once and exits")
 	fs.DurationVar(&c.delayInterval, "delay-interval", reloader.DefaultDelayInterval, "delay between the first file event and the check (debounce)")
 	fs.DurationVar(&c.retryInterval, "retry-interval", reloader.DefaultRetryInterval, "delay before retrying a failed reload; doubles per failure up to 8x")
-	fs.DurationVar(&c.reloadTimeout, "reload-timeout", reloader.DefaultReloadTimeout, "timeout of one reload, confirmation included")
+	fs.DurationVar(&c.reloadTimeout, "reload-timeout", reloader.DefaultReloadTimeout, "how long a reload may go unanswered before it is logged as overdue (once per timeout; the reloader keeps waiting for the answer, up to 15 minutes, rather than requesting another)")
 	fs.Float64Var(&c.memlimitRatio, "auto-gomemlimit-ratio", 0, "set GOMEMLIMIT to this share (0 to 1) of the container's memory limit, or of the system's memory without one; 0 disables")
 	fs.Var((*stringList)(&c.watchedDirs), "watched-dir", "directory whose files trigger a reload when they change (repeatable)")
 	fs.StringVar(&c.reloadMethod, "reload-method", "http", "how to reload: http (POST to --reload-url) or signal (SIGHUP to --process-executable-name)")
@@ -103,7 +100,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.logFormat, "log-format", "logfmt", "log format: logfmt or json")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: all, debug, info, warn, error, none")
 	fs.StringVar(&c.reloadURL, "reload-url", defaultReloadURL, "URL that triggers a reload (http method)")
-	fs.StringVar(&c.runtimeInfoURL, "runtimeinfo-url", defaultRuntimeInfoURL, "Prometheus runtimeinfo URL that confirms each reload: always with the signal method; with the http method only when given (empty: no confirmation)")
+	fs.StringVar(&c.runtimeInfoURL, "runtimeinfo-url", defaultRuntimeInfoURL, "Prometheus runtimeinfo URL that confirms each reload of the signal method (empty: no confirmation); ignored by the http method, whose answer confirms the reload")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.shortVersion, "short-version", false, "print just the version number and exit")
 	// Lookout's own.
@@ -129,7 +126,6 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	fs.Visit(func(f *flag.Flag) { c.runtimeInfoSet = c.runtimeInfoSet || f.Name == "runtimeinfo-url" })
 	return c, c.validate()
 }
 
@@ -173,7 +169,7 @@ func (c config) validate() error {
 			return err
 		}
 	}
-	if u := c.confirmURL(); u != "" {
+	if u := c.runtimeInfoURL; u != "" {
 		if err := checkURL("runtimeinfo-url", u); err != nil {
 			return err
 		}
@@ -182,13 +178,11 @@ func (c config) validate() error {
 }
 
 // confirmURL is the runtimeinfo URL reloads are confirmed against, or empty for none.
-// prometheus-config-reloader reads runtimeinfo only with the signal method, where it has
-// a default; with the http method it trusts the reload response. Pods generated for it
-// therefore pass no --runtimeinfo-url for Alertmanager, nor one with Prometheus's route
-// prefix or HTTPS scheme: the default would be wrong there, and a confirmation against
-// it a false failure. So the http method confirms only against a URL it was given.
+// Only the signal method reads it, as in prometheus-config-reloader: with the http method
+// Prometheus's answer to the POST is the confirmation (ADR 39), and the flag is accepted
+// and ignored.
 func (c config) confirmURL() string {
-	if c.reloadMethod == "signal" || c.runtimeInfoSet {
+	if c.reloadMethod == "signal" {
 		return c.runtimeInfoURL
 	}
 	return ""

@@ -122,9 +122,8 @@ func TestParseFlagsUpstream(t *testing.T) {
 	}
 }
 
-// TestConfirmURL: the http method confirms reloads against runtimeinfo only when
-// --runtimeinfo-url is given, as prometheus-config-reloader never reads it there; the
-// signal method uses the default.
+// TestConfirmURL: only the signal method confirms reloads against runtimeinfo (the
+// default unless given), as in prometheus-config-reloader; the http method ignores the flag.
 func TestConfirmURL(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -133,7 +132,7 @@ func TestConfirmURL(t *testing.T) {
 	}{
 		{[]string{"--reload-url=https://localhost:9093/-/reload"}, ""},
 		{[]string{"--reload-url=http://127.0.0.1:9090/prefix/-/reload"}, ""},
-		{[]string{"--runtimeinfo-url=http://127.0.0.1:9090/p/api/v1/status/runtimeinfo"}, "http://127.0.0.1:9090/p/api/v1/status/runtimeinfo"},
+		{[]string{"--runtimeinfo-url=http://127.0.0.1:9090/p/api/v1/status/runtimeinfo"}, ""},
 		{[]string{"--runtimeinfo-url="}, ""},
 		{[]string{"--reload-method=signal"}, defaultRuntimeInfoURL},
 		{[]string{"--reload-method=signal", "--runtimeinfo-url=https://localhost:9090/api/v1/status/runtimeinfo"}, "https://localhost:9090/api/v1/status/runtimeinfo"},

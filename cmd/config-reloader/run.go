@@ -223,7 +223,7 @@ func trigger(c config) reloader.Trigger {
 	if c.reloadMethod == "signal" {
 		return &reloader.SignalTrigger{ProcessName: c.processName, RuntimeInfoURL: c.confirmURL(), Client: client}
 	}
-	return &reloader.HTTPTrigger{ReloadURL: c.reloadURL, RuntimeInfoURL: c.confirmURL(), Client: client}
+	return &reloader.HTTPTrigger{ReloadURL: c.reloadURL, Client: client}
 }
 
 // withOrdinal adds STATEFULSET_ORDINAL_NUMBER to lookup, as prometheus-config-reloader

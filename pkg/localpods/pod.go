@@ -442,11 +442,16 @@ func (p *pod) stopContainers() {
 	wg.Wait()
 }
 
-// remove stops the pod, deletes its Pod object and its directory.
+// remove stops the pod, deletes its Pod object and its directory (its volumes only with
+// Options.KeepLogs).
 func (p *pod) remove() {
 	p.stopContainers()
 	p.deletePodObject()
-	if err := os.RemoveAll(p.dir); err != nil {
-		p.logf("removing %s: %v", p.dir, err)
+	dir := p.dir
+	if p.r.o.KeepLogs {
+		dir = filepath.Join(p.dir, "volumes")
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		p.logf("removing %s: %v", dir, err)
 	}
 }

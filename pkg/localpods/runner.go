@@ -31,6 +31,9 @@ type Options struct {
 	// Dir holds a directory per pod (<namespace>/<pod>: volumes and container logs),
 	// removed when the pod stops.
 	Dir string
+	// KeepLogs keeps the container logs of a stopped pod (<namespace>/<pod>/<container>.log)
+	// and removes only its volumes, for a caller that reads them afterwards.
+	KeepLogs bool
 	// Images maps a container image to its local binary; an error leaves the pod pending.
 	Images func(image string) (Image, error)
 	// Kubeconfig is the file Prometheus's Kubernetes discovery uses to reach the API

@@ -192,3 +192,49 @@ func TestRunnerVerbatimConfigsAndEnv(t *testing.T) {
 		t.Fatalf("projected configuration was changed:\n%s\nwant:\n%s", got, cfg)
 	}
 }
+
+// TestRunnerKeepLogs: with KeepLogs a stopped pod leaves its container logs behind and
+// only its volumes go.
+func TestRunnerKeepLogs(t *testing.T) {
+	sh, err := osexec.LookPath("sh")
+	if err != nil {
+		t.Skip(err)
+	}
+	sts := &appsv1.StatefulSet{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "app", Generation: 1},
+		Spec: appsv1.StatefulSetSpec{
+			Replicas: ptr.To[int32](1),
+			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				Containers: []corev1.Container{{
+					Name: "main", Image: "local/shell:1", Command: []string{"sh", "-c", `echo started; touch "$1/mark"; sleep 60`, "sh", "/data"},
+					VolumeMounts: []corev1.VolumeMount{{Name: "data", MountPath: "/data"}},
+				}},
+				Volumes: []corev1.Volume{{Name: "data", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
+			}},
+		},
+	}
+	dir := t.TempDir()
+	r := New(Options{
+		Client: fakeCluster(sts).Build(), Dir: filepath.Join(dir, "pods"), KeepLogs: true, SyncPeriod: 50 * time.Millisecond, Logf: t.Logf,
+		Images: func(string) (Image, error) { return Image{Binary: sh}, nil },
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	podDir := filepath.Join(dir, "pods", "ns", "app-0")
+	eventually(t, "the container ran", func() bool {
+		_, err := os.Stat(filepath.Join(podDir, "volumes", "data", "mark"))
+		return err == nil
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(podDir, "main.log"))
+	if err != nil || !strings.Contains(string(b), "started") {
+		t.Fatalf("container log after the pod stopped: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(podDir, "volumes")); !os.IsNotExist(err) {
+		t.Fatalf("volumes left behind: %v", err)
+	}
+}

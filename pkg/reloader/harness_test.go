@@ -148,7 +148,7 @@ func newHarness(t testing.TB, o harnessOptions) *harness {
 	if o.trigger != nil {
 		opts.Trigger = o.trigger(h.prom)
 	} else {
-		opts.Trigger = &reloader.HTTPTrigger{ReloadURL: h.prom.ReloadURL(), RuntimeInfoURL: h.prom.RuntimeInfoURL()}
+		opts.Trigger = &reloader.HTTPTrigger{ReloadURL: h.prom.ReloadURL()}
 	}
 	if o.modify != nil {
 		o.modify(&opts)

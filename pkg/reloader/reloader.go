@@ -27,8 +27,6 @@ type Reloader struct {
 	waiting bool
 	// retry fires the next retry after a failure.
 	retry *time.Timer
-	// pendingLoad is a reload whose request the reload timeout cut off (pendingreload.go).
-	pendingLoad unansweredReload
 }
 
 // New validates o and returns a Reloader.
@@ -140,9 +138,6 @@ func (r *Reloader) apply(ctx context.Context, res *Result) {
 		r.fail(res, err)
 		return
 	}
-	if r.followUnanswered(ctx, res, snap, outChanged) {
-		return
-	}
 	if !outChanged && snap.hash == r.lastHash && !r.force {
 		res.Action = ActionUnchanged
 		return
@@ -157,16 +152,13 @@ func (r *Reloader) apply(ctx context.Context, res *Result) {
 		res.UnsetVars = out.unset
 	}
 	start := time.Now()
-	err = r.reload(ctx)
+	err = r.reload(ctx, res)
 	res.ReloadDuration = time.Since(start)
 	if ctx.Err() != nil {
 		res.Action, res.Err = ActionFailed, fmt.Errorf("reload interrupted: %w", ctx.Err())
 		return
 	}
 	if err != nil {
-		if unanswered(err) {
-			r.pendingLoad = unansweredReload{at: start, hash: snap.hash}
-		}
 		r.fail(res, err)
 		return
 	}
@@ -221,13 +213,11 @@ func (r *Reloader) fail(res *Result, err error) {
 		"consecutive_failures", r.failures)
 }
 
-// reload triggers Prometheus within the reload timeout and records the metrics.
-func (r *Reloader) reload(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, r.o.ReloadTimeout)
-	defer cancel()
+// reload triggers Prometheus, waits for its answer (awaitReload) and records the metrics.
+func (r *Reloader) reload(ctx context.Context, res *Result) error {
 	r.m.reloads.Inc()
 	start := time.Now()
-	err := r.o.Trigger.Reload(ctx)
+	err := r.awaitReload(ctx, res)
 	r.m.reloadDuration.Observe(time.Since(start).Seconds())
 	if err != nil {
 		r.m.reloadsFailed.Inc()

@@ -26,8 +26,9 @@ const (
 	ActionRendered Action = "rendered"
 	// ActionReloaded: Prometheus loaded the new content, confirmed.
 	ActionReloaded Action = "reloaded"
-	// ActionPending: Prometheus is still applying a reload whose request the reload
-	// timeout cut off; the check waits for it rather than requesting another.
+	// ActionPending: Prometheus has not answered a reload within the reload timeout; the
+	// check keeps waiting for the answer rather than requesting another (observed once per
+	// timeout, before the check's own result).
 	ActionPending Action = "pending"
 	// ActionFailed: rendering, writing or reloading failed; see Err.
 	ActionFailed Action = "failed"

@@ -65,18 +65,6 @@ func (info RuntimeInfo) confirmed(since time.Time) error {
 	return nil
 }
 
-// loadedSince reports whether info shows a load finished after a request made at since:
-// a successful one (LastConfigTime, in whole seconds, after since's second: a load that
-// outlasted the reload timeout cannot have ended in the second it was requested) or a
-// failed one (ReloadConfigSuccess false, which Prometheus reports without a time: a
-// failure is taken as the latest load's).
-func (info RuntimeInfo) loadedSince(since time.Time) (finished, succeeded bool) {
-	if !info.ReloadConfigSuccess {
-		return true, false
-	}
-	return info.LastConfigTime.After(since.Truncate(time.Second)), true
-}
-
 // excerpt shortens a response body for an error message.
 func excerpt(b []byte) string {
 	const max = 512

@@ -3,7 +3,8 @@ package reloader
 import "context"
 
 // Trigger makes the Prometheus process load its configuration again and confirms that it
-// did. The context carries the reload timeout.
+// did. It returns when Prometheus answered or the context is done; the reloader bounds it
+// by maxAwait and logs it overdue past the reload timeout.
 type Trigger interface {
 	Reload(ctx context.Context) error
 }

@@ -103,8 +103,8 @@ func UpstreamReloaderImage(image string) bool {
 // Lookout-only feature switched on in Options adds others (apiWatchArgs), and so does a
 // configuration spread over several Secrets (--config-part-file), which upstream never
 // generates. The
-// --runtimeinfo-url given with the http method is read by Lookout's reloader to confirm
-// reloads and ignored by upstream's. TestReloaderArgsUpstreamCompatible holds this.
+// --runtimeinfo-url given with the http method is read by Lookout's reloader to follow a
+// load whose answer its reload timeout cut off, and ignored by upstream's. TestReloaderArgsUpstreamCompatible holds this.
 func (r ReloaderSpec) args(opts Options, init bool) ([]string, error) {
 	var args []string
 	if r.ConfigFile != "" {

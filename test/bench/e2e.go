@@ -186,7 +186,7 @@ func (e *e2eRun) startPods(ctx context.Context, op *operatorProc, limit time.Dur
 	}
 	e.runner = localpods.New(localpods.Options{
 		Client: e.cl.c, Dir: filepath.Join(e.dir, "pods"), Images: e.o.images, SyncPeriod: sync,
-		PodSubnet: "10.244.0.0/24", Env: env, VerbatimConfigs: true, Logf: e.logf,
+		PodSubnet: "10.244.0.0/24", Env: env, VerbatimConfigs: true, Logf: e.logf, KeepLogs: e.o.keepLogs,
 	})
 	rctx, cancel := context.WithCancel(context.Background())
 	e.cancel, e.done = cancel, make(chan struct{})
@@ -359,7 +359,7 @@ func (e *e2eRun) finish(r *e2eResult) {
 	}
 }
 
-// stop stops the pods (their directories go with them unless -keep).
+// stop stops the pods (their directories go with them; with -keep their logs stay).
 func (e *e2eRun) stop() {
 	if e.cancel != nil {
 		e.cancel()

@@ -46,6 +46,7 @@ type e2eOptions struct {
 	lookoutReloader  string
 	upstreamReloader string
 	version          string // bin/prometheus's version, the Prometheus's spec.version
+	keepLogs         bool   // -keep: the pods' container logs stay in the work directory
 }
 
 // upstream tells whether the run is prometheus-operator's (no ConfigLoaded).

@@ -120,6 +120,7 @@ func runOne(ctx context.Context, o options, n int, dir string) (*result, error) 
 		if k.flag != serviceMonitorKind.flag {
 			return r, fmt.Errorf("-e2e needs -kind=servicemonitors")
 		}
+		o.e2e.keepLogs = o.keep
 		if e2, err = prepareE2E(ctx, o.e2e, cl, dir); err != nil {
 			return r, fmt.Errorf("-e2e: %w", err)
 		}

@@ -49,10 +49,10 @@ var allowed = []allowance{
 	{
 		name:   "config-reloader arguments",
 		key:    regexp.MustCompile(`^StatefulSet/`),
-		reason: "Documentation/config-reloader.md and getting-started.md (the pod template differs in the reloader's arguments): Lookout passes --watch-interval, --reload-method and, for Prometheus, --runtimeinfo-url explicitly, gives the init container no listener, and leaves the command to the image's entrypoint",
+		reason: "Documentation/config-reloader.md and getting-started.md (the pod template differs in the reloader's arguments): Lookout passes --watch-interval and --reload-method explicitly, gives the init container no listener, and leaves the command to the image's entrypoint",
 		normalize: func(_ string, v any) any {
 			v = withoutArgs(v, []string{"config-reloader", "init-config-reloader"}, func(a string) bool {
-				return hasAnyPrefix(a, "--watch-interval=3m", "--reload-method=http", "--runtimeinfo-url=") ||
+				return hasAnyPrefix(a, "--watch-interval=3m", "--reload-method=http") ||
 					a == "--listen-address=:8081"
 			})
 			return withoutField(v, []string{"config-reloader", "init-config-reloader"}, "command", func(s string) bool {

@@ -52,7 +52,7 @@ local common = import 'common.libsonnet';
           ts('Reload latency', 's', [
             t('histogram_quantile(0.99, sum by (namespace, pod, le) (rate(reloader_reload_duration_seconds_bucket{S}[$__rate_interval])))', 'p99 {{namespace}}/{{pod}}'),
             t('histogram_quantile(0.5, sum by (namespace, pod, le) (rate(reloader_reload_duration_seconds_bucket{S}[$__rate_interval])))', 'p50 {{namespace}}/{{pod}}'),
-          ], 'Duration of one reload, the runtimeinfo confirmation included.', span=8),
+          ], 'Duration of one reload, from the request to the answer.', span=8),
           d.panel.table('Loaded configuration', 'string', [t('max by (namespace, pod, hash) (reloader_config_info{S})')],
                         'SHA-256 of the configuration each pod last loaded; compare with the operator dashboard.',
                         span=8, hide=['Time', 'Value']),

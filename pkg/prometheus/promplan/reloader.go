@@ -47,19 +47,23 @@ func prometheusReloader(p *promserver.Server, opts workload.Options, shard int32
 		dirs = append(dirs, layout.ConfigPartsDir)
 	}
 	r := workload.ReloaderSpec{
-		ConfigParts:    parts,
-		ConfigFile:     path.Join(layout.ConfigDir, layout.ConfigCompressedKey),
-		EnvsubstFile:   path.Join(layout.ConfigOutDir, layout.ConfigOutFile),
-		WatchedDirs:    dirs,
-		ReloadURL:      prometheusLocalURL(p, opts, "/-/reload"),
-		RuntimeInfoURL: prometheusLocalURL(p, opts, "/api/v1/status/runtimeinfo"),
-		Signal:         reloadSignal(p),
-		ListenLocal:    p.Spec.ListenLocal,
-		LogLevel:       p.Spec.LogLevel,
-		LogFormat:      p.Spec.LogFormat,
-		PullPolicy:     p.Spec.ImagePullPolicy,
-		Env:            reloaderEnv(p, shard),
-		Mounts:         reloaderMounts(p, opts, ruleSlots, configParts),
+		ConfigParts:  parts,
+		ConfigFile:   path.Join(layout.ConfigDir, layout.ConfigCompressedKey),
+		EnvsubstFile: path.Join(layout.ConfigOutDir, layout.ConfigOutFile),
+		WatchedDirs:  dirs,
+		ReloadURL:    prometheusLocalURL(p, opts, "/-/reload"),
+		Signal:       reloadSignal(p),
+		ListenLocal:  p.Spec.ListenLocal,
+		LogLevel:     p.Spec.LogLevel,
+		LogFormat:    p.Spec.LogFormat,
+		PullPolicy:   p.Spec.ImagePullPolicy,
+		Env:          reloaderEnv(p, shard),
+		Mounts:       reloaderMounts(p, opts, ruleSlots, configParts),
+	}
+	if r.Signal {
+		// As prometheus-operator: runtimeinfo confirms a signal's load; with the http method
+		// Prometheus's answer does (ADR 39).
+		r.RuntimeInfoURL = prometheusLocalURL(p, opts, "/api/v1/status/runtimeinfo")
 	}
 	if p.Spec.Web != nil {
 		// As prometheus-operator: only with spec.web, so that a Prometheus without it

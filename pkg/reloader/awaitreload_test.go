@@ -1,0 +1,188 @@
+package reloader_test
+
+import (
+	"compress/gzip"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lookout-operator/lookout/pkg/reloader"
+	"github.com/lookout-operator/lookout/test/atomicwriter"
+)
+
+// slowPrometheus answers /-/reload the way Prometheus does, one load after another, each
+// taking loadTime, and counts the reads of its runtimeinfo endpoint.
+type slowPrometheus struct {
+	outFile  string
+	loadTime time.Duration
+
+	load   sync.Mutex // Prometheus applies queued reloads one at a time
+	mu     sync.Mutex
+	posts  int
+	infos  int      // runtimeinfo reads
+	loaded []string // the markers of the loads, in order
+}
+
+func (p *slowPrometheus) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/-/reload":
+		p.mu.Lock()
+		p.posts++
+		p.mu.Unlock()
+		// The load runs whether or not the client still waits for the answer.
+		p.load.Lock()
+		content, err := os.ReadFile(p.outFile)
+		time.Sleep(p.loadTime)
+		p.mu.Lock()
+		p.loaded = append(p.loaded, marker(string(content)))
+		p.mu.Unlock()
+		p.load.Unlock()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+	case "/api/v1/status/runtimeinfo":
+		p.mu.Lock()
+		p.infos++
+		p.mu.Unlock()
+		fmt.Fprintf(w, `{"status":"success","data":{"reloadConfigSuccess":true,"lastConfigTime":%q}}`,
+			time.Now().UTC().Format(time.RFC3339))
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (p *slowPrometheus) counts() (posts int, loaded []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.posts, append([]string(nil), p.loaded...)
+}
+
+func (p *slowPrometheus) runtimeInfoReads() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.infos
+}
+
+// marker is the marker label of a configYAML.
+func marker(config string) string {
+	_, after, _ := strings.Cut(config, "marker: ")
+	m, _, _ := strings.Cut(after, "\n")
+	return m
+}
+
+// TestOverdueReloadIsAwaitedNotRepeated: when Prometheus's load outlasts the reload
+// timeout, the reloader waits for its answer (observing the check as pending meanwhile)
+// instead of queueing one full load after another behind it or asking runtimeinfo, and
+// requests one more only when the content changed meanwhile (ADR 39).
+func TestOverdueReloadIsAwaitedNotRepeated(t *testing.T) {
+	t.Parallel()
+	prom := &slowPrometheus{loadTime: 1500 * time.Millisecond}
+	write, results := startAgainst(t, prom)
+
+	awaitReloaded := func() (pending int) {
+		t.Helper()
+		deadline := time.After(awaitTimeout)
+		for {
+			select {
+			case r := <-results:
+				switch r.Action {
+				case reloader.ActionReloaded:
+					return pending
+				case reloader.ActionPending:
+					pending++
+				}
+			case <-deadline:
+				t.Fatal("no reload confirmed")
+			}
+		}
+	}
+
+	// The first load outlasts the timeout: awaited, not repeated.
+	if pending := awaitReloaded(); pending == 0 {
+		t.Error("no check was observed waiting for the overdue reload")
+	}
+	if posts, loaded := prom.counts(); posts != 1 || strings.Join(loaded, ",") != "v1" {
+		t.Fatalf("after the first slow load: %d reload requests, loads %v; want 1 request loading v1", posts, loaded)
+	}
+
+	// A change while the overdue load runs needs one more load, not one per retry.
+	write("v2")
+	time.Sleep(500 * time.Millisecond) // the request for v2 is cut off...
+	write("v3")                        // ...and v3 arrives while it is applied
+	for {
+		awaitReloaded()
+		if _, loaded := prom.counts(); len(loaded) > 0 && loaded[len(loaded)-1] == "v3" {
+			break
+		}
+	}
+	time.Sleep(2 * prom.loadTime) // any request queued behind would show by now
+	posts, loaded := prom.counts()
+	if loaded[len(loaded)-1] != "v3" || posts > 3 {
+		t.Fatalf("after v2 and v3: %d reload requests, loads %v; want at most 3 requests, v3 loaded last", posts, loaded)
+	}
+	if n := prom.runtimeInfoReads(); n != 0 {
+		t.Errorf("runtimeinfo read %d times; the answers confirm the loads", n)
+	}
+}
+
+// startAgainst runs a reloader against prom (its output file set here) with a reload
+// timeout of 300ms and a retry interval of 50ms, and returns how to write the input
+// config with a marker and the reloader's check results.
+func startAgainst(t *testing.T, prom *slowPrometheus) (write func(marker string), results chan reloader.Result) {
+	t.Helper()
+	dir := t.TempDir()
+	cfgDir := filepath.Join(dir, "config")
+	prom.outFile = filepath.Join(dir, "out", "prometheus.env.yaml")
+	if err := os.MkdirAll(filepath.Dir(prom.outFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write = func(m string) {
+		t.Helper()
+		raw := gzipBytes(t, configYAML(m, filepath.Join(dir, "rules")), gzip.BestSpeed)
+		if err := atomicwriter.Write(cfgDir, map[string][]byte{"prometheus.yaml.gz": raw}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("v1")
+	srv := httptest.NewServer(prom)
+	t.Cleanup(srv.Close)
+
+	m, err := reloader.NewMetrics(prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	results = make(chan reloader.Result, 4096)
+	rl, err := reloader.New(reloader.Options{
+		ConfigFile:    filepath.Join(cfgDir, "prometheus.yaml.gz"),
+		ConfigOutFile: prom.outFile,
+		DelayInterval: 10 * time.Millisecond,
+		RetryInterval: 50 * time.Millisecond,
+		ReloadTimeout: 300 * time.Millisecond,
+		Metrics:       m,
+		LookupEnv:     func(string) (string, bool) { return "", false },
+		Trigger:       &reloader.HTTPTrigger{ReloadURL: srv.URL + "/-/reload"},
+		Observe:       func(r reloader.Result) { results <- r },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rl.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	return write, results
+}
