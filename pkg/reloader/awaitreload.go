@@ -12,16 +12,12 @@ import (
 // behind it; asking runtimeinfo whether it finished costs Prometheus a gathering of all
 // its own metrics (about ten seconds at that size) per question. So the reloader waits
 // for the answer: past the reload timeout it logs that the load is overdue, once per
-// timeout, and keeps waiting, up to maxAwait (ADR 39).
-
-// maxAwait bounds the wait for one reload's answer; a Prometheus that has not answered by
-// then is taken as stuck, and the reload fails and is retried.
-const maxAwait = 15 * time.Minute
+// timeout, and keeps waiting, up to Options.MaxAwait (ADR 39).
 
 // awaitReload runs the trigger and waits for its answer, observing an ActionPending
 // result each time another reload timeout passes without one.
 func (r *Reloader) awaitReload(ctx context.Context, res *Result) error {
-	ctx, cancel := context.WithTimeout(ctx, maxAwait)
+	ctx, cancel := context.WithTimeout(ctx, r.o.MaxAwait)
 	defer cancel()
 	answer := make(chan error, 1)
 	go func() { answer <- r.o.Trigger.Reload(ctx) }()

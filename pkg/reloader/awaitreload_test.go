@@ -24,6 +24,7 @@ import (
 type slowPrometheus struct {
 	outFile  string
 	loadTime time.Duration
+	hang     bool // never answer a reload (a Prometheus stuck in a load)
 
 	load   sync.Mutex // Prometheus applies queued reloads one at a time
 	mu     sync.Mutex
@@ -38,6 +39,10 @@ func (p *slowPrometheus) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.posts++
 		p.mu.Unlock()
+		if p.hang {
+			<-r.Context().Done()
+			return
+		}
 		// The load runs whether or not the client still waits for the answer.
 		p.load.Lock()
 		content, err := os.ReadFile(p.outFile)
@@ -137,7 +142,7 @@ func TestOverdueReloadIsAwaitedNotRepeated(t *testing.T) {
 // startAgainst runs a reloader against prom (its output file set here) with a reload
 // timeout of 300ms and a retry interval of 50ms, and returns how to write the input
 // config with a marker and the reloader's check results.
-func startAgainst(t *testing.T, prom *slowPrometheus) (write func(marker string), results chan reloader.Result) {
+func startAgainst(t *testing.T, prom *slowPrometheus, tweak ...func(*reloader.Options)) (write func(marker string), results chan reloader.Result) {
 	t.Helper()
 	dir := t.TempDir()
 	cfgDir := filepath.Join(dir, "config")
@@ -161,7 +166,7 @@ func startAgainst(t *testing.T, prom *slowPrometheus) (write func(marker string)
 		t.Fatal(err)
 	}
 	results = make(chan reloader.Result, 4096)
-	rl, err := reloader.New(reloader.Options{
+	o := reloader.Options{
 		ConfigFile:    filepath.Join(cfgDir, "prometheus.yaml.gz"),
 		ConfigOutFile: prom.outFile,
 		DelayInterval: 10 * time.Millisecond,
@@ -171,7 +176,11 @@ func startAgainst(t *testing.T, prom *slowPrometheus) (write func(marker string)
 		LookupEnv:     func(string) (string, bool) { return "", false },
 		Trigger:       &reloader.HTTPTrigger{ReloadURL: srv.URL + "/-/reload"},
 		Observe:       func(r reloader.Result) { results <- r },
-	})
+	}
+	for _, f := range tweak {
+		f(&o)
+	}
+	rl, err := reloader.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,4 +194,47 @@ func startAgainst(t *testing.T, prom *slowPrometheus) (write func(marker string)
 		}
 	})
 	return write, results
+}
+
+// TestStuckReloadFailsAfterMaxAwait: a Prometheus that never answers is waited for
+// MaxAwait, then the reload fails and is requested again after the retry interval.
+func TestStuckReloadFailsAfterMaxAwait(t *testing.T) {
+	t.Parallel()
+	prom := &slowPrometheus{hang: true}
+	start := time.Now()
+	_, results := startAgainst(t, prom, func(o *reloader.Options) {
+		o.ReloadTimeout = 100 * time.Millisecond
+		o.MaxAwait = 500 * time.Millisecond
+	})
+	pending := 0
+	deadline := time.After(awaitTimeout)
+	for {
+		select {
+		case r := <-results:
+			switch r.Action {
+			case reloader.ActionPending:
+				pending++
+				continue
+			case reloader.ActionFailed:
+			default:
+				t.Fatalf("check %s, want failed", r.Action)
+			}
+			if took := time.Since(start); took < 500*time.Millisecond || pending < 3 {
+				t.Fatalf("failed after %s with %d overdue notes; want the full 500ms awaited, overdue every 100ms", took, pending)
+			}
+			if !strings.Contains(r.Err.Error(), "deadline") {
+				t.Errorf("error %v, want the deadline", r.Err)
+			}
+			for posts, _ := prom.counts(); posts < 2; posts, _ = prom.counts() {
+				select {
+				case <-deadline:
+					t.Fatal("the stuck reload was not requested again")
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			return
+		case <-deadline:
+			t.Fatal("a reload Prometheus never answers did not fail")
+		}
+	}
 }

@@ -14,6 +14,7 @@ const (
 	DefaultDelayInterval = 100 * time.Millisecond
 	DefaultRetryInterval = 5 * time.Second
 	DefaultReloadTimeout = 30 * time.Second
+	DefaultMaxAwait      = 15 * time.Minute
 )
 
 // Options configure a Reloader.
@@ -38,8 +39,13 @@ type Options struct {
 	// RetryInterval is the delay before the first retry of a failed reload; it doubles
 	// with each further failure up to eight times its value.
 	RetryInterval time.Duration
-	// ReloadTimeout bounds one reload, confirmation included.
+	// ReloadTimeout is how long a reload may go unanswered before it is logged as
+	// overdue (once per timeout); the reloader keeps waiting for the answer.
 	ReloadTimeout time.Duration
+	// MaxAwait bounds the wait for one reload's answer (default DefaultMaxAwait): a
+	// Prometheus that has not answered by then is taken as stuck, and the reload fails
+	// and is retried.
+	MaxAwait time.Duration
 
 	// Trigger reloads Prometheus; required by Run.
 	Trigger Trigger
@@ -65,7 +71,7 @@ func (o Options) withDefaults() (Options, error) {
 	if o.ConfigOutFile != "" && o.ConfigFile == "" {
 		return o, errors.New("an output file needs a config file")
 	}
-	if o.WatchInterval < 0 || o.DelayInterval < 0 || o.RetryInterval < 0 || o.ReloadTimeout < 0 {
+	if o.WatchInterval < 0 || o.DelayInterval < 0 || o.RetryInterval < 0 || o.ReloadTimeout < 0 || o.MaxAwait < 0 {
 		return o, fmt.Errorf("negative interval in options")
 	}
 	if o.WatchInterval == 0 {
@@ -76,6 +82,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.ReloadTimeout == 0 {
 		o.ReloadTimeout = DefaultReloadTimeout
+	}
+	if o.MaxAwait == 0 {
+		o.MaxAwait = DefaultMaxAwait
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
