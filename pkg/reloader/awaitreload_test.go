@@ -25,6 +25,12 @@ type slowPrometheus struct {
 	outFile  string
 	loadTime time.Duration
 	hang     bool // never answer a reload (a Prometheus stuck in a load)
+	// started makes startAgainst render the output before the reloader runs (the init
+	// container) and Prometheus start after that, at startTime, from that output; its
+	// runtimeinfo answers 503 the first notReady times (the first load under way).
+	started   bool
+	startTime time.Time
+	notReady  int
 
 	load   sync.Mutex // Prometheus applies queued reloads one at a time
 	mu     sync.Mutex
@@ -57,9 +63,15 @@ func (p *slowPrometheus) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/api/v1/status/runtimeinfo":
 		p.mu.Lock()
 		p.infos++
+		notReady := p.infos <= p.notReady
+		start := p.startTime
 		p.mu.Unlock()
-		fmt.Fprintf(w, `{"status":"success","data":{"reloadConfigSuccess":true,"lastConfigTime":%q}}`,
-			time.Now().UTC().Format(time.RFC3339))
+		if notReady {
+			http.Error(w, "Service Unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintf(w, `{"status":"success","data":{"startTime":%q,"reloadConfigSuccess":true,"lastConfigTime":%q}}`,
+			start.UTC().Format(time.RFC3339Nano), time.Now().UTC().Format(time.RFC3339))
 	default:
 		http.NotFound(w, r)
 	}
@@ -179,6 +191,19 @@ func startAgainst(t *testing.T, prom *slowPrometheus, tweak ...func(*reloader.Op
 	}
 	for _, f := range tweak {
 		f(&o)
+	}
+	if prom.started {
+		init, err := reloader.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := init.RenderOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
+		prom.mu.Lock()
+		prom.startTime = time.Now()
+		prom.mu.Unlock()
 	}
 	rl, err := reloader.New(o)
 	if err != nil {

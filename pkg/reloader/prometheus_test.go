@@ -19,9 +19,11 @@ import (
 
 func isReloaded(r reloader.Result) bool { return r.Action == reloader.ActionReloaded }
 
-// TestStartReloadsAndReportsHash: the first check confirms the running config and
-// publishes its hash for the out-of-date alert.
-func TestStartReloadsAndReportsHash(t *testing.T) {
+// TestStartAdoptsFirstLoadAndReportsHash: the first check finds that Prometheus loaded
+// the current content when it started (every input older than the process), takes that
+// load as its own without requesting another (ADR 39), and publishes its hash for the
+// out-of-date alert.
+func TestStartAdoptsFirstLoadAndReportsHash(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOptions{})
 	r := h.awaitAction(reloader.ActionReloaded)
@@ -36,8 +38,8 @@ func TestStartReloadsAndReportsHash(t *testing.T) {
 	if h.metric("reloader_last_reload_success_timestamp_seconds") < float64(time.Now().Add(-time.Minute).Unix()) {
 		t.Fatal("success timestamp not set")
 	}
-	if h.metric("reloader_reload_duration_seconds") != 1 || h.metric("reloader_reloads_total") != 1 {
-		t.Fatal("reload not counted")
+	if h.metric("reloader_reloads_total") != 0 || h.reloadRequests() != 0 {
+		t.Fatalf("%v reloads counted, %v served; want none", h.metric("reloader_reloads_total"), h.reloadRequests())
 	}
 	if h.metric("reloader_watches") != 2 {
 		t.Fatalf("reloader_watches = %v, want 2", h.metric("reloader_watches"))
@@ -107,8 +109,8 @@ func TestUnchangedContentNoReload(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	h.awaitAction(reloader.ActionReloaded)
 	before := h.reloadRequests()
-	if before != 1 {
-		t.Fatalf("prometheus served %v reload requests, want 1", before)
+	if before != 0 {
+		t.Fatalf("prometheus served %v reload requests, want none (its first load is taken)", before)
 	}
 	out, _ := os.ReadFile(h.outFile)
 	outInfo, _ := os.Stat(h.outFile)
@@ -134,7 +136,7 @@ func TestUnchangedContentNoReload(t *testing.T) {
 	if got := h.reloadRequests(); got != before+1 {
 		t.Fatalf("prometheus served %v reload requests, want %v", got, before+1)
 	}
-	if h.metric("reloader_reloads_total") != 2 {
+	if h.metric("reloader_reloads_total") != 1 {
 		t.Fatalf("reloader_reloads_total = %v", h.metric("reloader_reloads_total"))
 	}
 	// The output was not rewritten either.

@@ -27,6 +27,10 @@ type Reloader struct {
 	waiting bool
 	// retry fires the next retry after a failure.
 	retry *time.Timer
+	// startSettled is set once the first load of a starting Prometheus was taken as the
+	// current content or found not to be (startupload.go); startWaitLogged once the wait
+	// for it was logged.
+	startSettled, startWaitLogged bool
 }
 
 // New validates o and returns a Reloader.
@@ -136,6 +140,9 @@ func (r *Reloader) apply(ctx context.Context, res *Result) {
 	outChanged, err := r.outputDiffers(snap)
 	if err != nil {
 		r.fail(res, err)
+		return
+	}
+	if r.adoptStartupLoad(ctx, res, snap, outChanged) {
 		return
 	}
 	if !outChanged && snap.hash == r.lastHash && !r.force {

@@ -11,6 +11,9 @@ import (
 
 // RuntimeInfo is the part of Prometheus's /api/v1/status/runtimeinfo the reloader reads.
 type RuntimeInfo struct {
+	// StartTime is when the Prometheus process started (its web handler was made,
+	// before its first load of the configuration).
+	StartTime time.Time `json:"startTime"`
 	// ReloadConfigSuccess is false when the last reload attempt failed.
 	ReloadConfigSuccess bool `json:"reloadConfigSuccess"`
 	// LastConfigTime is the time of the last successful load, with one-second resolution.
@@ -19,6 +22,14 @@ type RuntimeInfo struct {
 
 // maxBody bounds how much of a response the reloader reads.
 const maxBody = 1 << 20
+
+// errStatus is a runtimeinfo answer with a status other than 200.
+type errStatus struct {
+	code int
+	msg  string
+}
+
+func (e *errStatus) Error() string { return e.msg }
 
 // FetchRuntimeInfo reads the runtimeinfo endpoint at url.
 func FetchRuntimeInfo(ctx context.Context, client *http.Client, url string) (RuntimeInfo, error) {
@@ -36,7 +47,7 @@ func FetchRuntimeInfo(ctx context.Context, client *http.Client, url string) (Run
 		return RuntimeInfo{}, fmt.Errorf("runtimeinfo: reading response: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return RuntimeInfo{}, fmt.Errorf("runtimeinfo: %s: %s", resp.Status, excerpt(body))
+		return RuntimeInfo{}, &errStatus{code: resp.StatusCode, msg: fmt.Sprintf("runtimeinfo: %s: %s", resp.Status, excerpt(body))}
 	}
 	var envelope struct {
 		Status string       `json:"status"`
