@@ -449,7 +449,7 @@ func (p *pod) remove() {
 	p.deletePodObject()
 	dir := p.dir
 	if p.r.o.KeepLogs {
-		dir = filepath.Join(p.dir, "volumes")
+		dir = p.volumesDir()
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		p.logf("removing %s: %v", dir, err)

@@ -12,7 +12,10 @@ import (
 )
 
 // volumeDir is the host directory of a pod volume.
-func (p *pod) volumeDir(name string) string { return filepath.Join(p.dir, "volumes", name) }
+func (p *pod) volumeDir(name string) string { return filepath.Join(p.volumesDir(), name) }
+
+// volumesDir holds the pod's volumes.
+func (p *pod) volumesDir() string { return filepath.Join(p.dir, "volumes") }
 
 // hasFiles tells whether a volume holds files projected from the API.
 func hasFiles(v corev1.Volume) bool {

@@ -2,7 +2,6 @@ package reloader_test
 
 import (
 	"compress/gzip"
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -193,31 +192,15 @@ func startAgainst(t *testing.T, prom *slowPrometheus, tweak ...func(*reloader.Op
 		f(&o)
 	}
 	if prom.started {
-		init, err := reloader.New(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := init.RenderOnce(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		init := o
+		init.Observe = nil // the init container is a process of its own
+		renderOnce(t, init)
 		time.Sleep(10 * time.Millisecond)
 		prom.mu.Lock()
 		prom.startTime = time.Now()
 		prom.mu.Unlock()
 	}
-	rl, err := reloader.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- rl.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
+	runReloader(t, o)
 	return write, results
 }
 

@@ -136,13 +136,7 @@ func newHarness(t testing.TB, o harnessOptions) *harness {
 			}
 		},
 	}
-	initRL, err := reloader.New(reloader.Options{ConfigFile: opts.ConfigFile, ConfigPartFiles: partFiles, ConfigOutFile: opts.ConfigOutFile, LookupEnv: opts.LookupEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := initRL.RenderOnce(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	renderOnce(t, reloader.Options{ConfigFile: opts.ConfigFile, ConfigPartFiles: partFiles, ConfigOutFile: opts.ConfigOutFile, LookupEnv: opts.LookupEnv})
 
 	h.prom = reloadertest.Start(t, h.outFile, o.prom)
 	if o.trigger != nil {
@@ -153,7 +147,26 @@ func newHarness(t testing.TB, o harnessOptions) *harness {
 	if o.modify != nil {
 		o.modify(&opts)
 	}
-	rl, err := reloader.New(opts)
+	runReloader(t, opts)
+	return h
+}
+
+// renderOnce renders the output as the init container does.
+func renderOnce(t testing.TB, o reloader.Options) {
+	t.Helper()
+	rl, err := reloader.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rl.RenderOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runReloader runs a reloader with o until the test ends.
+func runReloader(t testing.TB, o reloader.Options) {
+	t.Helper()
+	rl, err := reloader.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +179,6 @@ func newHarness(t testing.TB, o harnessOptions) *harness {
 			t.Errorf("Run: %v", err)
 		}
 	})
-	return h
 }
 
 // writeConfig publishes raw as the config Secret's key, kubelet-style.

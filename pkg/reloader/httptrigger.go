@@ -21,15 +21,11 @@ type HTTPTrigger struct {
 
 // Reload implements Trigger.
 func (t *HTTPTrigger) Reload(ctx context.Context) error {
-	client := t.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.ReloadURL, nil)
 	if err != nil {
 		return fmt.Errorf("reload request: %w", err)
 	}
-	resp, err := client.Do(req)
+	resp, err := clientOrDefault(t.Client).Do(req)
 	if err != nil {
 		return fmt.Errorf("reload: %w", err)
 	}
@@ -42,4 +38,12 @@ func (t *HTTPTrigger) Reload(ctx context.Context) error {
 		return fmt.Errorf("reload: reading response: %w", readErr)
 	}
 	return nil
+}
+
+// clientOrDefault is c, or http.DefaultClient when c is nil.
+func clientOrDefault(c *http.Client) *http.Client {
+	if c == nil {
+		return http.DefaultClient
+	}
+	return c
 }

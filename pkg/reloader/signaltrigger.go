@@ -28,10 +28,7 @@ type SignalTrigger struct {
 
 // Reload implements Trigger.
 func (t *SignalTrigger) Reload(ctx context.Context) error {
-	client := t.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
+	client := clientOrDefault(t.Client)
 	var before RuntimeInfo
 	if t.RuntimeInfoURL != "" {
 		var err error

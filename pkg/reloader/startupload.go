@@ -60,11 +60,7 @@ func (t *HTTPTrigger) startState(ctx context.Context) (startState, time.Time, er
 	if u == "" {
 		return startUnknown, time.Time{}, nil
 	}
-	client := t.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	info, err := FetchRuntimeInfo(ctx, client, u)
+	info, err := FetchRuntimeInfo(ctx, clientOrDefault(t.Client), u)
 	var status *errStatus
 	switch {
 	case errors.As(err, &status) && status.code == http.StatusServiceUnavailable:

@@ -21,8 +21,6 @@ func TestStartupLoadIsTaken(t *testing.T) {
 		select {
 		case r := <-results:
 			switch r.Action {
-			case reloader.ActionRendered: // the init container's
-				continue
 			case reloader.ActionWaiting:
 				waited++
 				continue
