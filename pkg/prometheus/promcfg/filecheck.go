@@ -33,6 +33,10 @@ import (
 // (elideKnownRegexes). Only an acceptance is taken from that load: when it refuses, each
 // monitor is loaded again as written, for its own verdict and message.
 //
+// Rules already seen load are left out of batch loads too (knownrules.go, ADR 37), and so
+// are whole jobs whose shape, their text but for the job name and the namespaces their
+// Kubernetes discovery lists, was seen load (knownshapes.go, ADR 40).
+//
 // Prometheus's Config.UnmarshalYAML checks each scrape config against the global section
 // alone (ScrapeConfig.Validate) and the job names for duplicates across scrape configs;
 // every other check concerns the header. Each monitor's piece must be list items of
@@ -168,7 +172,8 @@ func alertmanagerV1ToV2(text []byte) []byte {
 // and the texts one after the other, with the global section, and checks that they are
 // exactly the jobs names (names[i] for texts[i]). With elide, the rules known to load
 // are left out (elideKnownRules) and the regex values known to compile replaced
-// (elideKnownRegexes) first: only a nil error is then a verdict.
+// (elideKnownRegexes) first, and the jobs of a shape known to load are left out
+// (leaveOutKnownShapes): only a nil error is then a verdict.
 func (c *fileCheck) jobs(texts [][]byte, names [][]string, elide bool) error {
 	size := len(c.global) + 32
 	for _, t := range texts {
@@ -189,11 +194,17 @@ func (c *fileCheck) jobs(texts [][]byte, names [][]string, elide bool) error {
 		}
 	}
 	var learned []ruleKey
+	var shapes []shapeKey
 	if elide && c.elide {
 		jobsAt := len(c.global) + len("scrape_configs:\n")
 		var jobs []byte
 		jobs, learned = c.elideKnownRules(doc[jobsAt:])
 		doc = c.elideKnownRegexes(append(doc[:jobsAt:jobsAt], jobs...))
+		doc, want, shapes = c.leaveOutKnownShapes(doc, jobsAt, want)
+		if len(want) == 0 {
+			c.loader.learnRules(learned)
+			return nil
+		}
 	}
 	cfg, err := c.loader.config(doc)
 	if err != nil {
@@ -211,6 +222,7 @@ func (c *fileCheck) jobs(texts [][]byte, names [][]string, elide bool) error {
 		}
 	}
 	c.loader.learnRules(learned)
+	c.loader.learnShapes(shapes)
 	return nil
 }
 

@@ -21,6 +21,8 @@ type loader struct {
 	regexes map[string]struct{}
 	// rules holds relabel rules seen load (see elideKnownRules).
 	rules map[ruleKey]struct{}
+	// shapes holds the shapes of jobs seen load (see leaveOutKnownShapes).
+	shapes map[shapeKey]struct{}
 	// loads counts the texts actually handed to Prometheus's loader.
 	loads int
 }
@@ -33,7 +35,7 @@ const maxRememberedVerdicts = 1024
 const maxRememberedRegexes = 1 << 16
 
 func newLoader() *loader {
-	return &loader{verdicts: map[[32]byte]error{}, regexes: map[string]struct{}{}, rules: map[ruleKey]struct{}{}}
+	return &loader{verdicts: map[[32]byte]error{}, regexes: map[string]struct{}{}, rules: map[ruleKey]struct{}{}, shapes: map[shapeKey]struct{}{}}
 }
 
 // config loads text.

@@ -73,8 +73,9 @@ func TestBatchedLoads(t *testing.T) {
 	var good, mixed []*monitoringv1alpha1.ScrapeConfig
 	for i := 0; i < n; i++ {
 		name := fmt.Sprintf("m%02d", i)
+		// Targets of their own: jobs of one shape would be left out of later loads (ADR 40).
 		target := func(s *monitoringv1alpha1.ScrapeConfig) {
-			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{"a:1"}}}
+			s.Spec.StaticConfigs = []monitoringv1alpha1.StaticConfig{{Targets: []monitoringv1alpha1.Target{monitoringv1alpha1.Target(fmt.Sprintf("a:%d", i+1))}}}
 		}
 		good = append(good, scrapeConfig(name, target))
 		if bad[name] {
