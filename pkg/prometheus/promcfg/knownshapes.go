@@ -11,15 +11,18 @@ import (
 // across jobs (which the generator checks on its own, claimJobNames); it reads
 // kubernetes_sd_configs' namespaces.names into strings and checks nothing about them
 // (kubernetes.SDConfig.Validate reads only own_namespace beside the API server settings).
+// Nor does it depend on a relabel rule's regex beyond whether it compiles and whether it
+// is set (ADR 25): an expression of literals, alternations, anchors and balanced groups
+// always compiles and is never the default.
 //
-// After the known rules and regexes are elided (ADR 37, ADR 25), most jobs of a cluster
-// differ only there: the monitors made from one template, in namespaces of their own. A
-// batch load therefore also leaves out every job whose shape, its text with the name and
-// the namespace names replaced by a placeholder, loaded before under the same global
-// section (ADR 40). A value is replaced only when it is a plain token (see shapeToken),
-// which yaml.v2 reads as itself whatever it resolves to, so that two jobs of one shape
-// are the same YAML structure with different strings in those places. The job name left
-// out is compared with the rendered one as text, as the load would have compared it.
+// Most jobs of a cluster differ only there: monitors made from one template, each in its
+// team's namespace, selecting its own Service. A batch load therefore leaves out every
+// job whose shape, its text with the name, the namespace names and the simple regexes
+// replaced by a placeholder, loaded before under the same global section (ADR 40). A
+// value is replaced only when it is a plain scalar that yaml.v2 reads as itself whatever
+// it resolves to (shapeToken, plainValue), so that two jobs of one shape are the same
+// YAML structure with other strings in those places. The name of a job left out is
+// compared with the rendered one as text, as the load would have compared it.
 
 // shapeKey identifies a job's shape under one global section.
 type shapeKey [32]byte
@@ -28,11 +31,15 @@ type shapeKey [32]byte
 // them all when full.
 const maxRememberedShapes = 1 << 14
 
-// shapeKnown reports whether a job of shape k was part of a load that succeeded.
+// shapeKnown reports whether a job of shape k was part of a load that succeeded, and
+// counts the jobs it lets be left out.
 func (l *loader) shapeKnown(k shapeKey) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	_, ok := l.shapes[k]
+	if ok {
+		l.shapesLeftOut++
+	}
 	return ok
 }
 
@@ -73,7 +80,7 @@ func (c *fileCheck) jobShape(job []byte) (k shapeKey, name string, ok bool) {
 	h.Write(c.globalSum[:])
 	h.Write(jobNameLine)
 	h.Write(shapeHoleValue)
-	var inSD, inNamespaces, inNames bool
+	var inSD, inNamespaces, inNames, inRules bool
 	rest := job[len(first):]
 	for len(rest) > 0 {
 		end := len(rest)
@@ -83,6 +90,20 @@ func (c *fileCheck) jobShape(job []byte) (k shapeKey, name string, ok bool) {
 		line := rest[:end] // with the newline in front of it
 		rest = rest[end:]
 		text := line[1:]
+		// A relabel rule's regex: a rule is an item at column 2 below its list's key, its
+		// other keys at column 4.
+		if bytes.Equal(text, relabelListKeys[0]) || bytes.Equal(text, relabelListKeys[1]) {
+			inRules = true
+		} else if !bytes.HasPrefix(text, []byte("  - ")) && !bytes.HasPrefix(text, []byte("    ")) {
+			inRules = false
+		} else if inRules {
+			key, v, ok := cutRegexKey(text)
+			if ok && simpleRegexValue(v) {
+				h.Write(line[:1+len(key)])
+				h.Write(shapeHoleValue)
+				continue
+			}
+		}
 		// Where the line is: under kubernetes_sd_configs (its items at "  - ", their keys
 		// at column 4), under an item's namespaces (keys at column 6), under its names.
 		switch {
@@ -109,6 +130,26 @@ func (c *fileCheck) jobShape(job []byte) (k shapeKey, name string, ok bool) {
 	}
 	copy(k[:], h.Sum(nil))
 	return k, string(raw), true
+}
+
+// cutRegexKey splits a line of a relabel rule that sets its regex into the key, as
+// written with its indent, and the value.
+func cutRegexKey(text []byte) (key, value []byte, ok bool) {
+	for _, k := range [][]byte{[]byte("  - regex: "), []byte("    regex: ")} {
+		if v, found := bytes.CutPrefix(text, k); found {
+			return k, v, true
+		}
+	}
+	return nil, nil, false
+}
+
+// simpleRegexValue reports whether raw, a regex value as written, is a plain scalar that
+// yaml.v2 reads as itself and whose expression always compiles (simpleRegex): only
+// whether it compiles and whether it is set weigh on the loader's verdict (ADR 25), and
+// a simple expression compiles and is never the default, (.*).
+func simpleRegexValue(raw []byte) bool {
+	v, ok := plainValue(raw)
+	return ok && simpleRegex(v)
 }
 
 // shapeToken reports whether raw, a scalar written after "key: " or "- ", is a plain

@@ -23,6 +23,8 @@ type loader struct {
 	rules map[ruleKey]struct{}
 	// shapes holds the shapes of jobs seen load (see leaveOutKnownShapes).
 	shapes map[shapeKey]struct{}
+	// shapesLeftOut counts the jobs left out of loads by their shape.
+	shapesLeftOut int
 	// loads counts the texts actually handed to Prometheus's loader.
 	loads int
 }

@@ -129,8 +129,9 @@ func (rp *renderPass) render(m monitor) (*entry, []byte, *recorder) {
 		return e, nil, rec
 	}
 	var b bytes.Buffer
+	b.Grow(2048 * len(jobs))
 	for _, j := range jobs {
-		b.Write(EncodeListItem(j))
+		appendListItem(&b, j)
 		if b.Len() > MaxObjectBytes {
 			e.err = errTooLarge(b.Len())
 			e.jobNames = nil

@@ -1,6 +1,7 @@
 package promcfg
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode"
@@ -80,29 +81,39 @@ func isEmpty(v any) bool {
 
 // Encode renders a mapping as a YAML document.
 func Encode(m M) []byte {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.Grow(256)
 	writeMap(&b, m, 0, false)
-	return []byte(b.String())
+	return b.Bytes()
 }
 
 // EncodeListItem renders a mapping as one item of a top-level block sequence ("- k: v").
 func EncodeListItem(m M) []byte {
-	var b strings.Builder
-	b.Grow(1024)
+	var b bytes.Buffer
+	b.Grow(2048)
 	writeListItems(&b, []M{m}, 0)
-	return []byte(b.String())
+	return b.Bytes()
 }
 
-func indent(b *strings.Builder, n int) {
-	for i := 0; i < n; i++ {
-		b.WriteByte(' ')
+// appendListItem is EncodeListItem writing to b.
+func appendListItem(b *bytes.Buffer, m M) {
+	writeListItems(b, []M{m}, 0)
+}
+
+// spaces holds the indents written (the deepest nesting the generator writes is far less).
+const spaces = "                                                                "
+
+func indent(b *bytes.Buffer, n int) {
+	for n > len(spaces) {
+		b.WriteString(spaces)
+		n -= len(spaces)
 	}
+	b.WriteString(spaces[:n])
 }
 
 // writeMap writes the keys of m at column n. When inline is set, the first key continues
 // the current line (after "- ").
-func writeMap(b *strings.Builder, m M, n int, inline bool) {
+func writeMap(b *bytes.Buffer, m M, n int, inline bool) {
 	first := true
 	for _, kv := range m {
 		if !first || !inline {
@@ -116,7 +127,7 @@ func writeMap(b *strings.Builder, m M, n int, inline bool) {
 }
 
 // writeValue writes a value after "key:".
-func writeValue(b *strings.Builder, v any, n int) {
+func writeValue(b *bytes.Buffer, v any, n int) {
 	switch t := v.(type) {
 	case M:
 		if len(t) == 0 {
@@ -156,7 +167,7 @@ func writeValue(b *strings.Builder, v any, n int) {
 
 // openList writes what follows "key:" of a sequence of size items: " []" when it is
 // empty (and reports false), else the line break before the first item.
-func openList(b *strings.Builder, size int) bool {
+func openList(b *bytes.Buffer, size int) bool {
 	if size == 0 {
 		b.WriteString(" []\n")
 		return false
@@ -166,14 +177,14 @@ func openList(b *strings.Builder, size int) bool {
 }
 
 // writeScalarItem writes one rendered scalar as a sequence item at column n.
-func writeScalarItem(b *strings.Builder, s string, n int) {
+func writeScalarItem(b *bytes.Buffer, s string, n int) {
 	indent(b, n)
 	b.WriteString("- ")
 	b.WriteString(s)
 	b.WriteByte('\n')
 }
 
-func writeListItems(b *strings.Builder, items []M, n int) {
+func writeListItems(b *bytes.Buffer, items []M, n int) {
 	for _, it := range items {
 		indent(b, n)
 		if len(it) == 0 {
@@ -276,6 +287,8 @@ func leftPad(s string, n int) string {
 	return s
 }
 
+// yamlSpecialWords are the words a YAML resolver reads as booleans or null; none is longer
+// than 5 bytes, which plainSafe relies on.
 var yamlSpecialWords = map[string]bool{
 	"y": true, "n": true, "yes": true, "no": true, "on": true, "off": true,
 	"true": true, "false": true, "null": true, "~": true,
@@ -285,7 +298,7 @@ func plainSafe(s string) bool {
 	if s == "" || len(s) > 256 {
 		return false
 	}
-	if yamlSpecialWords[strings.ToLower(s)] {
+	if len(s) <= 5 && yamlSpecialWords[strings.ToLower(s)] {
 		return false
 	}
 	switch s[0] {
