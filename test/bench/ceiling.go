@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,4 +59,32 @@ func statusCeiling(ctx context.Context, cl *cluster, k *benchKind, sc scenario, 
 		return 0, fmt.Errorf("measuring the status write ceiling: %w", firstErr)
 	}
 	return float64(m) / time.Since(start).Seconds(), nil
+}
+
+// listFloorRuns is how many bare lists listFloor times.
+const listFloorRuns = 3
+
+// listFloor measures how long the control plane takes to serve the list of every object
+// of the kind, as an informer's first list asks for it (resourceVersion=0: from the watch
+// cache, in one response), to a bare client that reads the body and decodes nothing, with
+// the operator stopped: the median of listFloorRuns lists and the body's size. No
+// operator can have a complete configuration sooner after its start on this machine.
+func listFloor(ctx context.Context, cl *cluster, k *benchKind) (time.Duration, int64, error) {
+	var times []time.Duration
+	var size int64
+	for range listFloorRuns {
+		start := time.Now()
+		body, err := cl.cs.Discovery().RESTClient().Get().AbsPath(k.listPath).Param("resourceVersion", "0").Stream(ctx)
+		if err != nil {
+			return 0, 0, fmt.Errorf("measuring the list floor: %w", err)
+		}
+		size, err = io.Copy(io.Discard, body)
+		body.Close()
+		if err != nil {
+			return 0, 0, fmt.Errorf("measuring the list floor: %w", err)
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	return times[len(times)/2], size, nil
 }

@@ -32,6 +32,8 @@ type benchKind struct {
 	short string
 	// marker names what the config holds per object ("job").
 	marker string
+	// listPath is the API path listing the objects in every namespace.
+	listPath string
 	// title is the report section's heading; section names its begin/end markers.
 	title   string
 	section string
@@ -101,7 +103,8 @@ func (k *benchKind) endMarker() string { return "<!-- " + k.section + ":end -->"
 
 var serviceMonitorKind = &benchKind{
 	flag: "servicemonitors", plural: "ServiceMonitors", singular: "ServiceMonitor", short: "monitor", marker: "job",
-	title: "Scale benchmark", section: "scale-benchmark",
+	listPath: "/apis/monitoring.coreos.com/v1/servicemonitors",
+	title:    "Scale benchmark", section: "scale-benchmark",
 	configSecret: "prometheus-" + promName, configKey: "prometheus.yaml.gz",
 	targets:        true,
 	statusBindings: true,
@@ -239,7 +242,8 @@ func (s scenario) receiverName(i int) string {
 
 var alertmanagerConfigKind = &benchKind{
 	flag: "alertmanagerconfigs", plural: "AlertmanagerConfigs", singular: "AlertmanagerConfig", short: "AlertmanagerConfig", marker: "receiver",
-	title: "Scale benchmark: AlertmanagerConfigs", section: "scale-benchmark-alertmanagerconfigs",
+	listPath: "/apis/monitoring.coreos.com/v1alpha1/alertmanagerconfigs",
+	title:    "Scale benchmark: AlertmanagerConfigs", section: "scale-benchmark-alertmanagerconfigs",
 	configSecret: "alertmanager-" + promName + "-generated", configKey: "alertmanager.yaml.gz",
 	itemName: amcName,
 	item: func(s scenario, i int) []createJob {

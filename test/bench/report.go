@@ -113,6 +113,12 @@ func (rep *report) rows() []row {
 			}
 			return "–"
 		}, targets: map[int]target{5000: {"≤ 10 s", le(10*time.Second, startupEnd)}, 20000: {"≤ 30 s", le(30*time.Second, startupEnd)}}},
+		{name: fmt.Sprintf("API server's own list of the %s (bare client reading the body, operator stopped, median of %d)", k.plural, listFloorRuns), value: func(r *result) string {
+			if r.listFloor == 0 {
+				return "–"
+			}
+			return fmt.Sprintf("%s (%.1f MiB)", secs(r.listFloor), float64(r.listBytes)/(1<<20))
+		}},
 		{name: "API server's own status write rate (bare client, operator stopped)", value: func(r *result) string {
 			if r.ceilingRate == 0 {
 				return "–"
@@ -219,12 +225,14 @@ func pollText(o options) string {
 		"and CPU the operator's CPU in the idle period over its polls.\n\n", targetsPerMonitor, rules, o.healthInterval)
 }
 
-// ceilingText explains the status write ceiling, when it is measured.
+// ceilingText explains the list floor and the status write ceiling, when they are measured.
 func ceilingText(o options) string {
 	if o.ceiling <= 0 || !o.kind.statusBindings {
 		return ""
 	}
-	return fmt.Sprintf(" Last, with the operator stopped, a bare client applies a binding of a made-up Prometheus to the status of "+
+	return fmt.Sprintf(" Last, with the operator stopped, a bare client lists the objects three times as an informer's first list does "+
+		"(resourceVersion=0, one response) and reads the body without decoding it: the median is the API server's own list time, "+
+		"under which no operator has its complete config on this machine. Then it applies a binding of a made-up Prometheus to the status of "+
 		"up to %d monitors, %d at a time, with server-side apply and no client-side limit: the API server's own rate, under "+
 		"which no operator can write its start-up bindings on this machine.", o.ceiling, o.ceilingWorkers)
 }

@@ -56,6 +56,10 @@ type result struct {
 	// ceilingRate is the control plane's status write rate with a bare client (0: not
 	// measured).
 	ceilingRate float64
+	// listFloor is how long the control plane takes to serve the list of the N objects
+	// to a bare client, median of listFloorRuns (0: not measured).
+	listFloor time.Duration
+	listBytes int64
 	// e2e is the end-to-end mode's figures (nil without -e2e).
 	e2e *e2eResult
 	// The status poll (-fake-prometheus-api): the conditions written by the end of the
@@ -361,11 +365,15 @@ wait:
 		}
 	}
 
-	// 6. The control plane's own status write rate, the operator stopped.
+	// 6. The control plane's own list time and status write rate, the operator stopped.
 	if o.ceiling > 0 && k.statusBindings {
 		if err := op.stop(30 * time.Second); err != nil {
 			return r, err
 		}
+		if r.listFloor, r.listBytes, err = listFloor(ctx, cl, k); err != nil {
+			return r, err
+		}
+		logf("N=%d: list floor: the API server serves the %d %s (%.1f MiB) to a bare client in %s (median of %d)", n, n, k.plural, float64(r.listBytes)/(1<<20), secs(r.listFloor), listFloorRuns)
 		m := min(o.ceiling, n)
 		if r.ceilingRate, err = statusCeiling(ctx, cl, k, sc, m, o.ceilingWorkers); err != nil {
 			return r, err
