@@ -59,6 +59,7 @@ func BenchmarkGenerate(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.StopTimer()
 			b.ReportMetric(float64(len(res.Config)), "config-bytes")
 			b.ReportMetric(float64(gzipSize(res.Config)), "gzip-bytes")
 		})

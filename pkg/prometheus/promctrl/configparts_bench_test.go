@@ -125,3 +125,43 @@ func BenchmarkOneChangeGenerateAndSplit(b *testing.B) {
 	b.ReportMetric(float64(parts), "secrets")
 	b.ReportMetric(float64(res.Size)/(1<<20), "config-MiB")
 }
+
+// BenchmarkColdGenerateAndSplit is the first generation at 20,000 ServiceMonitors and its
+// split, as the controller makes them after its caches synced: monitors made from one
+// template (each its own Service, a namespace out of 1,000, as the scale harness's) and
+// monitors each with a rule of its own (splitBenchMonitors), whose jobs all differ.
+//
+//	go test -run '^$' -bench ColdGenerateAndSplit -benchtime 5x ./pkg/prometheus/promctrl
+func BenchmarkColdGenerateAndSplit(b *testing.B) {
+	const n = 20_000
+	alike := make([]*monitoringv1.ServiceMonitor, n)
+	for i := range alike {
+		alike[i] = &monitoringv1.ServiceMonitor{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("sm-%05d", i), Namespace: fmt.Sprintf("bench-%03d", i%1000), UID: types.UID(fmt.Sprint(i)), Generation: 1},
+			Spec: monitoringv1.ServiceMonitorSpec{
+				Selector:  metav1.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("sm-%05d", i)}},
+				Endpoints: []monitoringv1.Endpoint{{Port: "web", Interval: "30s"}},
+			},
+		}
+	}
+	for _, c := range []struct {
+		name string
+		sms  []*monitoringv1.ServiceMonitor
+	}{{"alike", alike}, {"distinct", splitBenchMonitors(n)}} {
+		b.Run(c.name, func(b *testing.B) {
+			in := promcfg.Input{Prometheus: promserver.Of(prom("p")), Monitors: monitorkind.Set{ServiceMonitors: c.sms}}
+			b.ReportAllocs()
+			for range b.N {
+				g := promcfg.NewGenerator()
+				g.Pieces = true
+				res, err := g.Generate(in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := (&promState{}).split(res, 1, maxSecretData); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
