@@ -102,9 +102,9 @@ func UpstreamReloaderImage(image string) bool {
 // the same meaning, so the pod also runs with that image as ConfigReloaderImage: only a
 // Lookout-only feature switched on in Options adds others (apiWatchArgs), and so does a
 // configuration spread over several Secrets (--config-part-file), which upstream never
-// generates. The
-// --runtimeinfo-url given with the http method is read by Lookout's reloader to follow a
-// load whose answer its reload timeout cut off, and ignored by upstream's. TestReloaderArgsUpstreamCompatible holds this.
+// generates. As prometheus-operator, the http method gets --reload-url and the signal
+// method --runtimeinfo-url, which confirms the signal's load (ADR 39).
+// TestReloaderArgsUpstreamCompatible holds this.
 func (r ReloaderSpec) args(opts Options, init bool) ([]string, error) {
 	var args []string
 	if r.ConfigFile != "" {
@@ -128,7 +128,11 @@ func (r ReloaderSpec) args(opts Options, init bool) ([]string, error) {
 		if r.ListenLocal {
 			listen = opts.localHost("127.0.0.1") + listen
 		}
-		args = append(args, "--watch-interval="+opts.watchInterval().String(), "--reload-url="+r.ReloadURL)
+		args = append(args, "--watch-interval="+opts.watchInterval().String())
+		if !r.Signal {
+			// As prometheus-operator: the signal method reloads without a URL.
+			args = append(args, "--reload-url="+r.ReloadURL)
+		}
 		if r.RuntimeInfoURL != "" {
 			args = append(args, "--runtimeinfo-url="+r.RuntimeInfoURL)
 		}
