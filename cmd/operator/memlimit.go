@@ -67,12 +67,19 @@ func memoryLimit() (uint64, error) {
 	return 0, errors.New("no memory limit found (cgroup or /proc/meminfo)")
 }
 
-// defaultGCPercent is the operator's GOGC unless $GOGC sets one (ADR 36): the heap may
-// grow by half its live size between collections rather than by all of it. Most of the
-// operator's live heap stays for its whole life (the cached objects and every monitor's
-// rendered jobs), while a change allocates little, so collecting at 1.5 times the live
-// heap costs little CPU and keeps the resident memory near the live heap.
+// defaultGCPercent is the operator's GOGC while it starts, unless $GOGC sets one (ADR
+// 36): the heap may grow by half its live size between collections rather than by all of
+// it. Most of the operator's live heap stays for its whole life (the cached objects and
+// every monitor's rendered jobs), while a change allocates little, so collecting at 1.5
+// times the live heap costs little CPU and keeps the resident memory near the live heap.
 const defaultGCPercent = 50
+
+// steadyGCPercent replaces defaultGCPercent once the start-up generation is over (every
+// Prometheus reconciled once): the caches are then built, and what a change or a status
+// write allocates is short-lived. At 20,000 ServiceMonitors GOGC 40 throughout kept the
+// peak at 296 MiB instead of 309 but cost the cold start 0.3 s of CPU while the caches
+// filled; switching after the start-up keeps both (ADR 36).
+const steadyGCPercent = 40
 
 // setGCPercent sets defaultGCPercent when the environment sets no GOGC; it returns the
 // percent set (0: none).
@@ -82,4 +89,14 @@ func setGCPercent() int {
 	}
 	debug.SetGCPercent(defaultGCPercent)
 	return defaultGCPercent
+}
+
+// setSteadyGCPercent sets steadyGCPercent when the environment sets no GOGC; it returns
+// the percent set (0: none).
+func setSteadyGCPercent() int {
+	if os.Getenv("GOGC") != "" {
+		return 0
+	}
+	debug.SetGCPercent(steadyGCPercent)
+	return steadyGCPercent
 }

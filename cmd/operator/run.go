@@ -75,6 +75,11 @@ func start(ctx context.Context, p *operator.Parsed) int {
 	reportNotApplied(setup, p)
 	if pct := setGCPercent(); pct > 0 {
 		setup.V(1).Info("GOGC set", "percent", pct)
+		o.AfterStartupGeneration = func() {
+			if pct := setSteadyGCPercent(); pct > 0 {
+				setup.V(1).Info("GOGC set for the steady state", "percent", pct)
+			}
+		}
 	}
 	if limit, err := setGoMemLimit(o.GoMemLimitRatio); err != nil {
 		setup.Error(err, "cannot set GOMEMLIMIT from --auto-gomemlimit-ratio")

@@ -254,6 +254,11 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
+	if f := opts.AfterStartupGeneration; f != nil {
+		if err := pr.AfterFirstPass(mgr, startupGenerationLimit, func(bool) { f() }); err != nil {
+			return err
+		}
+	}
 	var agents *promctrl.Reconciler
 	if !opts.skipAgents {
 		agentUpstream, err := controllerMetrics(mgr, reg, "prometheus-agent")
@@ -325,6 +330,10 @@ type shared struct {
 	store    *resourcestatus.Store
 	gate     *priority.Gate
 }
+
+// startupGenerationLimit bounds the wait for the first reconcile of every Prometheus
+// (Options.AfterStartupGeneration).
+const startupGenerationLimit = 2 * time.Minute
 
 func setupPrometheusKind(mgr manager.Manager, opts Options, kind *promctrl.Kind, upstream *opmetrics.Controller, sh shared) (*promctrl.Reconciler, error) {
 	deps, err := sh.deps(mgr, opts, kind.Kind, upstream)

@@ -185,6 +185,10 @@ type Options struct {
 	// SkipControllerNameValidation allows a second operator in one process (tests).
 	SkipControllerNameValidation bool
 
+	// AfterStartupGeneration, when set, is called once every Prometheus found at start has
+	// been reconciled once (or two minutes after the caches synced, whichever is first),
+	// on the leader: cmd/operator then sets the garbage collector for the steady state.
+	AfterStartupGeneration func()
 	// Registry receives the operator's metrics (nil: controller-runtime's registry, which
 	// the metrics endpoint serves). Two operators in one process need two registries.
 	Registry prometheus.Registerer

@@ -66,6 +66,8 @@ type Reconciler struct {
 	cfg       Config
 	kind      *Kind
 	assets    *assets.APIStore
+	// first records the objects reconciled since the start (AfterFirstPass).
+	first *firstPass
 }
 
 // New returns a Reconciler. It can reconcile without a manager (unit tests call Reconcile
@@ -74,7 +76,7 @@ func New(d Deps, cfg Config) *Reconciler {
 	if cfg.Kind == nil {
 		cfg.Kind = PrometheusKind
 	}
-	r := &Reconciler{Informers: d.Informers, cfg: cfg, kind: cfg.Kind}
+	r := &Reconciler{Informers: d.Informers, cfg: cfg, kind: cfg.Kind, first: newFirstPass()}
 	r.Reconciler = instance.New(d.Deps, &r.cfg.Config, instance.Info{
 		Kind: cfg.Kind.Kind, APIVersion: cfg.Kind.APIVersion, Resource: cfg.Kind.Resource,
 		Paused: "spec.paused is set: the operator leaves the StatefulSets and configuration as they are",

@@ -43,6 +43,7 @@ func (steps) Paused(p *promserver.Server) bool { return p.Spec.Paused }
 func (s steps) Apply(ctx context.Context, p *promserver.Server, st *promState) (time.Duration, error) {
 	st.recheckAfter = 0
 	err := s.r.reconcileObjects(ctx, p, st)
+	s.r.first.reconciled(types.NamespacedName{Namespace: p.Namespace, Name: p.Name})
 	return st.recheckAfter, err
 }
 
