@@ -96,26 +96,36 @@ func TestKnownRulesKeepVerdicts(t *testing.T) {
 		return EncodeListItem(m), name
 	}
 	c := newFileCheck(newLoader(), nil, false, global)
-	accepted := 0
-	for i := range 300 {
-		var texts [][]byte
-		var names [][]string
+	accepted := sameVerdictsElided(t, c, global, 300, func(i int) (texts [][]byte, names [][]string) {
 		for k := range 1 + rng.IntN(3) {
 			text, name := job(i*10 + k)
 			texts, names = append(texts, text), append(names, []string{name})
 		}
+		return texts, names
+	})
+	if accepted < 20 || accepted > 280 {
+		t.Errorf("%d of 300 batches accepted: the cases do not exercise both verdicts", accepted)
+	}
+}
+
+// sameVerdictsElided loads n batches, batch(i) giving batch i's texts and job names, with
+// c and elision, and with a new check under global as written; it fails the test at the
+// first batch whose verdicts differ and returns how many batches were accepted.
+func sameVerdictsElided(t *testing.T, c *fileCheck, global []byte, n int, batch func(i int) ([][]byte, [][]string)) int {
+	t.Helper()
+	accepted := 0
+	for i := range n {
+		texts, names := batch(i)
 		asWritten := newFileCheck(newLoader(), nil, false, global).jobs(texts, names, false)
 		elided := c.jobs(texts, names, true)
 		if (asWritten == nil) != (elided == nil) {
-			t.Fatalf("batch %d: as written %v, with known rules left out %v:\n%s", i, asWritten, elided, texts)
+			t.Fatalf("batch %d: as written %v, with known rules and shapes left out %v:\n%s", i, asWritten, elided, texts)
 		}
 		if asWritten == nil {
 			accepted++
 		}
 	}
-	if accepted < 20 || accepted > 280 {
-		t.Errorf("%d of 300 batches accepted: the cases do not exercise both verdicts", accepted)
-	}
+	return accepted
 }
 
 // TestPlainValueAsYAML: where plainValue reads a scalar without yaml.v2, it reads what
