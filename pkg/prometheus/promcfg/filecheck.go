@@ -257,6 +257,34 @@ func lineSafe(v string) bool {
 // items of the top-level list, their keys at column 2) with nothing after the colon.
 var relabelListKeys = [][]byte{[]byte("  relabel_configs:"), []byte("  metric_relabel_configs:")}
 
+// ruleLines follows a job's text line by line and tells the lines of its relabel rules:
+// the items at column 2 below relabel_configs or metric_relabel_configs, their other keys
+// at column 4 (the generator writes every scalar on one line).
+type ruleLines struct{ in bool }
+
+// rule reports whether line, the next line without its newline, belongs to a rule.
+func (r *ruleLines) rule(line []byte) bool {
+	switch {
+	case bytes.Equal(line, relabelListKeys[0]) || bytes.Equal(line, relabelListKeys[1]):
+		r.in = true
+		return false
+	case !bytes.HasPrefix(line, []byte("  - ")) && !bytes.HasPrefix(line, []byte("    ")):
+		r.in = false
+	}
+	return r.in
+}
+
+// cutRegexKey splits a rule's line that sets its regex into the key, as written with
+// its indent ("  - regex: " or "    regex: "), and the value.
+func cutRegexKey(line []byte) (key, value []byte, ok bool) {
+	for _, k := range [][]byte{[]byte("  - regex: "), []byte("    regex: ")} {
+		if v, found := bytes.CutPrefix(line, k); found {
+			return k, v, true
+		}
+	}
+	return nil, nil, false
+}
+
 // elideKnownRegexes returns doc, monitors' jobs under scrape_configs as the generator
 // writes them, with the value of every relabel rule's regex that the loader has seen
 // compile replaced by "". The generator writes every scalar on one line, so the rules of
@@ -265,7 +293,7 @@ var relabelListKeys = [][]byte{[]byte("  relabel_configs:"), []byte("  metric_re
 // itself is left as it is.
 func (c *fileCheck) elideKnownRegexes(doc []byte) []byte {
 	var out []byte // nil until the first change
-	inRules := false
+	var rules ruleLines
 	for start := 0; start < len(doc); {
 		end := len(doc)
 		if i := bytes.IndexByte(doc[start:], '\n'); i >= 0 {
@@ -273,17 +301,8 @@ func (c *fileCheck) elideKnownRegexes(doc []byte) []byte {
 		}
 		line := doc[start:end]
 		var value []byte
-		switch {
-		case bytes.Equal(line, relabelListKeys[0]) || bytes.Equal(line, relabelListKeys[1]):
-			inRules = true
-		case !bytes.HasPrefix(line, []byte("  - ")) && !bytes.HasPrefix(line, []byte("    ")):
-			inRules = false
-		case inRules:
-			if v, ok := bytes.CutPrefix(line, []byte("  - regex: ")); ok {
-				value = v
-			} else if v, ok := bytes.CutPrefix(line, []byte("    regex: ")); ok {
-				value = v
-			}
+		if rules.rule(line) {
+			_, value, _ = cutRegexKey(line)
 		}
 		if value != nil && string(value) != `""` && c.loader.regexCompiles(value) {
 			if out == nil {

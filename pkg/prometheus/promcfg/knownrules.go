@@ -54,12 +54,7 @@ func (l *loader) learnRules(ks []ruleKey) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.rules)+len(ks) > maxRememberedRules {
-		clear(l.rules)
-	}
-	for _, k := range ks {
-		l.rules[k] = struct{}{}
-	}
+	rememberAll(l.rules, ks, maxRememberedRules)
 }
 
 // schemeKey is a job's own name validation scheme, which rules are validated against

@@ -50,12 +50,7 @@ func (l *loader) learnShapes(ks []shapeKey) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.shapes)+len(ks) > maxRememberedShapes {
-		clear(l.shapes)
-	}
-	for _, k := range ks {
-		l.shapes[k] = struct{}{}
-	}
+	rememberAll(l.shapes, ks, maxRememberedShapes)
 }
 
 var (
@@ -80,7 +75,8 @@ func (c *fileCheck) jobShape(job []byte) (k shapeKey, name string, ok bool) {
 	h.Write(c.globalSum[:])
 	h.Write(jobNameLine)
 	h.Write(shapeHoleValue)
-	var inSD, inNamespaces, inNames, inRules bool
+	var inSD, inNamespaces, inNames bool
+	var rules ruleLines
 	rest := job[len(first):]
 	for len(rest) > 0 {
 		end := len(rest)
@@ -90,15 +86,8 @@ func (c *fileCheck) jobShape(job []byte) (k shapeKey, name string, ok bool) {
 		line := rest[:end] // with the newline in front of it
 		rest = rest[end:]
 		text := line[1:]
-		// A relabel rule's regex: a rule is an item at column 2 below its list's key, its
-		// other keys at column 4.
-		if bytes.Equal(text, relabelListKeys[0]) || bytes.Equal(text, relabelListKeys[1]) {
-			inRules = true
-		} else if !bytes.HasPrefix(text, []byte("  - ")) && !bytes.HasPrefix(text, []byte("    ")) {
-			inRules = false
-		} else if inRules {
-			key, v, ok := cutRegexKey(text)
-			if ok && simpleRegexValue(v) {
+		if rules.rule(text) {
+			if key, v, ok := cutRegexKey(text); ok && simpleRegexValue(v) {
 				h.Write(line[:1+len(key)])
 				h.Write(shapeHoleValue)
 				continue
@@ -130,17 +119,6 @@ func (c *fileCheck) jobShape(job []byte) (k shapeKey, name string, ok bool) {
 	}
 	copy(k[:], h.Sum(nil))
 	return k, string(raw), true
-}
-
-// cutRegexKey splits a line of a relabel rule that sets its regex into the key, as
-// written with its indent, and the value.
-func cutRegexKey(text []byte) (key, value []byte, ok bool) {
-	for _, k := range [][]byte{[]byte("  - regex: "), []byte("    regex: ")} {
-		if v, found := bytes.CutPrefix(text, k); found {
-			return k, v, true
-		}
-	}
-	return nil, nil, false
 }
 
 // simpleRegexValue reports whether raw, a regex value as written, is a plain scalar that

@@ -98,11 +98,19 @@ func (l *loader) regexCompiles(raw []byte) bool {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.regexes) >= maxRememberedRegexes {
-		clear(l.regexes)
-	}
-	l.regexes[string(raw)] = struct{}{}
+	rememberAll(l.regexes, []string{string(raw)}, maxRememberedRegexes)
 	return true
+}
+
+// rememberAll adds keys to set, which it empties first when they would take it past max:
+// the loader's memories are bounded and relearn what is common.
+func rememberAll[K comparable](set map[K]struct{}, keys []K, max int) {
+	if len(set)+len(keys) > max {
+		clear(set)
+	}
+	for _, k := range keys {
+		set[k] = struct{}{}
+	}
 }
 
 // plainValue returns the string yaml.v2 reads from raw, a scalar written after a key,
