@@ -81,22 +81,12 @@ const defaultGCPercent = 50
 // filled; switching after the start-up keeps both (ADR 36).
 const steadyGCPercent = 40
 
-// setGCPercent sets defaultGCPercent when the environment sets no GOGC; it returns the
-// percent set (0: none).
-func setGCPercent() int {
+// setGCPercent sets pct (defaultGCPercent, then steadyGCPercent) when the environment
+// sets no GOGC; it returns the percent set (0: none).
+func setGCPercent(pct int) int {
 	if os.Getenv("GOGC") != "" {
 		return 0
 	}
-	debug.SetGCPercent(defaultGCPercent)
-	return defaultGCPercent
-}
-
-// setSteadyGCPercent sets steadyGCPercent when the environment sets no GOGC; it returns
-// the percent set (0: none).
-func setSteadyGCPercent() int {
-	if os.Getenv("GOGC") != "" {
-		return 0
-	}
-	debug.SetGCPercent(steadyGCPercent)
-	return steadyGCPercent
+	debug.SetGCPercent(pct)
+	return pct
 }

@@ -65,20 +65,17 @@ func TestGCPercent(t *testing.T) {
 	before := debug.SetGCPercent(100)
 	t.Cleanup(func() { debug.SetGCPercent(before) })
 	t.Setenv("GOGC", "")
-	for _, c := range []struct {
-		set  func() int
-		want int
-	}{{setGCPercent, defaultGCPercent}, {setSteadyGCPercent, steadyGCPercent}} {
-		if got := c.set(); got != c.want {
-			t.Fatalf("set %d, want %d", got, c.want)
+	for _, want := range []int{defaultGCPercent, steadyGCPercent} {
+		if got := setGCPercent(want); got != want {
+			t.Fatalf("set %d, want %d", got, want)
 		}
-		if got := debug.SetGCPercent(100); got != c.want {
-			t.Fatalf("GC percent %d, want %d", got, c.want)
+		if got := debug.SetGCPercent(100); got != want {
+			t.Fatalf("GC percent %d, want %d", got, want)
 		}
 	}
 	t.Setenv("GOGC", "200")
-	for _, set := range []func() int{setGCPercent, setSteadyGCPercent} {
-		if got := set(); got != 0 {
+	for _, pct := range []int{defaultGCPercent, steadyGCPercent} {
+		if got := setGCPercent(pct); got != 0 {
 			t.Fatalf("set %d with $GOGC given", got)
 		}
 		if got := debug.SetGCPercent(100); got != 100 {

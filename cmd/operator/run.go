@@ -73,10 +73,10 @@ func start(ctx context.Context, p *operator.Parsed) int {
 	setup := ctrl.Log.WithName("setup")
 	o := p.Options
 	reportNotApplied(setup, p)
-	if pct := setGCPercent(); pct > 0 {
+	if pct := setGCPercent(defaultGCPercent); pct > 0 {
 		setup.V(1).Info("GOGC set", "percent", pct)
 		o.AfterStartupGeneration = func() {
-			if pct := setSteadyGCPercent(); pct > 0 {
+			if pct := setGCPercent(steadyGCPercent); pct > 0 {
 				setup.V(1).Info("GOGC set for the steady state", "percent", pct)
 			}
 		}

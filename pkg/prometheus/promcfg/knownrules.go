@@ -81,10 +81,7 @@ func (c *fileCheck) elideKnownRules(doc []byte) ([]byte, []ruleKey) {
 			out = append(out, doc[:start]...)
 			doc = doc[start:]
 		}
-		end := len(doc)
-		if i := bytes.Index(doc, []byte("\n- ")); i >= 0 {
-			end = i + 1
-		}
+		end := jobLen(doc)
 		job := doc[:end]
 		doc = doc[end:]
 		if bytes.Contains(job, schemeKey) {
@@ -94,6 +91,15 @@ func (c *fileCheck) elideKnownRules(doc []byte) ([]byte, []ruleKey) {
 		out, kept = c.elideJobRules(out, job, kept)
 	}
 	return out, kept
+}
+
+// jobLen is the length of the job doc starts with ("- " at column 0): up to the next line
+// that starts another, or all of doc.
+func jobLen(doc []byte) int {
+	if i := bytes.Index(doc, []byte("\n- ")); i >= 0 {
+		return i + 1
+	}
+	return len(doc)
 }
 
 // elideJobRules appends job to out without its known rules but the first of each list.

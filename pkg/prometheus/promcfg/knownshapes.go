@@ -160,10 +160,7 @@ func (c *fileCheck) leaveOutKnownShapes(doc []byte, jobsAt int, want []string) (
 		if !bytes.HasPrefix(rest, []byte("- ")) {
 			return doc, want, nil
 		}
-		end := len(rest)
-		if i := bytes.Index(rest, []byte("\n- ")); i >= 0 {
-			end = i + 1
-		}
+		end := jobLen(rest)
 		jobs, rest = append(jobs, rest[:end]), rest[end:]
 	}
 	if len(jobs) != len(want) {

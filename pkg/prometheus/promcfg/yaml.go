@@ -91,7 +91,7 @@ func Encode(m M) []byte {
 func EncodeListItem(m M) []byte {
 	var b bytes.Buffer
 	b.Grow(2048)
-	writeListItems(&b, []M{m}, 0)
+	appendListItem(&b, m)
 	return b.Bytes()
 }
 
