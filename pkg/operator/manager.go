@@ -152,6 +152,7 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	if err != nil {
 		return nil, err
 	}
+	opts.listObservers = &listObservers{}
 	mopts := manager.Options{
 		Scheme:                        scheme,
 		Cache:                         cacheOptions(opts),
@@ -269,6 +270,7 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 			return err
 		}
 	}
+	prewarmMonitors(opts.listObservers, mgr, pr, agents)
 	am, err := setupAlertmanager(mgr, opts, sh)
 	if err != nil {
 		return err

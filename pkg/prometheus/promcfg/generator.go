@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -108,6 +109,11 @@ type Generator struct {
 	// additionalScrapeConfigs, kept while no name was wanted twice (claimJobNames).
 	claims     *jobNames
 	extraNames []string
+	// generated is set by the first Generate; Prewarm does nothing after it. warm is
+	// what Prewarm renders with (prewarm.go).
+	generated atomic.Bool
+	warmMu    sync.Mutex
+	warm      *warmth
 }
 
 // assembly collects a configuration: as pieces (and how many of its first bytes are the
@@ -238,6 +244,24 @@ type monitorID struct {
 	version string
 }
 
+// settings checks p's version and returns it with the settings monitors are rendered
+// with and their hash.
+func (g *Generator) settings(p *promserver.Server) (versions.Version, *promSettings, uint64, error) {
+	v, err := versions.ParsePrometheus(p.Spec.Version)
+	if err != nil {
+		return v, nil, 0, fmt.Errorf("spec.version: %w", err)
+	}
+	if !v.AtLeast(versions.MinimumPrometheus) {
+		return v, nil, 0, fmt.Errorf("spec.version %s is older than %s, the oldest Prometheus Lookout supports", v.Tag(), versions.MinimumPrometheus.Tag())
+	}
+	ps, err := newPromSettings(p, v, g.PodZoneLabels)
+	if err != nil {
+		return v, nil, 0, err
+	}
+	key, err := ps.hash()
+	return v, ps, key, err
+}
+
 // Generate renders the configuration. An error means the Prometheus object itself cannot
 // be turned into configuration (its own fields, a missing additionalScrapeConfigs Secret);
 // an invalid monitor is not an error, it gets an InvalidConfiguration verdict instead.
@@ -248,19 +272,9 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.generated.Store(true)
 
-	v, err := versions.ParsePrometheus(p.Spec.Version)
-	if err != nil {
-		return nil, fmt.Errorf("spec.version: %w", err)
-	}
-	if !v.AtLeast(versions.MinimumPrometheus) {
-		return nil, fmt.Errorf("spec.version %s is older than %s, the oldest Prometheus Lookout supports", v.Tag(), versions.MinimumPrometheus.Tag())
-	}
-	ps, err := newPromSettings(p, v, g.PodZoneLabels)
-	if err != nil {
-		return nil, err
-	}
-	key, err := ps.hash()
+	v, ps, key, err := g.settings(p)
 	if err != nil {
 		return nil, err
 	}
@@ -446,7 +460,8 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		}
 		res.Jobs += len(extraJobs)
 	}
-	if !keysSame {
+	if !keysSame || g.epoch == 1 {
+		// (The first generation sweeps the monitors prewarmed but not selected.)
 		for k, e := range g.entries {
 			if e.seen != g.epoch {
 				delete(g.entries, k)

@@ -23,14 +23,20 @@ func (s steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName
 	if err != nil {
 		return nil, nil, err
 	}
-	if !s.r.cfg.ShardRetention && p.PrometheusOnly().ShardRetentionPolicy != nil {
+	return s.r.served(p), obj, nil
+}
+
+// served is p as the pipeline handles it: with the feature gates' fields dropped and
+// the default versions filled in (a copy where anything changes).
+func (r *Reconciler) served(p *promserver.Server) *promserver.Server {
+	if !r.cfg.ShardRetention && p.PrometheusOnly().ShardRetentionPolicy != nil {
 		p = p.DeepCopy()
 		p.PrometheusOnly().ShardRetentionPolicy = nil
 	}
-	if !s.r.cfg.TopologySharding {
+	if !r.cfg.TopologySharding {
 		p = p.WithoutTopologySharding()
 	}
-	return s.r.cfg.DefaultVersions.OfPrometheus(p), obj, nil
+	return r.cfg.DefaultVersions.OfPrometheus(p)
 }
 
 func (s steps) NewState(types.NamespacedName) *promState {
