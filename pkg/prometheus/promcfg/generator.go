@@ -57,6 +57,9 @@ type Result struct {
 	Warnings []string
 	// Jobs is the number of scrape jobs.
 	Jobs int
+	// Monitors is the number of monitors given, Rendered how many of them were rendered
+	// (the others' renderings were cached or prewarmed).
+	Monitors, Rendered int
 	// Dependencies are the Secrets and ConfigMaps the configuration read (or tried to
 	// read: a missing one is listed too, so its creation can trigger a regeneration).
 	Dependencies []Dependency
@@ -352,6 +355,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		}
 		ents[i] = e
 	}
+	res.Monitors, res.Rendered = len(mons), len(todo)
 	g.renderAll(&renderPass{settings: ps, key: key, assets: in.Assets, check: check}, mons, todo, ents)
 	for i, e := range ents {
 		if e.err != nil && errors.Is(e.err, ErrUnavailable) {

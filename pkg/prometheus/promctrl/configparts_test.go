@@ -359,7 +359,7 @@ func TestSplitReusesUnchangedParts(t *testing.T) {
 }
 
 // gunzipAll decompresses gz (every gzip member).
-func gunzipAll(t *testing.T, gz []byte) []byte {
+func gunzipAll(t testing.TB, gz []byte) []byte {
 	t.Helper()
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {

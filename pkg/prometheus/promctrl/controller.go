@@ -104,6 +104,8 @@ type promState struct {
 	// order is each monitor kind's store order at the last reconcile (cachedObjects),
 	// in monitorkind.All's order.
 	order []storeOrder
+	// generatedOnce is set after the first generation (logged with what it rendered).
+	generatedOnce bool
 	// configHash is the input hash of the configuration Secret written last
 	// (instance.UnmanagedHash for a user's), for the ConfigLoaded condition.
 	configHash string

@@ -49,6 +49,16 @@ type warmCache struct {
 	// waited is set once the first monitor waited for the Prometheus objects' list.
 	waitMu sync.Mutex
 	waited bool
+	// obj is an empty object of the kind, made once: the informer is looked up by type
+	// for every monitor, and a Prometheus object is large.
+	objOnce sync.Once
+	obj     client.Object
+}
+
+// probe returns the empty object of kind the informer is looked up with.
+func (w *warmCache) probe(k *Kind) client.Object {
+	w.objOnce.Do(func() { w.obj = k.object() })
+	return w.obj
 }
 
 // syncWait is how long the first monitor decoded waits for the Prometheus objects' list,
@@ -82,7 +92,7 @@ func (r *Reconciler) warmTargets(ctx context.Context) []warmTarget {
 	if r.Informers == nil {
 		return nil
 	}
-	inf, err := r.Informers.GetInformer(ctx, r.kind.object(), cache.BlockUntilSynced(false))
+	inf, err := r.Informers.GetInformer(ctx, r.warm.probe(r.kind), cache.BlockUntilSynced(false))
 	if err != nil || !r.warm.synced(inf) {
 		return nil
 	}

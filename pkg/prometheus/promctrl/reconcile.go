@@ -11,6 +11,7 @@ import (
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
@@ -118,6 +119,10 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, p *promserver.Server,
 		return invalid(err)
 	}
 	r.Metrics.GenerateSeconds.WithLabelValues(p.Namespace, p.Name).Observe(time.Since(start).Seconds())
+	if !st.generatedOnce {
+		st.generatedOnce = true
+		log.FromContext(ctx).Info("first configuration generated", "monitors", res.Monitors, "rendered", res.Rendered, "seconds", time.Since(start).Seconds())
+	}
 	r.trackReferences(p, res)
 
 	wopts, wnote := r.workloadOptions(p)

@@ -38,7 +38,7 @@ import (
 
 // fixture is a Reconciler over a fake client.
 type fixture struct {
-	t        *testing.T
+	t        testing.TB
 	c        client.Client
 	r        *Reconciler
 	writes   *apply.Metrics
@@ -46,13 +46,13 @@ type fixture struct {
 	recorder *events.FakeRecorder
 }
 
-func newFixture(t *testing.T, cfg Config, objs ...client.Object) *fixture {
+func newFixture(t testing.TB, cfg Config, objs ...client.Object) *fixture {
 	t.Helper()
 	return newFixtureWith(t, cfg, interceptor.Funcs{}, objs...)
 }
 
 // newFixtureWith is newFixture with a client whose calls go through funcs first.
-func newFixtureWith(t *testing.T, cfg Config, funcs interceptor.Funcs, objs ...client.Object) *fixture {
+func newFixtureWith(t testing.TB, cfg Config, funcs interceptor.Funcs, objs ...client.Object) *fixture {
 	t.Helper()
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, rbacv1.AddToScheme, storagev1.AddToScheme, monitoringv1.AddToScheme, monitoringv1alpha1.AddToScheme} {
