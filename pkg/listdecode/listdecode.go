@@ -19,10 +19,6 @@ import (
 // Request is a list request whose items the transport decodes.
 type Request struct {
 	newItem func() k8sruntime.Object
-	// Observe, when set, is called with each item as it is decoded, on the decoding
-	// goroutine and before the item is handed to anyone else: it may read the item (and
-	// keep what it reads) but must not change it. Set it before the request is sent.
-	Observe func(k8sruntime.Object)
 	items   []k8sruntime.Object
 	done    bool
 }
@@ -57,7 +53,7 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.StatusCode != http.StatusOK || !isJSON(resp.Header.Get("Content-Type")) {
 		return resp, err
 	}
-	head, items, err := decode(resp.Body, r.newItem, r.Observe, runtime.GOMAXPROCS(0))
+	head, items, err := decode(resp.Body, r.newItem, runtime.GOMAXPROCS(0))
 	resp.Body.Close()
 	if err != nil {
 		return nil, fmt.Errorf("decoding the list response of %s: %w", req.URL.Path, err)
@@ -80,7 +76,7 @@ func isJSON(contentType string) bool {
 // of its items, and the items, each decoded by one of workers goroutines as the API
 // machinery's JSON serializer decodes (case-sensitive field names, integers kept as
 // int64) into a new object from newItem, in order.
-func decode(body io.Reader, newItem func() k8sruntime.Object, observe func(k8sruntime.Object), workers int) ([]byte, []k8sruntime.Object, error) {
+func decode(body io.Reader, newItem func() k8sruntime.Object, workers int) ([]byte, []k8sruntime.Object, error) {
 	dec := json.NewDecoder(body)
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, nil, err
@@ -113,7 +109,7 @@ func decode(body io.Reader, newItem func() k8sruntime.Object, observe func(k8sru
 			continue
 		}
 		sawItems = true
-		if items, err = decodeItems(dec, newItem, observe, workers); err != nil {
+		if items, err = decodeItems(dec, newItem, workers); err != nil {
 			return nil, nil, err
 		}
 		if items == nil {
@@ -129,9 +125,8 @@ func decode(body io.Reader, newItem func() k8sruntime.Object, observe func(k8sru
 	return head.Bytes(), items, nil
 }
 
-// decodeItems decodes the array the decoder is at (or null) on workers goroutines, each
-// item handed to observe (when not nil) once decoded.
-func decodeItems(dec *json.Decoder, newItem func() k8sruntime.Object, observe func(k8sruntime.Object), workers int) ([]k8sruntime.Object, error) {
+// decodeItems decodes the array the decoder is at (or null) on workers goroutines.
+func decodeItems(dec *json.Decoder, newItem func() k8sruntime.Object, workers int) ([]k8sruntime.Object, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
@@ -158,9 +153,6 @@ func decodeItems(dec *json.Decoder, newItem func() k8sruntime.Object, observe fu
 			for j := range jobs {
 				obj := newItem()
 				err := sigsjson.UnmarshalCaseSensitivePreserveInts(j.raw, obj)
-				if err == nil && observe != nil {
-					observe(obj)
-				}
 				mu.Lock()
 				if err != nil && first == nil {
 					first = fmt.Errorf("item %d: %w", j.i, err)

@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -190,50 +189,10 @@ func BenchmarkDecode(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			for b.Loop() {
-				if _, _, err := decode(strings.NewReader(string(body)), newServiceMonitor, nil, workers); err != nil {
+				if _, _, err := decode(strings.NewReader(string(body)), newServiceMonitor, workers); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-	}
-}
-
-// TestObserve: Observe sees every item once, decoded, and the same object the list then
-// holds.
-func TestObserve(t *testing.T) {
-	const n = 2000
-	body := listBody(t, n)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(body)
-	}))
-	defer srv.Close()
-	ctx, req := Mark(context.Background(), newServiceMonitor)
-	var (
-		mu   sync.Mutex
-		seen = map[k8sruntime.Object]string{}
-	)
-	req.Observe = func(o k8sruntime.Object) {
-		sm := o.(*monitoringv1.ServiceMonitor)
-		mu.Lock()
-		defer mu.Unlock()
-		if _, again := seen[o]; again {
-			t.Errorf("%s observed twice", sm.Name)
-		}
-		seen[o] = sm.Name
-	}
-	var out monitoringv1.ServiceMonitorList
-	if err := restClient(t, srv.URL, true).Get().AbsPath("/apis/monitoring.coreos.com/v1/servicemonitors").Do(ctx).Into(&out); err != nil {
-		t.Fatal(err)
-	}
-	items, ok := req.Items()
-	if !ok || len(items) != n || len(seen) != n {
-		t.Fatalf("%d items decoded (ok %v), %d observed, want %d", len(items), ok, len(seen), n)
-	}
-	for i, it := range items {
-		name, observed := seen[it]
-		if want := fmt.Sprintf("sm-%05d", i); !observed || name != want {
-			t.Fatalf("item %d (%s) observed %v as %q", i, want, observed, name)
-		}
 	}
 }

@@ -48,7 +48,7 @@ var ownServices = labels.SelectorFromSet(labels.Set{layout.ManagedByLabel: layou
 // informer, so denied namespaces are never listed at all.
 func cacheOptions(o Options) cache.Options {
 	// Managed fields are never read: dropping them halves the memory of the caches.
-	opts := cache.Options{DefaultTransform: cache.TransformStripManagedFields(), NewInformer: observedInformer(o.listObservers)}
+	opts := cache.Options{DefaultTransform: cache.TransformStripManagedFields(), NewInformer: newInformer}
 	watch := o.WatchScope()
 	opts.DefaultNamespaces = cacheNamespaces(watch)
 	byObject := map[client.Object]cache.ByObject{}

@@ -152,7 +152,6 @@ func New(ctx context.Context, cfg *rest.Config, opts Options) (manager.Manager, 
 	if err != nil {
 		return nil, err
 	}
-	opts.listObservers = &listObservers{}
 	mopts := manager.Options{
 		Scheme:                        scheme,
 		Cache:                         cacheOptions(opts),
@@ -270,7 +269,6 @@ func setupControllers(mgr manager.Manager, opts Options) error {
 			return err
 		}
 	}
-	prewarmMonitors(opts.listObservers, mgr, pr, agents)
 	am, err := setupAlertmanager(mgr, opts, sh)
 	if err != nil {
 		return err

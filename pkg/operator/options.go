@@ -220,9 +220,6 @@ type Options struct {
 	// podZoneLabels is set at start when the API server labels bound pods with their
 	// node's zone (Kubernetes 1.35 and later): topology sharding reads the pod label.
 	podZoneLabels bool
-	// listObservers are handed the informers' list items as they are decoded (set at
-	// start; nil in tests that build cache options alone).
-	listObservers *listObservers
 	// skipThanosRulers is set at start when the operator may not list and watch
 	// thanosrulers (an RBAC without them).
 	skipThanosRulers bool

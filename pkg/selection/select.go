@@ -132,16 +132,6 @@ func (c *Compiled) Matches(o Object, scope Scope, nsLabels NamespaceLabels) bool
 		c.labels != nil && c.labels.Matches(labels.Set(o.GetLabels()))
 }
 
-// MayMatch is Matches for an object judged before the namespaces' labels are known: a
-// namespace selector that asks for labels counts as matching every namespace.
-func (c *Compiled) MayMatch(o Object, scope Scope) bool {
-	ns := o.GetNamespace()
-	if !scope.Contains(ns) || c.labels == nil || c.namespaces == nil && ns != c.OwnNamespace {
-		return false
-	}
-	return c.labels.Matches(labels.Set(o.GetLabels()))
-}
-
 func (c *Compiled) namespaceMatches(ns string, nsLabels NamespaceLabels) bool {
 	if c.namespaces == nil {
 		return ns == c.OwnNamespace

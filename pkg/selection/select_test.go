@@ -61,13 +61,6 @@ func TestJudge(t *testing.T) {
 			if got := comp.Matches(c.o, selection.NewScope(c.scope), nsLabels); got != (c.want == selection.Accepted) {
 				t.Errorf("Matches=%v disagrees with Judge", got)
 			}
-			// MayMatch (namespace labels unknown) says yes wherever Matches does, and
-			// differs from it only on a namespace selector asking for labels.
-			got, may := comp.Matches(c.o, selection.NewScope(c.scope), nsLabels), comp.MayMatch(c.o, selection.NewScope(c.scope))
-			asksLabels := c.nsel != nil && len(c.nsel.MatchLabels) > 0
-			if may != got && !(may && asksLabels && c.want == selection.NamespaceNotSelected) {
-				t.Errorf("MayMatch=%v, Matches=%v", may, got)
-			}
 		})
 	}
 }

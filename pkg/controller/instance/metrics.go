@@ -23,8 +23,6 @@ type Metrics struct {
 	GenerateSeconds *prometheus.HistogramVec
 	// RuleConfigMaps counts the rule ConfigMaps of each object.
 	RuleConfigMaps *prometheus.GaugeVec
-	// Prewarmed counts the monitors rendered for each object while the caches filled.
-	Prewarmed *prometheus.CounterVec
 }
 
 // metricPrefix is each kind's name prefix. The Prometheus controller's metrics were the
@@ -99,10 +97,6 @@ func NewMetrics(reg prometheus.Registerer, kind string) (*Metrics, error) {
 			Name: metricName(kind, "rule_configmaps", true),
 			Help: fmt.Sprintf("Number of rule ConfigMaps of each %s.", noun),
 		}, []string{"namespace", "name"}),
-		Prewarmed: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: metricName(kind, "prewarmed_monitors_total", true),
-			Help: fmt.Sprintf("Monitors rendered for each %s while the operator's caches were filled, before its first configuration (kept for it unless they changed).", noun),
-		}, []string{"namespace", "name"}),
 	}
 	if err := promreg.Register(reg, fmt.Sprintf("%s controller metrics", kind), m.collectors()...); err != nil {
 		return nil, err
@@ -111,7 +105,7 @@ func NewMetrics(reg prometheus.Registerer, kind string) (*Metrics, error) {
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.managedResources, m.ConfigSize, m.ConfigInfo, m.GenerateSeconds, m.reconcileFailures, m.reconciled, m.RuleConfigMaps, m.Prewarmed}
+	return []prometheus.Collector{m.managedResources, m.ConfigSize, m.ConfigInfo, m.GenerateSeconds, m.reconcileFailures, m.reconciled, m.RuleConfigMaps}
 }
 
 // SetConfigInfo records the hash of the configuration generated last for an object.
@@ -125,7 +119,7 @@ func (m *Metrics) Forget(ns, name string) {
 	l := prometheus.Labels{"namespace": ns, "name": name}
 	for _, c := range []interface {
 		DeletePartialMatch(prometheus.Labels) int
-	}{m.managedResources, m.ConfigSize, m.ConfigInfo, m.GenerateSeconds, m.RuleConfigMaps, m.reconciled, m.reconcileFailures, m.Prewarmed} {
+	}{m.managedResources, m.ConfigSize, m.ConfigInfo, m.GenerateSeconds, m.RuleConfigMaps, m.reconciled, m.reconcileFailures} {
 		c.DeletePartialMatch(l)
 	}
 }

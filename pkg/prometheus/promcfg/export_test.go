@@ -81,14 +81,3 @@ func (g *Generator) EntriesForTest() int {
 
 // LoadBatch is how many monitors' jobs are loaded in one text.
 const LoadBatch = loadBatch
-
-// EntryForTest is g's cached rendering of a monitor (nil when none), to be compared by
-// identity only.
-func (g *Generator) EntryForTest(kind, namespace, name string) any {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if e := g.entries[monitorKey{kind, namespace, name}]; e != nil {
-		return e
-	}
-	return nil
-}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"sort"
 	"sync"
-	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -112,11 +111,6 @@ type Generator struct {
 	// additionalScrapeConfigs, kept while no name was wanted twice (claimJobNames).
 	claims     *jobNames
 	extraNames []string
-	// generated is set by the first Generate; Prewarm does nothing after it. warm is
-	// what Prewarm renders with (prewarm.go).
-	generated atomic.Bool
-	warmMu    sync.Mutex
-	warm      *warmth
 }
 
 // assembly collects a configuration: as pieces (and how many of its first bytes are the
@@ -275,7 +269,6 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.generated.Store(true)
 
 	v, ps, key, err := g.settings(p)
 	if err != nil {
@@ -464,8 +457,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		}
 		res.Jobs += len(extraJobs)
 	}
-	if !keysSame || g.epoch == 1 {
-		// (The first generation sweeps the monitors prewarmed but not selected.)
+	if !keysSame {
 		for k, e := range g.entries {
 			if e.seen != g.epoch {
 				delete(g.entries, k)

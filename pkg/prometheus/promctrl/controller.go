@@ -68,8 +68,6 @@ type Reconciler struct {
 	assets    *assets.APIStore
 	// first records the objects reconciled since the start (AfterFirstPass).
 	first *firstPass
-	// warm keeps the Prometheus objects prewarmed for (Prewarm).
-	warm warmCache
 }
 
 // New returns a Reconciler. It can reconcile without a manager (unit tests call Reconcile
