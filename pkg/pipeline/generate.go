@@ -88,32 +88,33 @@ func verdictRuns(gen []selection.Verdict) map[string][]selection.Verdict {
 // generation's (gen, which may say InvalidConfiguration). Both list the used objects in
 // the same order (selection's, which the generator keeps), so the merge walks them side
 // by side: at 20,000 monitors a map of gen's verdicts by key cost 24 ms of every change.
-// Should the orders ever disagree, it falls back to the map.
+// Should the orders ever disagree, it falls back to the map. sel is changed in place and
+// returned (a copy was 1.7 MB of every change at 20,000 monitors).
 func mergeVerdicts(sel, gen []selection.Verdict) []selection.Verdict {
 	if len(sel) == 0 {
 		return sel
 	}
-	out := make([]selection.Verdict, len(sel))
 	var byID map[verdictID]selection.Verdict
 	j := 0
-	for i, v := range sel {
-		if v.Used() {
-			if byID == nil && j < len(gen) && idOf(gen[j]) == idOf(v) {
-				v = gen[j]
-				j++
-			} else {
-				if byID == nil {
-					byID = make(map[verdictID]selection.Verdict, len(gen))
-					for _, g := range gen {
-						byID[idOf(g)] = g
-					}
-				}
-				if g, ok := byID[idOf(v)]; ok {
-					v = g
-				}
+	for i := range sel {
+		v := &sel[i]
+		if !v.Used() {
+			continue
+		}
+		if byID == nil && j < len(gen) && idOf(gen[j]) == idOf(*v) {
+			*v = gen[j]
+			j++
+			continue
+		}
+		if byID == nil {
+			byID = make(map[verdictID]selection.Verdict, len(gen))
+			for _, g := range gen {
+				byID[idOf(g)] = g
 			}
 		}
-		out[i] = v
+		if g, ok := byID[idOf(*v)]; ok {
+			*v = g
+		}
 	}
-	return out
+	return sel
 }

@@ -114,8 +114,14 @@ type partState struct {
 // part fits limit.
 func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConfig, bool, error) {
 	if n == 1 {
-		hash := res.ConfigHash()
-		gz, err := st.gz.CompressFrom(hash, res.AsPieces())
+		// The hash (from the first changed byte to the end: half the configuration, on
+		// average, 10 ms of a change at 20,000 monitors) and the compression (of the
+		// changed members only) are computed side by side; the compression then keys on
+		// no hash and always reuses its unchanged members.
+		hashed := make(chan string, 1)
+		go func() { hashed <- res.ConfigHash() }()
+		gz, err := st.gz.CompressFrom("", res.AsPieces())
+		hash := <-hashed
 		return splitConfig{gz: [][]byte{gz}, hash: hash, plainHashes: []string{hash}}, err == nil && len(gz) <= limit, err
 	}
 	if st.splits == nil {
