@@ -42,6 +42,8 @@ type auditEvent struct {
 		Code int `json:"code"`
 	} `json:"responseStatus"`
 	StageTimestamp time.Time `json:"stageTimestamp"`
+	// RequestReceivedTimestamp is when the API server received the request.
+	RequestReceivedTimestamp time.Time `json:"requestReceivedTimestamp"`
 }
 
 // write reports whether the request changes state.

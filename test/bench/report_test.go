@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +124,30 @@ func TestSideBySide(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("no line %q in\n%s", want, md)
 		}
+	}
+}
+
+// TestSplitBurst: each change is split at the last config Secret write received after
+// its edit and completed before the watch delivered it; a change no write carries is
+// left out.
+func TestSplitBurst(t *testing.T) {
+	at := func(ms int) time.Time { return time.Unix(1000, 0).Add(time.Duration(ms) * time.Millisecond) }
+	writes := []writeSpan{{at(50), at(60)}, {at(150), at(170)}, {at(300), at(330)}}
+	seen := []burstSeen{
+		{written: at(0), at: at(80)},    // carried by the first write
+		{written: at(10), at: at(200)},  // by the second (the last done before 200)
+		{written: at(100), at: at(400)}, // by the third
+		{written: at(310), at: at(400)}, // no write received after 310: left out
+	}
+	s := splitBurst(seen, writes)
+	ms := func(ds []time.Duration) []int64 {
+		out := make([]int64, len(ds))
+		for i, d := range ds {
+			out[i] = d.Milliseconds()
+		}
+		return out
+	}
+	if s.n != 3 || !slices.Equal(ms(s.react), []int64{50, 140, 200}) || !slices.Equal(ms(s.write), []int64{10, 20, 30}) || !slices.Equal(ms(s.deliver), []int64{20, 30, 70}) {
+		t.Fatalf("split %d: react %v write %v deliver %v", s.n, ms(s.react), ms(s.write), ms(s.deliver))
 	}
 }

@@ -33,6 +33,7 @@ type result struct {
 	startupLatencies     []time.Duration
 	startupFailed        int
 	burstLatencies       []time.Duration
+	burstSplit           burstSplit
 	burstFailed          int
 	writesAfterStartupCh int
 	startupChangesEnd    time.Time
@@ -218,8 +219,13 @@ wait:
 	// 1b. Changes while the start-up writes run: a burst first, then spaced ones.
 	lastWrite := latestWrite(evs, op.started)
 	if o.burst > 0 {
-		if err := burstChanges(ctx, o, cl, sc, n, events, r); err != nil {
+		evs, err := burstChanges(ctx, o, cl, sc, n, events, tail, r)
+		if err != nil {
 			return r, err
+		}
+		r.startup.add(evs)
+		if lw := latestWrite(evs, time.Time{}); lw.After(lastWrite) {
+			lastWrite = lw
 		}
 	}
 	if o.startupChanges > 0 {
