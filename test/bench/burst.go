@@ -128,6 +128,17 @@ type burstSplit struct {
 	react, write, deliver []time.Duration
 }
 
+// String is "react (worst); write (worst); deliver (worst)" in milliseconds, "–" when empty.
+func (s burstSplit) String() string {
+	if s.n == 0 {
+		return "–"
+	}
+	mw := func(d []time.Duration) string {
+		return fmt.Sprintf("%s (%s)", msStr(percentile(d, 0.5)), msStr(percentile(d, 1)))
+	}
+	return fmt.Sprintf("%s; %s; %s", mw(s.react), mw(s.write), mw(s.deliver))
+}
+
 func splitBurst(seen []burstSeen, writes []writeSpan) burstSplit {
 	var s burstSplit
 	for _, c := range seen {

@@ -142,18 +142,14 @@ func (rep *report) rows() []row {
 			return len(r.burstLatencies) > 0 && r.burstFailed == 0 && percentile(r.burstLatencies, 0.5) <= 100*time.Millisecond && percentile(r.burstLatencies, 1) <= 300*time.Millisecond
 		}}}},
 		{name: "that burst, split at the operator's config Secret write (audit log), medians (worst): edit written → write received; the write; write done → harness's watch event", value: func(r *result) string {
-			s := r.burstSplit
-			if s.n == 0 {
-				return "–"
-			}
-			mw := func(d []time.Duration) string {
-				return fmt.Sprintf("%s (%s)", msStr(percentile(d, 0.5)), msStr(percentile(d, 1)))
-			}
-			return fmt.Sprintf("%s; %s; %s", mw(s.react), mw(s.write), mw(s.deliver))
+			return r.burstSplit.String()
 		}},
 		{name: "operator writes after the last of those changes", value: func(r *result) string { return thousands(r.writesAfterStartupCh) }},
 		{name: fmt.Sprintf("**one-%s change, median** (%d changes)", k.short, o.changes), value: func(r *result) string { return msStr(percentile(r.latencies, 0.5)) },
 			targets: map[int]target{5000: {"≤ 300 ms", le(300*time.Millisecond, median)}, 20000: {"≤ 150 ms", le(150*time.Millisecond, median)}, 100000: {"≤ 300 ms", le(300*time.Millisecond, median)}}},
+		{name: "those changes, split at the operator's config Secret write (audit log), medians (worst): edit written → write received; the write; write done → harness's watch event", value: func(r *result) string {
+			return r.changeSplit.String()
+		}},
 		{name: fmt.Sprintf("**one-%s change, p99**", k.short), value: func(r *result) string { return msStr(percentile(r.latencies, 0.99)) }},
 		{name: fmt.Sprintf("**one-%s change, worst**", k.short), value: func(r *result) string { return msStr(percentile(r.latencies, 1)) },
 			targets: map[int]target{5000: {"≤ 1 s", le(time.Second, worst)}, 20000: {"≤ 500 ms", le(500*time.Millisecond, worst)}, 100000: {"≤ 1 s", le(time.Second, worst)}}},

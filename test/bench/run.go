@@ -34,6 +34,7 @@ type result struct {
 	startupFailed        int
 	burstLatencies       []time.Duration
 	burstSplit           burstSplit
+	changeSplit          burstSplit
 	burstFailed          int
 	writesAfterStartupCh int
 	startupChangesEnd    time.Time
@@ -282,6 +283,8 @@ wait:
 
 	// 3. Single-object changes.
 	cpu0 := smp.now().cpu
+	var changesSeen []burstSeen
+	var changeWrites []writeSpan
 	for c := 0; c < o.changes; c++ {
 		i := changedObject(c, n, o.changes)
 		var lat time.Duration
@@ -289,7 +292,9 @@ wait:
 		if e2 != nil {
 			lat, err = e2.change(ctx, k, sc, i, c, events, o.changeLimit, r.e2e)
 		} else {
-			lat, err = change(ctx, cl, k, sc, i, c, events, o.changeLimit, nil)
+			lat, err = change(ctx, cl, k, sc, i, c, events, o.changeLimit, func(written time.Time, ev configEvent) {
+				changesSeen = append(changesSeen, burstSeen{written: written, at: ev.at})
+			})
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -316,8 +321,14 @@ wait:
 		c.add(evs)
 		r.changeReqs.add(evs)
 		r.changeWrites = append(r.changeWrites, c.writes)
+		changeWrites = append(changeWrites, configWrites(evs, promNamespace, o.configSecret)...)
 	}
 	r.changeCPU = (smp.now().cpu - cpu0) / time.Duration(o.changes)
+	r.changeSplit = splitBurst(changesSeen, changeWrites)
+	if s := r.changeSplit; s.n > 0 {
+		logf("N=%d: the changes split (median / worst): edit written → operator's config Secret write received %s / %s, that write %s / %s, its watch event → harness %s / %s",
+			n, ms(percentile(s.react, 0.5)), ms(percentile(s.react, 1)), ms(percentile(s.write, 0.5)), ms(percentile(s.write, 1)), ms(percentile(s.deliver, 0.5)), ms(percentile(s.deliver, 1)))
+	}
 	if e2 != nil {
 		e2.finish(r.e2e)
 		st := steps(r.e2e.edits)
