@@ -283,7 +283,9 @@ func (rep *report) markdown() string {
 		"from just before the update to %s after the new config was seen. Percentiles are nearest-rank (with up to 100 changes, p99 is the "+
 		"worst). The changes during the start-up writes are made the same way, the first as soon as the config is "+
 		"complete, each %s after the previous one was seen; they count only if the operator still wrote after the last of them. After the idle period the operator is "+
-		"stopped (SIGTERM) and started again with nothing changed, and the new process's writes are counted for %s.%s RSS is "+
+		"stopped (SIGTERM) and started again with nothing changed, and the new process's writes are counted for %s.%s A change is split "+
+		"at the operator's write of the config Secret that carried it (the last one the API server completed before the harness's watch "+
+		"delivered the version, received after the edit): the audit log gives that request's arrival and completion. RSS is "+
 		"sampled every %s; the peak is the kernel's VmHWM. The operator shares the CPUs with kube-apiserver, etcd "+
 		"and the harness.\n", promNamespace, o.configSecret, o.configKey, k.complete, o.quiet, k.changeText, o.settle, o.settle, o.restartWait, ceilingText(o), o.sample)
 	if o.e2e.on {
