@@ -57,7 +57,7 @@ type Result struct {
 	// Jobs is the number of scrape jobs.
 	Jobs int
 	// Monitors is the number of monitors given, Rendered how many of them were rendered
-	// (the others' renderings were cached or prewarmed).
+	// (the others' renderings were cached).
 	Monitors, Rendered int
 	// Dependencies are the Secrets and ConfigMaps the configuration read (or tried to
 	// read: a missing one is listed too, so its creation can trigger a regeneration).
@@ -241,24 +241,6 @@ type monitorID struct {
 	version string
 }
 
-// settings checks p's version and returns it with the settings monitors are rendered
-// with and their hash.
-func (g *Generator) settings(p *promserver.Server) (versions.Version, *promSettings, uint64, error) {
-	v, err := versions.ParsePrometheus(p.Spec.Version)
-	if err != nil {
-		return v, nil, 0, fmt.Errorf("spec.version: %w", err)
-	}
-	if !v.AtLeast(versions.MinimumPrometheus) {
-		return v, nil, 0, fmt.Errorf("spec.version %s is older than %s, the oldest Prometheus Lookout supports", v.Tag(), versions.MinimumPrometheus.Tag())
-	}
-	ps, err := newPromSettings(p, v, g.PodZoneLabels)
-	if err != nil {
-		return v, nil, 0, err
-	}
-	key, err := ps.hash()
-	return v, ps, key, err
-}
-
 // Generate renders the configuration. An error means the Prometheus object itself cannot
 // be turned into configuration (its own fields, a missing additionalScrapeConfigs Secret);
 // an invalid monitor is not an error, it gets an InvalidConfiguration verdict instead.
@@ -270,7 +252,18 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 
-	v, ps, key, err := g.settings(p)
+	v, err := versions.ParsePrometheus(p.Spec.Version)
+	if err != nil {
+		return nil, fmt.Errorf("spec.version: %w", err)
+	}
+	if !v.AtLeast(versions.MinimumPrometheus) {
+		return nil, fmt.Errorf("spec.version %s is older than %s, the oldest Prometheus Lookout supports", v.Tag(), versions.MinimumPrometheus.Tag())
+	}
+	ps, err := newPromSettings(p, v, g.PodZoneLabels)
+	if err != nil {
+		return nil, err
+	}
+	key, err := ps.hash()
 	if err != nil {
 		return nil, err
 	}

@@ -80,7 +80,7 @@ func (r *Reconciler) AfterFirstPass(mgr manager.Manager, limit time.Duration, fn
 		var names []types.NamespacedName
 		for _, p := range servers {
 			if !p.Spec.Paused && r.Managed(p.Object()) {
-				names = append(names, types.NamespacedName{Namespace: p.Namespace, Name: p.Name})
+				names = append(names, nnOf(p))
 			}
 		}
 		if complete := r.first.wait(ctx, names, limit); complete || ctx.Err() == nil {

@@ -23,20 +23,14 @@ func (s steps) Get(ctx context.Context, c client.Reader, nn types.NamespacedName
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.r.served(p), obj, nil
-}
-
-// served is p as the pipeline handles it: with the feature gates' fields dropped and
-// the default versions filled in (a copy where anything changes).
-func (r *Reconciler) served(p *promserver.Server) *promserver.Server {
-	if !r.cfg.ShardRetention && p.PrometheusOnly().ShardRetentionPolicy != nil {
+	if !s.r.cfg.ShardRetention && p.PrometheusOnly().ShardRetentionPolicy != nil {
 		p = p.DeepCopy()
 		p.PrometheusOnly().ShardRetentionPolicy = nil
 	}
-	if !r.cfg.TopologySharding {
+	if !s.r.cfg.TopologySharding {
 		p = p.WithoutTopologySharding()
 	}
-	return r.cfg.DefaultVersions.OfPrometheus(p)
+	return s.r.cfg.DefaultVersions.OfPrometheus(p), obj, nil
 }
 
 func (s steps) NewState(types.NamespacedName) *promState {
@@ -49,7 +43,7 @@ func (steps) Paused(p *promserver.Server) bool { return p.Spec.Paused }
 func (s steps) Apply(ctx context.Context, p *promserver.Server, st *promState) (time.Duration, error) {
 	st.recheckAfter = 0
 	err := s.r.reconcileObjects(ctx, p, st)
-	s.r.first.reconciled(types.NamespacedName{Namespace: p.Namespace, Name: p.Name})
+	s.r.first.reconciled(nnOf(p))
 	return st.recheckAfter, err
 }
 
