@@ -127,19 +127,19 @@ func TestSideBySide(t *testing.T) {
 	}
 }
 
-// TestSplitBurst: each change is split at the last config Secret write received after
+// TestSplitChanges: each change is split at the last config Secret write received after
 // its edit and completed before the watch delivered it; a change no write carries is
 // left out.
-func TestSplitBurst(t *testing.T) {
+func TestSplitChanges(t *testing.T) {
 	at := func(ms int) time.Time { return time.Unix(1000, 0).Add(time.Duration(ms) * time.Millisecond) }
 	writes := []writeSpan{{at(50), at(60)}, {at(150), at(170)}, {at(300), at(330)}}
-	seen := []burstSeen{
+	seen := []changeSeen{
 		{written: at(0), at: at(80)},    // carried by the first write
 		{written: at(10), at: at(200)},  // by the second (the last done before 200)
 		{written: at(100), at: at(400)}, // by the third
 		{written: at(310), at: at(400)}, // no write received after 310: left out
 	}
-	s := splitBurst(seen, writes)
+	s := splitChanges(seen, writes)
 	ms := func(ds []time.Duration) []int64 {
 		out := make([]int64, len(ds))
 		for i, d := range ds {

@@ -33,8 +33,8 @@ type result struct {
 	startupLatencies     []time.Duration
 	startupFailed        int
 	burstLatencies       []time.Duration
-	burstSplit           burstSplit
-	changeSplit          burstSplit
+	burstSplit           changeSplit
+	changeSplit          changeSplit
 	burstFailed          int
 	writesAfterStartupCh int
 	startupChangesEnd    time.Time
@@ -219,25 +219,26 @@ wait:
 
 	// 1b. Changes while the start-up writes run: a burst first, then spaced ones.
 	lastWrite := latestWrite(evs, op.started)
+	// startupWrites counts the operator's requests made during those changes.
+	startupWrites := func(evs []auditEvent) {
+		r.startup.add(evs)
+		if lw := latestWrite(evs, time.Time{}); lw.After(lastWrite) {
+			lastWrite = lw
+		}
+	}
 	if o.burst > 0 {
 		evs, err := burstChanges(ctx, o, cl, sc, n, events, tail, r)
 		if err != nil {
 			return r, err
 		}
-		r.startup.add(evs)
-		if lw := latestWrite(evs, time.Time{}); lw.After(lastWrite) {
-			lastWrite = lw
-		}
+		startupWrites(evs)
 	}
 	if o.startupChanges > 0 {
 		evs, err := startupChanges(ctx, o, cl, sc, n, events, tail, r)
 		if err != nil {
 			return r, err
 		}
-		r.startup.add(evs)
-		if lw := latestWrite(evs, time.Time{}); lw.After(lastWrite) {
-			lastWrite = lw
-		}
+		startupWrites(evs)
 	}
 
 	// 2. Wait for the start-up writes (status, workload objects) to end.
@@ -283,7 +284,7 @@ wait:
 
 	// 3. Single-object changes.
 	cpu0 := smp.now().cpu
-	var changesSeen []burstSeen
+	var changesSeen []changeSeen
 	var changeWrites []writeSpan
 	for c := 0; c < o.changes; c++ {
 		i := changedObject(c, n, o.changes)
@@ -293,7 +294,7 @@ wait:
 			lat, err = e2.change(ctx, k, sc, i, c, events, o.changeLimit, r.e2e)
 		} else {
 			lat, err = change(ctx, cl, k, sc, i, c, events, o.changeLimit, func(written time.Time, ev configEvent) {
-				changesSeen = append(changesSeen, burstSeen{written: written, at: ev.at})
+				changesSeen = append(changesSeen, changeSeen{written: written, at: ev.at})
 			})
 		}
 		if err != nil {
@@ -324,11 +325,8 @@ wait:
 		changeWrites = append(changeWrites, configWrites(evs, promNamespace, o.configSecret)...)
 	}
 	r.changeCPU = (smp.now().cpu - cpu0) / time.Duration(o.changes)
-	r.changeSplit = splitBurst(changesSeen, changeWrites)
-	if s := r.changeSplit; s.n > 0 {
-		logf("N=%d: the changes split (median / worst): edit written → operator's config Secret write received %s / %s, that write %s / %s, its watch event → harness %s / %s",
-			n, ms(percentile(s.react, 0.5)), ms(percentile(s.react, 1)), ms(percentile(s.write, 0.5)), ms(percentile(s.write, 1)), ms(percentile(s.deliver, 0.5)), ms(percentile(s.deliver, 1)))
-	}
+	r.changeSplit = splitChanges(changesSeen, changeWrites)
+	r.changeSplit.log(n, "the changes")
 	if e2 != nil {
 		e2.finish(r.e2e)
 		st := steps(r.e2e.edits)
