@@ -108,7 +108,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.Var(targetList{apiwatch.KindSecret, &c.targets}, "watch-secret", "NAMESPACE/NAME=DIR: mirror that Secret's keys into DIR through the API (repeatable)")
 	fs.Var(targetList{apiwatch.KindConfigMap, &c.targets}, "watch-configmap", "NAMESPACE/NAME=DIR: mirror that ConfigMap's keys into DIR through the API (repeatable)")
 	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "kubeconfig for the API watches and --report-pod; empty uses the in-cluster config")
-	fs.StringVar(&c.reportPod, "report-pod", "", "NAMESPACE/NAME of the reloader's own pod: after each confirmed reload of a new configuration, write its sha256 (without --config-file, the hash of the watched directories' files, package dirhash) as the pod condition "+podreport.ConditionType+" (needs patch on pods/status)")
+	fs.StringVar(&c.reportPod, "report-pod", "", "NAMESPACE/NAME of the reloader's own pod: after each confirmed reload of a new configuration, write its name (the hex SHA-256 of its chunks' SHA-256, ADR 41; without --config-file, the hash of the watched directories' files, package dirhash) as the pod condition "+podreport.ConditionType+" (needs patch on pods/status)")
 	// Spellings prometheus-config-reloader's flag library (kingpin) adds.
 	var ignored, helpLong, helpMan bool
 	fs.BoolVar(&ignored, "no-version", false, "kingpin spelling of --version=false")

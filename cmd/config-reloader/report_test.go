@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +19,7 @@ import (
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/reloader"
 	"github.com/lookout-operator/lookout/pkg/reloader/dirhash"
 	"github.com/lookout-operator/lookout/pkg/reloader/podreport"
@@ -47,8 +46,7 @@ func TestReportPod(t *testing.T) {
 		if err := os.WriteFile(in, reloadertest.Gzip(t, configYAML(marker)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		sum := sha256.Sum256([]byte(configYAML(marker)))
-		return hex.EncodeToString(sum[:])
+		return confighash.Sum([]byte(configYAML(marker)))
 	}
 	hash1 := write("v1")
 	// What the init container renders, so that Prometheus starts.

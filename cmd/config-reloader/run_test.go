@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/reloader"
 	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
 	"github.com/lookout-operator/lookout/test/atomicwriter"
@@ -225,7 +224,6 @@ func TestSidecar(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("/metrics: %d", code)
 	}
-	sum := sha256.Sum256([]byte(v2))
 	for _, want := range []string{
 		"reloader_reloads_total 2",
 		"reloader_reloads_failed_total 0",
@@ -236,7 +234,7 @@ func TestSidecar(t *testing.T) {
 		"reloader_watches 2",
 		"reloader_watch_events_total ",
 		"reloader_watch_errors_total 0",
-		`reloader_config_info{hash="` + hex.EncodeToString(sum[:]) + `"} 1`,
+		`reloader_config_info{hash="` + confighash.Sum([]byte(v2)) + `"} 1`,
 		"reloader_reload_duration_seconds_count 2",
 		"reloader_unset_env_vars_total 0",
 		"reloader_config_environment_variable_expansion_errors 0",

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/reloader"
 	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
 	"github.com/lookout-operator/lookout/test/atomicwriter"
@@ -46,10 +45,8 @@ func gzipBytes(t testing.TB, s string, level int) []byte {
 	return b.Bytes()
 }
 
-func sha(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
-}
+// sha names a config as the reloader and the operator name it.
+func sha(s string) string { return confighash.Sum([]byte(s)) }
 
 // harness is one reloader running against one real Prometheus, laid out like the pod:
 // the config Secret (gzipped) and a rule ConfigMap written kubelet-style, the rendered

@@ -54,7 +54,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		info: promreg.GaugeVec("reloader_info",
 			"A metric with a constant '1' value labeled by reload method (either 'http' or 'signal').", "method"),
 		configInfo: promreg.GaugeVec("reloader_config_info",
-			"Always 1; the hash label is the hex sha256 of the decompressed config input (of a config in several parts, of part 0), before $(VAR) expansion, that Prometheus last loaded successfully.", "hash"),
+			"Always 1; the hash label names the decompressed config input (of a config in several parts, part 0), before $(VAR) expansion, that Prometheus last loaded successfully: the hex SHA-256 of the SHA-256 of its chunks, cut before each line that starts with \"- \".", "hash"),
 		reloadDuration: promreg.Histogram("reloader_reload_duration_seconds",
 			"Duration of reload requests, including the runtimeinfo confirmation of the signal method.",
 			[]float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}),

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"io"
 	"os"
@@ -13,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/partset"
 	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
 )
@@ -50,9 +49,8 @@ func TestConfigPartsReadInOrder(t *testing.T) {
 	if want := head + part1 + part2; err != nil || string(got) != want {
 		t.Fatalf("read %q, %v; want %q", got, err, want)
 	}
-	sum := sha256.Sum256([]byte(head))
-	if s.configHash != hex.EncodeToString(sum[:]) {
-		t.Errorf("config hash %s is not the sha256 of part 0", s.configHash)
+	if s.configHash != confighash.Sum([]byte(head)) {
+		t.Errorf("config hash %s is not the name of part 0", s.configHash)
 	}
 
 	// The parts in the watched directory do not count a second time: recompressing a
@@ -173,8 +171,7 @@ func TestReloaderRendersParts(t *testing.T) {
 func withManifest(head string, parts ...string) string {
 	var hashes []string
 	for _, p := range parts {
-		sum := sha256.Sum256([]byte(p))
-		hashes = append(hashes, hex.EncodeToString(sum[:]))
+		hashes = append(hashes, confighash.Sum([]byte(p)))
 	}
 	return string(partset.Line(hashes)) + head
 }

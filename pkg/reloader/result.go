@@ -40,9 +40,9 @@ type Result struct {
 	Action Action
 	// Err is set when Action is ActionFailed.
 	Err error
-	// Hash covers the config input and the watched files; ConfigHash is the hex sha256
-	// of the decompressed config input before expansion; FilesHash is the hash of the
-	// watched directories' files alone (package dirhash).
+	// Hash covers the config input and the watched files; ConfigHash names the
+	// decompressed config input before expansion (package confighash); FilesHash is the
+	// hash of the watched directories' files alone (package dirhash).
 	Hash, ConfigHash, FilesHash string
 	// Started is when the check began; ReloadDuration how long the reload took.
 	Started        time.Time

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/partset"
 	"github.com/lookout-operator/lookout/pkg/reloader/dirhash"
 )
@@ -24,7 +25,7 @@ import (
 type snapshot struct {
 	// input is the open config input (nil without a config file).
 	input *configInput
-	// configHash is the hex sha256 of the decompressed config, before $(VAR)
+	// configHash names the decompressed config (package confighash), before $(VAR)
 	// expansion.
 	configHash string
 	// hash covers the config and every file in the watched directories.
@@ -81,16 +82,15 @@ func takeSnapshot(configFile string, partFiles, dirs []string) (s snapshot, err 
 	return s, nil
 }
 
-// hashConfig returns the hex sha256 of the decompressed config; of a config in several
-// parts, the sha256 of part 0, whose first line names the sha256 of every other part
-// (ADR 38: the operator names the configuration so without reading the unchanged
+// hashConfig returns the name of the decompressed config (package confighash, ADR 41);
+// of a config in several parts, the name of part 0, whose first line names every other
+// part (ADR 38: the operator names the configuration so without reading the unchanged
 // parts). The parts must be the complete set part 0 names (package partset): otherwise
 // the error wraps ErrPartsMismatch and nothing is rendered until the set is complete.
 func hashConfig(in *configInput) (string, error) {
 	buf := make([]byte, readBufferSize)
 	head := &headWriter{max: partset.MaxLineLen}
-	empty := sha256.Sum256(nil)
-	first := hex.EncodeToString(empty[:])
+	first := confighash.Sum(nil)
 	var parts []string
 	left := in.limit
 	for i, p := range in.parts {
@@ -99,7 +99,7 @@ func hashConfig(in *configInput) (string, error) {
 			return "", err
 		}
 		lr := &limitedReader{r: r, left: left, limit: in.limit}
-		ph := sha256.New()
+		ph := confighash.NewWriter()
 		var w io.Writer = ph
 		if i == 0 {
 			w = io.MultiWriter(ph, head)
@@ -109,9 +109,9 @@ func hashConfig(in *configInput) (string, error) {
 		}
 		left = lr.left
 		if i == 0 {
-			first = hex.EncodeToString(ph.Sum(nil))
+			first = ph.Sum()
 		} else {
-			parts = append(parts, hex.EncodeToString(ph.Sum(nil)))
+			parts = append(parts, ph.Sum())
 		}
 	}
 	if err := partset.Check(head.b, parts); err != nil {

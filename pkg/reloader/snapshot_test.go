@@ -1,13 +1,12 @@
 package reloader
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/reloader/atomicdir"
 	"github.com/lookout-operator/lookout/pkg/reloader/reloadertest"
 )
@@ -29,8 +28,7 @@ func TestSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	s1.close()
-	sum := sha256.Sum256([]byte("a: 1\n"))
-	if s1.configHash != hex.EncodeToString(sum[:]) {
+	if s1.configHash != confighash.Sum([]byte("a: 1\n")) {
 		t.Fatalf("config hash %s", s1.configHash)
 	}
 	// Same decompressed content, other compression: same hashes.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/layout"
 )
 
@@ -26,7 +26,7 @@ type configEvent struct {
 	config []byte
 	stored int // bytes of the key's value as stored (compressed when .gz)
 	// hash is the configuration's hash as the Secret's input hash annotation gives it
-	// (Lookout's; what ConfigLoaded names), else the sha256 of config.
+	// (Lookout's; what ConfigLoaded names), else the config's name (package confighash).
 	hash string
 	err  error
 }
@@ -70,7 +70,7 @@ func watchConfig(ctx context.Context, cs kubernetes.Interface, ns, name, key str
 		if first.hash != "" {
 			ev.hash = first.hash
 		} else if ev.err == nil {
-			ev.hash = fmt.Sprintf("%x", sha256.Sum256(ev.config))
+			ev.hash = confighash.Sum(ev.config)
 		}
 		select {
 		case out <- ev:

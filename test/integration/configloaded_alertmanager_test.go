@@ -3,8 +3,6 @@ package integration
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
@@ -20,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/operator"
 	"github.com/lookout-operator/lookout/pkg/reloader/podreport"
@@ -76,8 +75,7 @@ func TestAlertmanagerConfigLoadedCondition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := sha256.Sum256(plain)
-	hash := hex.EncodeToString(sum[:])
+	hash := confighash.Sum(plain)
 
 	expect := func(status monitoringv1.ConditionStatus, reason, message string) {
 		t.Helper()

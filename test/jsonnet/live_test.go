@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
@@ -35,6 +33,7 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/yaml"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/manifest"
 	"github.com/lookout-operator/lookout/test/jsonnet/render"
 	"github.com/lookout-operator/lookout/test/testenv"
@@ -446,10 +445,8 @@ func gzipped(b []byte) []byte {
 	return buf.Bytes()
 }
 
-func sha256Hex(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
+// configName names a config as the reloader names it (package confighash).
+func configName(b []byte) string { return confighash.Sum(b) }
 
 // startPrometheusAndReloader starts Alertmanager, Prometheus with the mixin's rules, and
 // the config-reloader in API mode feeding Prometheus its configuration.
@@ -558,7 +555,7 @@ func (s *liveSystem) startPrometheusAndReloader(ctx context.Context, reloaderBin
 
 // waitReloaded waits until the reloader reports that Prometheus loaded config.
 func (s *liveSystem) waitReloaded(ctx context.Context, config []byte) error {
-	want := fmt.Sprintf(`reloader_config_info{hash=%q} 1`, sha256Hex(config))
+	want := fmt.Sprintf(`reloader_config_info{hash=%q} 1`, configName(config))
 	return poll(ctx, time.Minute, 200*time.Millisecond, func() error {
 		if done, err := s.reloader.exited(); done {
 			return fmt.Errorf("config-reloader exited: %v", err)

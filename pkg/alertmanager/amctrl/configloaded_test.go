@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
 	"slices"
 	"testing"
@@ -17,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/workload"
@@ -61,8 +60,7 @@ func TestReconcileConfigLoaded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := sha256.Sum256(plain)
-	hash := hex.EncodeToString(sum[:])
+	hash := confighash.Sum(plain)
 
 	want := "2 of 2 replicas do not run the latest configuration (sha256 " + hash[:12] + ") yet: " +
 		"alertmanager-main-0 does not exist, alertmanager-main-1 does not exist"

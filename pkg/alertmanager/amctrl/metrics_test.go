@@ -1,14 +1,13 @@
 package amctrl
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 )
 
@@ -31,8 +30,7 @@ func TestLookoutMetrics(t *testing.T) {
 	if got := testutil.ToFloat64(m.ConfigSize.WithLabelValues("mon", "main", "plain")); got != float64(len(cfg)) {
 		t.Errorf("config_bytes plain %v, want %d", got, len(cfg))
 	}
-	sum := sha256.Sum256([]byte(cfg))
-	if got := testutil.ToFloat64(m.ConfigInfo.WithLabelValues("mon", "main", hex.EncodeToString(sum[:]))); got != 1 || testutil.CollectAndCount(m.ConfigInfo) != 1 {
+	if got := testutil.ToFloat64(m.ConfigInfo.WithLabelValues("mon", "main", confighash.Sum([]byte(cfg)))); got != 1 || testutil.CollectAndCount(m.ConfigInfo) != 1 {
 		t.Errorf("config_info: %v, %d series", got, testutil.CollectAndCount(m.ConfigInfo))
 	}
 	want := `

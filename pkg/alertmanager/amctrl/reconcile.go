@@ -2,8 +2,6 @@ package amctrl
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/lookout-operator/lookout/pkg/alertmanager/amplan"
@@ -14,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/controller/nslabels"
 	"github.com/lookout-operator/lookout/pkg/controller/outcome"
@@ -68,8 +67,7 @@ func (r *Reconciler) reconcileObjects(ctx context.Context, a *monitoringv1.Alert
 	if err != nil {
 		return outcome.ApplyFailed(err)
 	}
-	sum := sha256.Sum256(res.Config)
-	configHash := hex.EncodeToString(sum[:])
+	configHash := confighash.Sum(res.Config)
 	pl, err := amplan.AlertmanagerPlan(amplan.AlertmanagerPlanInput{Alertmanager: a, ConfigGz: gz, Extra: extra, TLSAssets: res.TLSAssets,
 		ManagesRoles:  r.cfg.Workload.ManagesReloaderRoles(),
 		ConfigWritten: func() { st.configHash = configHash }}, opts)

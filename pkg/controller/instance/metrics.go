@@ -78,7 +78,7 @@ func NewMetrics(reg prometheus.Registerer, kind string) (*Metrics, error) {
 		}, []string{"namespace", "name", "encoding"}),
 		ConfigInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: metricName(kind, "config_info", true),
-			Help: fmt.Sprintf("The SHA-256 of the configuration last generated for each %s; the config-reloader reports the hash it loaded as reloader_config_info.", noun),
+			Help: fmt.Sprintf("The name of the configuration last generated for each %s (the SHA-256 of its chunks' SHA-256, ADR 41); the config-reloader reports the name it loaded as reloader_config_info.", noun),
 		}, []string{"namespace", "name", "hash"}),
 		GenerateSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    metricName(kind, "config_generation_duration_seconds", false),

@@ -69,9 +69,6 @@ func SupportedScrapeConfigSD() []string {
 	return out
 }
 
-// SetHashStrideForTest makes g save its hash state every n bytes.
-func (g *Generator) SetHashStrideForTest(n int) { g.hash.stride = n }
-
 // EntriesForTest is how many monitors' renderings g keeps.
 func (g *Generator) EntriesForTest() int {
 	g.mu.Lock()

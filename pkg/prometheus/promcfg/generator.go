@@ -2,8 +2,6 @@ package promcfg
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -13,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
 	"github.com/lookout-operator/lookout/pkg/promserver"
 	"github.com/lookout-operator/lookout/pkg/selection"
@@ -42,9 +41,9 @@ type Result struct {
 	// either way.
 	Pieces [][]byte
 	Size   int
-	// Hash is the hex SHA-256 of the configuration (Config, or Pieces joined); the
-	// config-reloader reports the same hash. A generation in pieces leaves it empty until
-	// ConfigHash is called.
+	// Hash names the configuration (Config, or Pieces joined): the hash of its chunks
+	// (package confighash, ADR 41), which the config-reloader reports too. A generation
+	// in pieces leaves it empty until ConfigHash is called.
 	Hash string
 	// hash computes Hash for a generation in pieces (ConfigHash).
 	hash func() string
@@ -95,13 +94,9 @@ type Generator struct {
 	// pod label rather than attaching node metadata to pod and endpoint discovery, as
 	// prometheus-operator decides from the API server's version.
 	PodZoneLabels bool
-	hash          prefixHash
-	// prevPieces are the pieces of the last generation whose hash was computed
-	// (Result.ConfigHash), to tell how much of the next is the same; hashes counts the
-	// hashes computed from them, so that a Result's hash computed after another's does
-	// not use the other's saved states.
-	prevPieces [][]byte
-	hashes     uint64
+	// sums names the generations in pieces (Result.ConfigHash), remembering the chunk
+	// hashes of the last one's pieces.
+	sums confighash.Pieces
 	// epoch counts generations; prevIDs and prevEnts are the last one's monitors and
 	// entries, by position.
 	epoch    uint64
@@ -113,14 +108,12 @@ type Generator struct {
 	extraNames []string
 }
 
-// assembly collects a configuration: as pieces (and how many of its first bytes are the
-// previous pieces'), or copied into one buffer.
+// assembly collects a configuration: as pieces, or copied into one buffer.
 type assembly struct {
-	pieces, prev [][]byte
-	out          []byte
-	asPieces     bool
-	tracking     bool
-	same, size   int
+	pieces   [][]byte
+	out      []byte
+	asPieces bool
+	size     int
 }
 
 func (a *assembly) Write(p []byte) {
@@ -128,19 +121,6 @@ func (a *assembly) Write(p []byte) {
 	if !a.asPieces {
 		a.out = append(a.out, p...)
 		return
-	}
-	if a.tracking {
-		i := len(a.pieces)
-		n := 0
-		if i < len(a.prev) {
-			if q := a.prev[i]; len(q) == len(p) && (len(p) == 0 || &q[0] == &p[0]) {
-				n = len(p) // the very same cached bytes
-			} else {
-				n = commonPrefix(p, q)
-			}
-		}
-		a.same += n
-		a.tracking = n == len(p)
 	}
 	a.pieces = append(a.pieces, p)
 }
@@ -194,12 +174,11 @@ func (m monitor) meta() (ns, name string, uid types.UID, gen int64) {
 	return m.obj.GetNamespace(), m.obj.GetName(), m.obj.GetUID(), m.obj.GetGeneration()
 }
 
-// Bytes is the configuration in one slice: Config, or the pieces joined (a copy).
 // ConfigHash returns Hash, computing it first for a generation in pieces: there it is
 // left out until asked, since a configuration spread over several Secrets is named by
-// the hash of its first part instead (ADR 38), and hashing the pieces was a full pass
-// over the configuration (150 MB at 100,000 monitors) on every change. Call it before the
-// generator's next Generate: later it hashes the pieces from their start.
+// its first part instead (ADR 38). The generator remembers the chunk hashes of the last
+// pieces it named, so naming a generation after a one-monitor change hashes that
+// monitor's jobs and the list of chunk hashes (ADR 41).
 func (r *Result) ConfigHash() string {
 	if r.Hash == "" && r.hash != nil {
 		r.Hash, r.hash = r.hash(), nil
@@ -207,6 +186,7 @@ func (r *Result) ConfigHash() string {
 	return r.Hash
 }
 
+// Bytes is the configuration in one slice: Config, or the pieces joined (a copy).
 func (r *Result) Bytes() []byte {
 	if r.Pieces == nil {
 		return r.Config
@@ -375,11 +355,7 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 		}
 	}
 	taken := g.claimJobNames(ids, ents, extraNames, keysSame, jobs)
-	// The previous pieces are held only until this generation's hash is asked for: a
-	// generator whose hashes are never asked for (a configuration in several Secrets)
-	// keeps no old pieces.
-	b := &assembly{asPieces: g.Pieces, tracking: g.Pieces && g.prevPieces != nil, prev: g.prevPieces}
-	g.prevPieces = nil
+	b := &assembly{asPieces: g.Pieces}
 	if g.Pieces {
 		b.pieces = make([][]byte, 0, len(mons)+len(extraJobs)+2)
 	} else {
@@ -461,27 +437,11 @@ func (g *Generator) Generate(in Input) (*Result, error) {
 	res.Size = b.size
 	if g.Pieces {
 		res.Pieces = b.pieces
-		pieces, same, hashes := b.pieces, b.same, g.hashes
-		res.hash = func() string {
-			var sum [sha256.Size]byte
-			if g.hashes != hashes {
-				// Another generation's hash moved the saved states on.
-				h := sha256.New()
-				for _, p := range pieces {
-					h.Write(p)
-				}
-				h.Sum(sum[:0])
-			} else {
-				sum = g.hash.sum(pieces, same)
-				g.prevPieces = pieces
-				g.hashes++
-			}
-			return hex.EncodeToString(sum[:])
-		}
+		pieces := b.pieces
+		res.hash = func() string { return g.sums.Sum(pieces) }
 	} else {
 		res.Config = b.out
-		sum := sha256.Sum256(res.Config)
-		res.Hash = hex.EncodeToString(sum[:])
+		res.Hash = confighash.Sum(res.Config)
 	}
 	sort.Strings(res.Warnings)
 	return res, nil

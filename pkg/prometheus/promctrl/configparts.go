@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/lookout-operator/lookout/pkg/prometheus/promplan"
@@ -13,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lookout-operator/lookout/pkg/apply"
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/controller/write"
 	"github.com/lookout-operator/lookout/pkg/parallel"
 	"github.com/lookout-operator/lookout/pkg/partset"
@@ -25,12 +24,12 @@ import (
 const maxConfigParts = partset.MaxParts
 
 // splitConfig is a configuration as written: its parts gzipped, part 0 for the config
-// Secret, and the hash of the parts' plain text concatenated, which is what the
-// config-reloader reads and reports.
+// Secret, and its name (part 0's, ADR 38, computed by package confighash, ADR 41), which
+// is what the config-reloader reads and reports.
 type splitConfig struct {
 	gz   [][]byte
 	hash string
-	// plainHashes are the hashes of each part's plain text (the parts' input hashes).
+	// plainHashes name each part's plain text (the parts' input hashes).
 	plainHashes []string
 }
 
@@ -100,11 +99,13 @@ type splitState struct {
 	last splitConfig
 }
 
-// partState is one part of a split: its pieces, the hash of its plain text (part 0: none,
-// its hash covers the manifest line in front of it) and its compression.
+// partState is one part of a split: its pieces, the name of its plain text (part 0: none,
+// its name covers the manifest line in front of it), the chunk hashes that name it and
+// its compression.
 type partState struct {
 	pieces [][]byte
 	hash   string
+	sums   confighash.Pieces
 	gz     []byte
 	c      write.Compressor
 }
@@ -114,10 +115,10 @@ type partState struct {
 // part fits limit.
 func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConfig, bool, error) {
 	if n == 1 {
-		// The hash (from the first changed byte to the end: half the configuration, on
-		// average, 10 ms of a change at 20,000 monitors) and the compression (of the
-		// changed members only) are computed side by side; the compression then keys on
-		// no hash and always reuses its unchanged members.
+		// The name (the changed monitors' chunks and the list of chunk hashes after a
+		// change, every chunk at a cold start) and the compression (of the changed
+		// members only) are computed side by side; the compression then keys on no hash
+		// and always reuses its unchanged members.
 		hashed := make(chan string, 1)
 		go func() { hashed <- res.ConfigHash() }()
 		gz, err := st.gz.CompressFrom("", res.AsPieces())
@@ -164,7 +165,7 @@ func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConf
 			p := &ss.parts[i]
 			p.pieces, p.hash = parts[i], ""
 			if i > 0 {
-				p.hash = hashOf(parts[i]...)
+				p.hash = p.sums.Sum(parts[i])
 			}
 			var err error
 			if p.gz, err = p.c.CompressPartFrom(p.hash, parts[i]); err != nil {
@@ -190,7 +191,7 @@ func (st *promState) compressParts(res *promcfg.Result, n, limit int) (splitConf
 	if err != nil {
 		return s, false, err
 	}
-	s.gz[0], s.plainHashes[0] = gz0, hashOf(append([][]byte{manifest}, parts[0]...)...)
+	s.gz[0], s.plainHashes[0] = gz0, ss.parts[0].sums.Sum(append([][]byte{manifest}, parts[0]...))
 	s.hash = s.plainHashes[0]
 	ss.last = s
 	return s, fitIn(s.gz, limit), nil
@@ -221,15 +222,6 @@ func prependGzipped(plain, gz []byte) ([]byte, error) {
 		return nil, err
 	}
 	return append(b.Bytes(), gz...), nil
-}
-
-// hashOf is the hex sha256 of the pieces concatenated.
-func hashOf(pieces ...[]byte) string {
-	h := sha256.New()
-	for _, p := range pieces {
-		h.Write(p)
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // liveConfigParts counts the config part Secrets of p in the cache: 1 plus the part

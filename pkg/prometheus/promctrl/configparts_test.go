@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -21,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lookout-operator/lookout/pkg/confighash"
 	"github.com/lookout-operator/lookout/pkg/controller/instance"
 	"github.com/lookout-operator/lookout/pkg/layout"
 	"github.com/lookout-operator/lookout/pkg/monitorkind"
@@ -78,8 +78,7 @@ func checkManifest(t *testing.T, parts [][]byte) {
 	t.Helper()
 	var hashes []string
 	for _, p := range parts[1:] {
-		sum := sha256.Sum256(p)
-		hashes = append(hashes, hex.EncodeToString(sum[:]))
+		hashes = append(hashes, confighash.Sum(p))
 	}
 	if err := partset.Check(parts[0], hashes); err != nil {
 		t.Errorf("the parts are not the set part 0 names: %v", err)
@@ -140,8 +139,7 @@ func TestConfigSpreadOverSecrets(t *testing.T) {
 	}
 	// The configuration is named by the hash of part 0, whose manifest names the others
 	// (ADR 38); the config Secret's input hash annotation holds it.
-	sum := sha256.Sum256(parts[0])
-	if got := testutil.ToFloat64(f.r.Metrics.ConfigInfo.WithLabelValues("mon", "p", hex.EncodeToString(sum[:]))); got != 1 {
+	if got := testutil.ToFloat64(f.r.Metrics.ConfigInfo.WithLabelValues("mon", "p", confighash.Sum(parts[0]))); got != 1 {
 		t.Errorf("lookout_prometheus_config_info does not report the hash of part 0")
 	}
 	if got := partArgs(reloaderArgs(t, f)); len(got) != len(parts)-1 ||
@@ -305,8 +303,8 @@ func TestSplitReusesUnchangedParts(t *testing.T) {
 			plain = append(plain, p)
 		}
 		checkManifest(t, plain)
-		if sum := sha256.Sum256(plain[0]); s.hash != hex.EncodeToString(sum[:]) || s.plainHashes[0] != s.hash {
-			t.Fatalf("split hash %s, part 0's %x", s.hash, sum)
+		if s.hash != confighash.Sum(plain[0]) || s.plainHashes[0] != s.hash {
+			t.Fatalf("split hash %s, part 0's %s", s.hash, confighash.Sum(plain[0]))
 		}
 		return plain
 	}
