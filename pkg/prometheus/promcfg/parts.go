@@ -14,10 +14,12 @@ var scrapeConfigsLine = []byte("scrape_configs:\n")
 
 // SplitConfig spreads a generated configuration over n parts whose concatenation, part 0
 // first, is the same configuration with its scrape jobs in another order: part 0 holds
-// everything before the job list, the list's key and a share of the jobs, the other parts
-// only jobs. A job's part depends only on its job name and n (the jobs of one monitor,
-// named <kind>/<namespace>/<name>/<endpoint>, share a part), so a change to one monitor
-// changes one part. The order of the jobs within a part is their order in config.
+// everything before the job list and the list's key, the other parts the jobs. A job's
+// part depends only on its job name and n (the jobs of one monitor, named
+// <kind>/<namespace>/<name>/<endpoint>, share a part), so a change to one monitor changes
+// one part besides part 0, whose manifest line names the others (ADR 38) and which is
+// kept small so that rewriting it costs little (ADR 42). The order of the jobs within a
+// part is their order in config.
 //
 // This works because the generator writes scrape_configs as the last top-level key and
 // each job as a list item starting at the line's first column. n of 1 (or a
@@ -44,7 +46,7 @@ func SplitConfig(config []byte, n int, reuse [][]byte) ([][]byte, error) {
 		if i < len(reuse) {
 			parts[i] = reuse[i][:0]
 		}
-		if want := (len(config)-body)/n + (len(config)-body)/(4*n); cap(parts[i]) < want {
+		if want := (len(config)-body)/(n-1) + (len(config)-body)/(4*(n-1)); i > 0 && cap(parts[i]) < want {
 			parts[i] = make([]byte, 0, want)
 		}
 	}
@@ -55,7 +57,7 @@ func SplitConfig(config []byte, n int, reuse [][]byte) ([][]byte, error) {
 		}
 		end := nextItem(rest)
 		job := rest[:end]
-		i := partOf(itemJobName(job), n)
+		i := jobPart(itemJobName(job), n)
 		parts[i] = append(parts[i], job...)
 		rest = rest[end:]
 	}
@@ -95,16 +97,17 @@ func itemJobName(job []byte) string {
 	return string(first)
 }
 
-// partOf assigns a job to a part by its monitor: the job name without its trailing
-// endpoint number.
-func partOf(name string, n int) int {
+// jobPart is the part, of n (2 or more), that holds the job named name: one of parts 1
+// to n-1 (part 0 holds none), by its monitor: the job name without its trailing endpoint
+// number.
+func jobPart(name string, n int) int {
 	if i := strings.LastIndexByte(name, '/'); i > 0 && isDigits(name[i+1:]) {
 		name = name[:i]
 	}
 	// Not FNV: its low bits depend only on the low bits of the input bytes, which
 	// leaves some parts empty for names that differ in a few digits.
 	sum := sha256.Sum256([]byte(name))
-	return int(binary.BigEndian.Uint32(sum[:4]) % uint32(n))
+	return 1 + int(binary.BigEndian.Uint32(sum[:4])%uint32(n-1))
 }
 
 func isDigits(s string) bool {
@@ -159,10 +162,9 @@ func (p *Parts) Assign(pieces [][]byte, n int) (parts [][][]byte, ok bool) {
 	if key < 0 {
 		return nil, false
 	}
-	per := len(pieces)/n + 1
+	per := len(pieces)/(n-1) + 1
 	parts = make([][][]byte, n)
-	parts[0] = make([][]byte, 0, per+key+1)
-	parts[0] = append(parts[0], pieces[:key+1]...)
+	parts[0] = append(make([][]byte, 0, key+1), pieces[:key+1]...)
 	for i := 1; i < n; i++ {
 		parts[i] = make([][]byte, 0, per)
 	}
@@ -179,7 +181,7 @@ func (p *Parts) Assign(pieces [][]byte, n int) (parts [][][]byte, ok bool) {
 			if !bytes.HasPrefix(piece, []byte("- ")) {
 				return nil, false
 			}
-			at.part = partOf(itemJobName(piece), n)
+			at.part = jobPart(itemJobName(piece), n)
 		}
 		placedNow[i] = at
 		parts[at.part] = append(parts[at.part], piece)

@@ -240,7 +240,8 @@ func TestSplitHysteresis(t *testing.T) {
 	if err != nil || len(one.gz) != 1 {
 		t.Fatalf("%d parts, %v", len(one.gz), err)
 	}
-	limit := one.compressedSize() / 3 // three parts' worth: grows to 4
+	// Two parts' worth: grows to 4, part 0 holding no jobs and three holding them.
+	limit := one.compressedSize() / 2
 	s, err := st.split(full, 1, limit)
 	if err != nil || len(s.gz) != 4 {
 		t.Fatalf("grew to %d parts, want 4 (%v)", len(s.gz), err)
