@@ -86,6 +86,12 @@ func (rep *report) rows() []row {
 		{name: "objects created before the operator starts", value: func(r *result) string {
 			return fmt.Sprintf("%s in %s", thousands(r.objects), secs(r.setup))
 		}},
+		{name: "CPUs idle in the second before the operator started (waited for 85%, at most 60 s)", value: func(r *result) string {
+			if r.idleBefore < 0 {
+				return "–"
+			}
+			return fmt.Sprintf("%.0f%% after %s", 100*r.idleBefore, secs(r.idleWait))
+		}},
 		{name: "load average (1 min) when the operator started", value: func(r *result) string {
 			if f := strings.Fields(r.load); len(f) > 0 {
 				return f[0]
@@ -285,9 +291,11 @@ func (rep *report) markdown() string {
 		"complete, each %s after the previous one was seen; they count only if the operator still wrote after the last of them. After the idle period the operator is "+
 		"stopped (SIGTERM) and started again with nothing changed, and the new process's writes are counted for %s.%s A change is split "+
 		"at the operator's write of the config Secret that carried it (the last one the API server completed before the harness's watch "+
-		"delivered the version, received after the edit): the audit log gives that request's arrival and completion. RSS is "+
+		"delivered the version, received after the edit): the audit log gives that request's arrival and completion. The watch's "+
+		"events are timed as they arrive, and the harness decodes a version (a gunzip of the whole configuration) only once no "+
+		"event has come for %s, so that the versions of a burst are read after it and not on the cores the operator works on. RSS is "+
 		"sampled every %s; the peak is the kernel's VmHWM. The operator shares the CPUs with kube-apiserver, etcd "+
-		"and the harness.\n", promNamespace, o.configSecret, o.configKey, k.complete, o.quiet, k.changeText, o.settle, o.settle, o.restartWait, ceilingText(o), o.sample)
+		"and the harness.\n", promNamespace, o.configSecret, o.configKey, k.complete, o.quiet, k.changeText, o.settle, o.settle, o.restartWait, ceilingText(o), settleQuiet, o.sample)
 	if o.e2e.on {
 		fmt.Fprintln(&b)
 		rep.writeE2E(&b)

@@ -14,12 +14,16 @@ import (
 
 // result is what one size measured.
 type result struct {
-	n        int
-	failure  string
-	objects  int
-	setup    time.Duration
-	load     string
-	complete time.Duration
+	n       int
+	failure string
+	objects int
+	setup   time.Duration
+	load    string
+	// idleBefore is the CPUs' idle share in the second before the operator started, after
+	// waiting idleWait for it to reach 85%.
+	idleBefore float64
+	idleWait   time.Duration
+	complete   time.Duration
 	// versions of the config Secret seen before the complete one.
 	partialVersions  int
 	completeCPU      time.Duration
@@ -149,8 +153,11 @@ func runOne(ctx context.Context, o options, n int, dir string) (*result, error) 
 		return r, err
 	}
 
+	// The operator starts on a machine at rest, as on a cluster: not while the API server
+	// and etcd still work off the objects just created.
+	r.idleBefore, r.idleWait = waitIdle(0.85, 60*time.Second)
 	r.load = loadAvg()
-	logf("N=%d: starting the operator (load average %s)", n, r.load)
+	logf("N=%d: starting the operator (CPUs %.0f%% idle in the last second, after %s; load average %s)", n, 100*r.idleBefore, r.idleWait.Round(time.Second), r.load)
 	op, err := startOperator(o.operator, o.appended, cl.kubeconfig, filepath.Join(dir, "operator.log"))
 	if err != nil {
 		return r, err
