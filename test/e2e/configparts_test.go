@@ -23,8 +23,9 @@ import (
 
 // TestConfigParts: a configuration larger than one Secret can hold (600 ServiceMonitors
 // whose relabelings carry 2 KB of random text each, about 1.2 MiB compressed) is spread
-// over two Secrets; the real reloader reads both and the real Prometheus runs every job;
-// a change to one monitor rewrites one of the Secrets and reaches Prometheus.
+// over four Secrets, part 0 without jobs (ADR 42) and three holding them; the real
+// reloader reads them all and the real Prometheus runs every job; a change to one monitor
+// rewrites its part and part 0 (whose manifest names the parts) and reaches Prometheus.
 func TestConfigParts(t *testing.T) {
 	sc := newScenario(t, 4*time.Minute)
 	defer sc.done()
@@ -71,13 +72,13 @@ func TestConfigParts(t *testing.T) {
 			versions[name] = sec.ResourceVersion
 		}
 	}
-	sc.step("the configuration is spread over two Secrets", 90*time.Second, func() error {
+	sc.step("the configuration is spread over four Secrets", 90*time.Second, func() error {
 		v, err := secrets()
 		if err != nil {
 			return err
 		}
-		if len(v) != 2 {
-			return fmt.Errorf("%d config Secrets, want 2", len(v))
+		if len(v) != 4 {
+			return fmt.Errorf("%d config Secrets, want 4", len(v))
 		}
 		return nil
 	})
@@ -85,7 +86,7 @@ func TestConfigParts(t *testing.T) {
 	pd := sc.runPods(sc.ns, statefulSetName("main", 0))[0]
 	prom := promAPI{base: pd.url("web")}
 	pool := fmt.Sprintf("serviceMonitor/%s/sample/0", sc.ns)
-	sc.step("Prometheus runs the jobs of both parts; the sample target is up", 90*time.Second, func() error {
+	sc.step("Prometheus runs the jobs of every part; the sample target is up", 90*time.Second, func() error {
 		cfg, err := prom.config()
 		if err != nil {
 			return err
@@ -122,7 +123,7 @@ func TestConfigParts(t *testing.T) {
 		}
 		return nil
 	})
-	t.Logf("one monitor's change in a configuration of two Secrets reached Prometheus in %s", took.Round(time.Millisecond))
+	t.Logf("one monitor's change in a configuration of four Secrets reached Prometheus in %s", took.Round(time.Millisecond))
 	after, err := secrets()
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +134,7 @@ func TestConfigParts(t *testing.T) {
 			changed++
 		}
 	}
-	if changed != 1 || len(after) != 2 {
-		t.Errorf("%d of %d config Secrets rewritten for one monitor's change, want 1 of 2", changed, len(after))
+	if changed != 2 || len(after) != 4 {
+		t.Errorf("%d of %d config Secrets rewritten for one monitor's change, want 2 of 4 (its part and part 0)", changed, len(after))
 	}
 }

@@ -81,11 +81,12 @@ func (st *promState) split(res *promcfg.Result, current, limit int) (splitConfig
 }
 
 // grownParts is the number of parts after n did not fit: twice n, or, when the
-// compressed size says more are needed, the power of two that holds it with a quarter to
-// spare (a cold start at 100,000 monitors went 1, 2, 4, 8, compressing 150 MB each time).
+// compressed size says more are needed, the power of two whose parts 1 to n-1 (part 0
+// holds no jobs, ADR 42) hold it with a quarter to spare (a cold start at 100,000
+// monitors went 1, 2, 4, 8, compressing 150 MB each time).
 func grownParts(n, compressed, limit int) int {
 	n *= 2
-	for n < maxConfigParts && n*limit < compressed+compressed/4 {
+	for n < maxConfigParts && (n-1)*limit < compressed+compressed/4 {
 		n *= 2
 	}
 	return n

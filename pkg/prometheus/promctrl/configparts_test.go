@@ -371,14 +371,15 @@ func gunzipAll(t testing.TB, gz []byte) []byte {
 	return b
 }
 
-// A split that does not fit grows to the power of two that holds its compressed size
-// with a quarter to spare, at least twice as many parts, and stops at the bound.
+// A split that does not fit grows to the power of two whose job parts (all but part 0,
+// ADR 42) hold its compressed size with a quarter to spare, at least twice as many
+// parts, and stops at the bound.
 func TestGrownParts(t *testing.T) {
 	const mib = 1 << 20
 	for _, c := range []struct{ n, compressed, want int }{
-		{1, mib + 1, 2},                 // just over: doubles
-		{1, 39 * mib / 10, 8},           // 3.9 MiB: 4 would be filled to 98%
-		{1, 3 * mib, 4},                 // 3 MiB: 4 with a quarter to spare
+		{1, mib + 1, 4},                 // just over: 2 would put it all in part 1
+		{1, 2 * mib, 4},                 // 2 MiB: 4's three job parts with a quarter to spare
+		{1, 3 * mib, 8},                 // 3 MiB: 4's three job parts would be full
 		{4, 4*mib + 1, 8},               // at least twice
 		{2, 1000 * mib, maxConfigParts}, // far over: the bound, tried once before refusing
 	} {
