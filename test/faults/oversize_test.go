@@ -24,9 +24,9 @@ const secretLimit = 1024*1024 - 16*1024
 
 // TestOversizedConfigIsSplit: monitors that push the compressed configuration past what
 // a Secret holds no longer stop the configuration (ADR 20): it is spread over the config
-// Secret and a part Secret, the pods read both, Reconciled stays True and the size is in
-// lookout_prometheus_config_bytes. Removing the monitors brings it back into one Secret
-// and deletes the part.
+// Secret and part Secrets (the jobs in the parts, ADR 42), the pods read them all,
+// Reconciled stays True and the size is in lookout_prometheus_config_bytes. Removing the
+// monitors brings it back into one Secret and deletes the parts.
 func TestOversizedConfigIsSplit(t *testing.T) {
 	ns := cp.newNamespace(t)
 	op := startOperator(t, cp, "oversize", "oversize")
@@ -76,7 +76,7 @@ func TestOversizedConfigIsSplit(t *testing.T) {
 		}}
 	})
 	part := layout.Prometheus("p").ConfigPartSecret(1)
-	took := poll(t, "the configuration spread over two Secrets, Reconciled=True", 60*time.Second, ops, func() error {
+	took := poll(t, "the configuration spread over several Secrets, Reconciled=True", 60*time.Second, ops, func() error {
 		c, err := cp.reconciled(ns, "p")
 		if err != nil {
 			return err
@@ -90,7 +90,7 @@ func TestOversizedConfigIsSplit(t *testing.T) {
 		return cp.configHasMonitors(ns, "p", append([]string{"small"}, big...)...)
 	})
 	var size float64
-	poll(t, "lookout_prometheus_config_bytes reports the size of both", 10*time.Second, ops, func() error {
+	poll(t, "lookout_prometheus_config_bytes reports the size of them all", 10*time.Second, ops, func() error {
 		m, err := op.metrics()
 		if err != nil {
 			return err
@@ -101,7 +101,7 @@ func TestOversizedConfigIsSplit(t *testing.T) {
 		}
 		return nil
 	})
-	t.Logf("measured: %.0f bytes of compressed configuration spread over two Secrets %s after the selector change", size, took.Round(time.Millisecond))
+	t.Logf("measured: %.0f bytes of compressed configuration spread over several Secrets %s after the selector change", size, took.Round(time.Millisecond))
 	sts, err := cp.statefulSet(ns, layout.Prometheus("p").StatefulSet(0))
 	if err != nil {
 		t.Fatal(err)
