@@ -9,7 +9,8 @@ const (
 	ConfigLoadedPodCondition = "lookout.dev/ConfigLoaded"
 	// ConfigLoadedPodReason is its reason.
 	ConfigLoadedPodReason = "Reloaded"
-	// configLoadedPrefix starts its message; the configuration's hex sha256 follows.
+	// configLoadedPrefix starts its message; the configuration's name follows (a hex
+	// SHA-256, of its chunks' SHA-256: package confighash).
 	configLoadedPrefix = "loaded configuration sha256 "
 )
 

@@ -15,7 +15,7 @@ const prefix = "# lookout-config-parts: "
 // MaxParts bounds the number of parts a manifest may name.
 const MaxParts = 64
 
-// MaxLineLen bounds the manifest line: the prefix, the count, and the hex sha256 of each
+// MaxLineLen bounds the manifest line: the prefix, the count, and the name (64 hex digits) of each
 // part after the first, each after a space, and the newline.
 const MaxLineLen = len(prefix) + 2 + (MaxParts-1)*65 + 1
 
@@ -25,7 +25,7 @@ const MaxLineLen = len(prefix) + 2 + (MaxParts-1)*65 + 1
 var ErrMismatch = errors.New("config parts are not one complete set")
 
 // Line returns the manifest line for a configuration in 1+len(hashes) parts: hashes are
-// the hex sha256 of the plain text of parts 1 to n-1, in order.
+// the names (package confighash) of the plain text of parts 1 to n-1, in order.
 func Line(hashes []string) []byte {
 	var b strings.Builder
 	b.WriteString(prefix)
@@ -61,7 +61,7 @@ func parse(head []byte) (hashes []string, ok bool, err error) {
 
 // Check compares the parts a reader was given with the manifest at the start of part 0
 // (head: at least the first MaxLineLen bytes of part 0's plain text, or all of it when
-// shorter). got are the hex sha256 of the plain text of the parts after part 0, in the
+// shorter). got are the names of the plain text of the parts after part 0, in the
 // order read. A mismatch wraps ErrMismatch and says what differs; a malformed manifest is
 // another error.
 func Check(head []byte, got []string) error {

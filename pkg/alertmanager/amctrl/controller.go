@@ -43,7 +43,7 @@ type Reconciler struct {
 // amState is what the controller remembers about one Alertmanager between reconciles.
 type amState struct {
 	gz write.Compressor
-	// configHash is the hex sha256 of the configuration written last (what the
+	// configHash names the configuration written last (package confighash; what the
 	// reloader reports once Alertmanager loaded it), for the ConfigLoaded condition.
 	configHash string
 }

@@ -52,7 +52,7 @@ type Loaded struct {
 	// Unavailable, when set, says why the object's reloaders do not report (the
 	// condition is Unknown, ReportingUnavailable, with this message).
 	Unavailable string
-	// Hash is the hex sha256 of the configuration generated last; "" when unknown,
+	// Hash names the configuration generated last (package confighash); "" when unknown,
 	// UnmanagedHash when the configuration Secret is the user's.
 	Hash string
 	// Pods are the names of the pods that should run it, in the order messages list them.

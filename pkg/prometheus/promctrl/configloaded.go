@@ -22,7 +22,7 @@ type loadedInput struct {
 	// Reports says whether its reloaders report (workload.ReportsConfig, with its own
 	// service account).
 	Reports bool
-	// Hash is the hex sha256 of the configuration generated last; "" when unknown,
+	// Hash names the configuration generated last (package confighash); "" when unknown,
 	// instance.UnmanagedHash when the configuration Secret is the user's.
 	Hash string
 	// Pods are its pods, as cached (metadata and status conditions).
